@@ -1,0 +1,328 @@
+/**
+ * Wire shapes of the Voice AI Agent Platform REST API (`/v1`), declared once and used by the
+ * REST client, the loaders, the Pothos refs and the embedded sandbox.
+ *
+ * Shapes the seed shows are typed as it shows them. Shapes it does not show (contacts,
+ * campaigns, documents, tools, phone numbers, stats) are the sandbox's choices, listed in the
+ * README; the gateway reads them defensively because another upstream may send other fields.
+ */
+
+export const ID_PREFIX = {
+  agent: "agt_",
+  contact: "cnt_",
+  conversation: "cnv_",
+  campaign: "cmp_",
+  property: "prp_",
+  document: "doc_",
+} as const;
+
+/** Prefixes the seed does not show; the sandbox's choice. */
+export const SANDBOX_ID_PREFIX = {
+  organization: "org_",
+  phoneNumber: "phn_",
+  tool: "tool_",
+  voiceConfig: "vc_",
+} as const;
+
+export const AGENT_STATUSES = ["ACTIVE", "PAUSED", "INACTIVE"] as const;
+export type AgentStatus = (typeof AGENT_STATUSES)[number];
+
+export const CONVERSATION_STATUSES = [
+  "PENDING",
+  "IN_PROGRESS",
+  "SUCCESS",
+  "FAILED",
+  "UNKNOWN",
+  "NO_ANSWER",
+  "VOICEMAIL",
+] as const;
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+
+export const CONVERSATION_DIRECTIONS = ["INBOUND", "OUTBOUND"] as const;
+export type ConversationDirection = (typeof CONVERSATION_DIRECTIONS)[number];
+
+export const CONVERSATION_CHANNELS = ["VOICE", "CHAT", "SMS"] as const;
+export type ConversationChannel = (typeof CONVERSATION_CHANNELS)[number];
+
+/** Sandbox choice: the seed names no campaign states. */
+export const CAMPAIGN_STATUSES = [
+  "DRAFT",
+  "SCHEDULED",
+  "RUNNING",
+  "PAUSED",
+  "COMPLETED",
+  "FAILED",
+] as const;
+export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+
+export const DOCUMENT_STATUSES = ["PROCESSING", "READY", "FAILED"] as const;
+export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
+
+export type JsonObject = { [key: string]: unknown };
+
+// ---------------------------------------------------------------------------------------------
+// Errors and pagination (seed: Errors, Pagination conventions)
+
+export interface ErrorBody {
+  error: { code: string; message: string; details?: JsonObject };
+  requestId?: string;
+}
+
+/** Form 1: page/pageSize (default 20, max 100). */
+export interface PageResponse<T> {
+  items: T[];
+  total: number;
+  page: number;
+  pageSize: number;
+}
+
+/** Form 2: opaque cursor (default 25, max 100). */
+export interface CursorResponse<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/** Form 3: limit/offset, conversations only (limit default 50, 1..100; offset >= 0). */
+export interface OffsetResponse<T> {
+  items: T[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Organization (operations 1, 2)
+
+export const ORGANIZATION_WRITABLE_FIELDS = [
+  "name",
+  "description",
+  "url",
+  "industry",
+  "country",
+  "city",
+  "telephone",
+  "email",
+  "timezone",
+] as const;
+export type OrganizationWritableField = (typeof ORGANIZATION_WRITABLE_FIELDS)[number];
+
+export type OrganizationDto = { [K in OrganizationWritableField]?: string | null } & {
+  id?: string;
+  createdAt?: string;
+  updatedAt?: string;
+} & JsonObject;
+
+export type UpdateOrganizationBody = { [K in OrganizationWritableField]?: string };
+
+// ---------------------------------------------------------------------------------------------
+// Agents (operations 3, 4, 5 and the assumed create/list)
+
+export interface VoiceConfigDto {
+  id: string;
+  voiceId: string;
+  language: string;
+  label: string;
+  settings: JsonObject;
+  isDefault: boolean;
+}
+
+/**
+ * Request shape of a voice config (the seed shows only "an array of objects"). Sandbox choice:
+ * the response fields, `id` optional (kept when it names an existing config, else generated).
+ */
+export interface VoiceConfigInputDto {
+  id?: string;
+  voiceId: string;
+  language: string;
+  label?: string;
+  settings?: JsonObject;
+  isDefault?: boolean;
+}
+
+export interface AgentDto {
+  id: string;
+  name: string;
+  primaryLanguage: string;
+  /** Present in the get-agent response; absent from the update-agent response. */
+  status?: AgentStatus;
+  systemPrompt: string;
+  greeting: string;
+  model: string;
+  metadata: JsonObject;
+  createdAt: string;
+  updatedAt: string;
+  supportedLanguages: string[];
+  voiceConfigs: VoiceConfigDto[];
+}
+
+export interface UpdateAgentBody {
+  name?: string;
+  primaryLanguage?: string;
+  systemPrompt?: string;
+  greeting?: string;
+  model?: string;
+  voiceConfigs?: VoiceConfigInputDto[];
+  metadata?: JsonObject;
+}
+
+/** Assumed `POST /v1/agents`: `name` is required, the rest as in an update. */
+export interface CreateAgentBody extends UpdateAgentBody {
+  name: string;
+  supportedLanguages?: string[];
+}
+
+export interface ListAgentsQuery {
+  page?: number;
+  pageSize?: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Conversations (operations 7, 8)
+
+/** List item (the seed does not show it; sandbox choice). */
+export interface ConversationDto {
+  id: string;
+  agentId: string | null;
+  contactId: string | null;
+  status: ConversationStatus;
+  direction: ConversationDirection;
+  channel: ConversationChannel;
+  /** Seconds (the seed does not give the unit). */
+  duration: number;
+  startedAt: string;
+  endedAt: string | null;
+  summary: string | null;
+  createdAt: string;
+}
+
+/** Operation 8. The seed shows id, duration, startedAt, endedAt; the sandbox adds status. */
+export interface ConversationStatusDto {
+  id: string;
+  duration: number;
+  startedAt: string;
+  endedAt: string | null;
+  status?: ConversationStatus;
+}
+
+export interface ListConversationsQuery {
+  limit?: number;
+  offset?: number;
+  agentId?: string;
+  contactId?: string;
+  status?: ConversationStatus;
+  direction?: ConversationDirection;
+  channel?: ConversationChannel;
+  search?: string;
+  startDate?: string;
+  endDate?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Contacts (operation 10)
+
+/** Sandbox choice; there is no contact read operation, only its stats. */
+export interface ContactDto {
+  id: string;
+  firstName: string;
+  lastName: string;
+  phoneNumber: string;
+  email: string | null;
+  createdAt: string;
+}
+
+export interface ContactStatsDto {
+  contactId: string;
+  totalConversations: number;
+  inbound: number;
+  outbound: number;
+  byStatus: { [S in ConversationStatus]?: number };
+  totalDurationSeconds: number;
+  lastInteractionAt: string | null;
+}
+
+export interface AgentStatsDto {
+  agentId: string;
+  totalConversations: number;
+  activeConversations: number;
+  byStatus: { [S in ConversationStatus]?: number };
+  byChannel: { [C in ConversationChannel]?: number };
+  averageDurationSeconds: number;
+  lastConversationAt: string | null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Campaigns (operations 11, 12 and the assumed list/get)
+
+export interface CampaignDto {
+  id: string;
+  name: string;
+  status: CampaignStatus;
+  agentId: string | null;
+  totalRows: number;
+  completedRows: number;
+  failedRows: number;
+  scheduledAt: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface ListCampaignsQuery {
+  cursor?: string;
+  limit?: number;
+  status?: CampaignStatus;
+}
+
+/** Operation 12's 200 body (not shown by the seed; sandbox choice). */
+export interface RetryCampaignResponse {
+  campaignId: string;
+  retriedRows: number;
+  status: CampaignStatus;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Phone numbers, properties, tools, documents (operations 6, 9, 13, 14)
+
+export interface PhoneNumberDto {
+  id: string;
+  number: string;
+  country: string;
+  agentId: string | null;
+  assignedAt: string | null;
+}
+
+export interface AssignPhoneNumberBody {
+  phoneNumberId: string;
+  agentId: string;
+}
+
+export interface PropertyDefinitionDto {
+  id: string;
+  key: string;
+  label: string;
+  type: "STRING" | "NUMBER" | "BOOLEAN" | "DATE";
+  createdAt: string;
+}
+
+export interface ToolCatalogEntryDto {
+  id: string;
+  name: string;
+  description: string;
+  category: string;
+  type: "FUNCTION" | "INTEGRATION";
+  parameters: JsonObject;
+}
+
+/** Operation 13's body (sandbox choice: an object with `items`; the gateway also reads an array). */
+export interface ToolCatalogResponse {
+  items: ToolCatalogEntryDto[];
+}
+
+export interface DocumentDto {
+  id: string;
+  name: string;
+  mimeType: string;
+  sizeBytes: number;
+  status: DocumentStatus;
+  createdAt: string;
+  updatedAt: string;
+}

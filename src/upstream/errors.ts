@@ -1,0 +1,60 @@
+import type { JsonObject } from "./dto.ts";
+
+/** The three `X-RateLimit-*` headers of one upstream response. */
+export interface RateLimit {
+  limit: number;
+  remaining: number;
+  /** Unix timestamp (seconds) at which the window resets. */
+  reset: number;
+}
+
+/**
+ * The upstream answered with a non-2xx status. Carries everything the seed's error body
+ * (`{ error: { code, message, details? }, requestId }`) and the headers say.
+ */
+export class UpstreamError extends Error {
+  override readonly name = "UpstreamError";
+  readonly status: number;
+  /** `error.code` from the body, e.g. `NOT_FOUND`; `HTTP_<status>` when the body had none. */
+  readonly code: string;
+  readonly requestId: string | undefined;
+  readonly details: JsonObject | undefined;
+  readonly rateLimit: RateLimit | undefined;
+
+  constructor(init: {
+    status: number;
+    code: string;
+    message: string;
+    requestId?: string | undefined;
+    details?: JsonObject | undefined;
+    rateLimit?: RateLimit | undefined;
+  }) {
+    super(init.message);
+    this.status = init.status;
+    this.code = init.code;
+    this.requestId = init.requestId;
+    this.details = init.details;
+    this.rateLimit = init.rateLimit;
+  }
+}
+
+export type UnavailableReason =
+  | "TIMEOUT"
+  | "CONNECTION_REFUSED"
+  | "CONNECTION_RESET"
+  | "INVALID_RESPONSE"
+  | "ABORTED";
+
+/**
+ * The upstream could not be reached or did not give a usable answer: a timeout, a refused or
+ * reset connection, or a body that is not JSON. The message never contains request headers.
+ */
+export class UpstreamUnavailableError extends Error {
+  override readonly name = "UpstreamUnavailableError";
+  readonly reason: UnavailableReason;
+
+  constructor(reason: UnavailableReason, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.reason = reason;
+  }
+}
