@@ -1,0 +1,153 @@
+import type { QueryValue, UpstreamClient, UpstreamRequest } from "./client.ts";
+import type {
+  AgentDto,
+  AssignPhoneNumberBody,
+  CampaignDto,
+  ConversationDto,
+  ConversationStatusDto,
+  CreateAgentBody,
+  CursorResponse,
+  JsonObject,
+  ListConversationsQuery,
+  OffsetResponse,
+  OrganizationDto,
+  PageResponse,
+  UpdateAgentBody,
+  UpdateOrganizationBody,
+} from "./dto.ts";
+import type { RateLimit } from "./errors.ts";
+
+/** Who is calling: every operation forwards this key, signal and rate-limit observer. */
+export interface CallContext {
+  authorization: string;
+  signal?: AbortSignal;
+  /** Called once per operation sent upstream (retries not counted). */
+  onRequest?: () => void;
+  onRateLimit?: (rateLimit: RateLimit) => void;
+}
+
+/** Any of the seed's three list forms; the connection adapter tells them apart by shape. */
+export type ListBody<T> = PageResponse<T> | CursorResponse<T> | OffsetResponse<T>;
+
+export type PageParams = {
+  page?: number;
+  pageSize?: number;
+  cursor?: string;
+  limit?: number;
+  offset?: number;
+};
+
+export type ListCampaignsParams = { status?: string } & PageParams;
+
+export interface RestApi {
+  /** Operation 1: GET /v1/organization. */
+  getOrganization(): Promise<OrganizationDto>;
+  /** Operation 2: PATCH /v1/organization. */
+  updateOrganization(body: UpdateOrganizationBody): Promise<OrganizationDto>;
+  /** Operation 3: GET /v1/agents/{agentId}. */
+  getAgent(agentId: string): Promise<AgentDto>;
+  /** Operation 4: PATCH /v1/agents/{agentId}; the answer has no `status`. */
+  updateAgent(agentId: string, body: UpdateAgentBody): Promise<AgentDto>;
+  /** Operation 5: GET /v1/agents/{agentId}/stats. */
+  getAgentStats(agentId: string): Promise<JsonObject>;
+  /** Operation 6: POST /v1/phone-numbers/assign; `{}` when the answer has no body. */
+  assignPhoneNumber(body: AssignPhoneNumberBody): Promise<JsonObject>;
+  /** Operation 7: GET /v1/conversations. */
+  listConversations(query: ListConversationsQuery & PageParams): Promise<ListBody<ConversationDto>>;
+  /** Operation 8: GET /v1/conversations/{conversationId}/status. */
+  getConversationStatus(conversationId: string): Promise<ConversationStatusDto>;
+  /** Operation 9: DELETE /v1/properties/{propertyDefinitionId}. */
+  deletePropertyDefinition(propertyDefinitionId: string): Promise<JsonObject>;
+  /** Operation 10: GET /v1/contacts/{contactId}/stats. */
+  getContactStats(contactId: string): Promise<JsonObject>;
+  /** Operation 11: DELETE /v1/campaigns/{campaignId}. */
+  deleteCampaign(campaignId: string): Promise<JsonObject>;
+  /** Operation 12: POST /v1/campaigns/{campaignId}/retry, no body. */
+  retryCampaign(campaignId: string): Promise<JsonObject>;
+  /** Operation 13: GET /v1/tools/catalog; an array or `{ items }`. */
+  getToolCatalog(): Promise<unknown>;
+  /** Operation 14: GET /v1/documents/{documentId}. */
+  getDocument(documentId: string): Promise<JsonObject>;
+  /** Assumed: POST /v1/agents. */
+  createAgent(body: CreateAgentBody): Promise<AgentDto>;
+  /** Assumed: GET /v1/agents (page form). */
+  listAgents(query: PageParams): Promise<ListBody<AgentDto>>;
+  /** Assumed: GET /v1/campaigns (cursor form). */
+  listCampaigns(query: ListCampaignsParams): Promise<ListBody<CampaignDto>>;
+  /** Assumed: GET /v1/campaigns/{campaignId}. */
+  getCampaign(campaignId: string): Promise<CampaignDto>;
+}
+
+// Pagination first, in this order, so each form reads page,pageSize | cursor,limit | limit,offset.
+const PAGINATION_KEYS = ["page", "pageSize", "cursor", "limit", "offset"] as const;
+
+// Records rather than arrays so the compiler insists every filter is listed; their key order is
+// the order the filters are sent in (the DTO's declared order).
+type FilterKeys<Q> = Record<Exclude<keyof Q, keyof PageParams>, true>;
+const CONVERSATION_FILTERS: FilterKeys<ListConversationsQuery> = {
+  agentId: true,
+  contactId: true,
+  status: true,
+  direction: true,
+  channel: true,
+  search: true,
+  startDate: true,
+  endDate: true,
+};
+const CAMPAIGN_FILTERS: FilterKeys<ListCampaignsParams> = { status: true };
+
+function listQuery<Q extends PageParams>(
+  query: Q,
+  filters: FilterKeys<Q>,
+): Record<string, QueryValue> {
+  const values = query as Record<string, QueryValue>;
+  const ordered: Record<string, QueryValue> = {};
+  for (const key of [...PAGINATION_KEYS, ...Object.keys(filters)]) ordered[key] = values[key];
+  return ordered;
+}
+
+const segment = encodeURIComponent;
+
+export function createRestApi(client: UpstreamClient, call: CallContext): RestApi {
+  async function send<T>(
+    method: UpstreamRequest["method"],
+    path: string,
+    extra: Pick<UpstreamRequest, "query" | "body"> = {},
+  ): Promise<T> {
+    call.onRequest?.();
+    const response = await client.request<T>({
+      method,
+      path,
+      ...extra,
+      authorization: call.authorization,
+      signal: call.signal,
+      onRateLimit: call.onRateLimit,
+    });
+    return response.body;
+  }
+
+  return {
+    getOrganization: () => send("GET", "/v1/organization"),
+    updateOrganization: (body) => send("PATCH", "/v1/organization", { body }),
+    getAgent: (agentId) => send("GET", `/v1/agents/${segment(agentId)}`),
+    updateAgent: (agentId, body) => send("PATCH", `/v1/agents/${segment(agentId)}`, { body }),
+    getAgentStats: (agentId) => send("GET", `/v1/agents/${segment(agentId)}/stats`),
+    assignPhoneNumber: (body) => send("POST", "/v1/phone-numbers/assign", { body }),
+    listConversations: (query) =>
+      send("GET", "/v1/conversations", { query: listQuery(query, CONVERSATION_FILTERS) }),
+    getConversationStatus: (conversationId) =>
+      send("GET", `/v1/conversations/${segment(conversationId)}/status`),
+    deletePropertyDefinition: (propertyDefinitionId) =>
+      send("DELETE", `/v1/properties/${segment(propertyDefinitionId)}`),
+    getContactStats: (contactId) => send("GET", `/v1/contacts/${segment(contactId)}/stats`),
+    deleteCampaign: (campaignId) => send("DELETE", `/v1/campaigns/${segment(campaignId)}`),
+    retryCampaign: (campaignId) => send("POST", `/v1/campaigns/${segment(campaignId)}/retry`),
+    getToolCatalog: () => send("GET", "/v1/tools/catalog"),
+    getDocument: (documentId) => send("GET", `/v1/documents/${segment(documentId)}`),
+    createAgent: (body) => send("POST", "/v1/agents", { body }),
+    listAgents: (query) => send("GET", "/v1/agents", { query: listQuery(query, {}) }),
+    listCampaigns: (query) =>
+      send("GET", "/v1/campaigns", { query: listQuery(query, CAMPAIGN_FILTERS) }),
+    getCampaign: (campaignId) => send("GET", `/v1/campaigns/${segment(campaignId)}`),
+  };
+}

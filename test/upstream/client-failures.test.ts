@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  createUpstreamClient,
+  type UpstreamClient,
+  type UpstreamRequest,
+} from "../../src/upstream/client.ts";
+import { UpstreamUnavailableError } from "../../src/upstream/errors.ts";
+import {
+  closedPortUrl,
+  type RecordingUpstream,
+  startRecordingUpstream,
+  type UpstreamHandler,
+  waitFor,
+} from "./recording-upstream.ts";
+
+const KEY = "Bearer sk_test_acme_secret";
+const GET_AGENT: UpstreamRequest = { method: "GET", path: "/v1/agents/agt_1", authorization: KEY };
+
+let upstream: RecordingUpstream | undefined;
+let client: UpstreamClient | undefined;
+
+afterEach(async () => {
+  await client?.close();
+  await upstream?.close();
+  client = undefined;
+  upstream = undefined;
+});
+
+async function start(handler: UpstreamHandler, timeoutMs = 2_000) {
+  upstream = await startRecordingUpstream(handler);
+  client = createUpstreamClient({ baseUrl: upstream.url, timeoutMs, maxRetries: 0 });
+  return { upstream, client };
+}
+
+function failure(promise: Promise<unknown>): Promise<unknown> {
+  return promise.then(
+    () => expect.fail("expected the request to fail"),
+    (error: unknown) => error,
+  );
+}
+
+/** Message and cause messages, where a leaked header would show. */
+function allText(error: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = error; e instanceof Error; e = e.cause)
+    parts.push(e.message, e.stack ?? "");
+  return parts.join("\n");
+}
+
+describe("upstream transport failures", () => {
+  it("reports a refused connection as CONNECTION_REFUSED", async () => {
+    client = createUpstreamClient({ baseUrl: await closedPortUrl(), maxRetries: 0 });
+
+    const error = await failure(client.request(GET_AGENT));
+
+    expect(error).toBeInstanceOf(UpstreamUnavailableError);
+    expect(error).toMatchObject({ reason: "CONNECTION_REFUSED" });
+    expect(allText(error)).not.toContain("sk_test");
+  });
+
+  it("reports a socket destroyed by the server as CONNECTION_RESET", async () => {
+    const { upstream, client } = await start((_req, res) => {
+      res.socket?.destroy();
+    });
+
+    const error = await failure(client.request(GET_AGENT));
+
+    expect(error).toMatchObject({ name: "UpstreamUnavailableError", reason: "CONNECTION_RESET" });
+    expect(upstream.requests).toHaveLength(1);
+    expect(allText(error)).not.toContain("sk_test");
+  });
+
+  it("reports a server that never answers as TIMEOUT within timeoutMs", async () => {
+    const { client } = await start(() => {}, 200);
+    const started = Date.now();
+
+    const error = await failure(client.request(GET_AGENT));
+
+    const elapsed = Date.now() - started;
+    expect(error).toMatchObject({ name: "UpstreamUnavailableError", reason: "TIMEOUT" });
+    expect(elapsed).toBeGreaterThanOrEqual(190);
+    expect(elapsed).toBeLessThan(1_000);
+    expect(allText(error)).not.toContain("sk_test");
+  });
+
+  it("reports a body that stops half way as TIMEOUT", async () => {
+    const { client } = await start((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+      res.write('{"id":"agt_1",');
+    }, 200);
+
+    const error = await failure(client.request(GET_AGENT));
+
+    expect(error).toMatchObject({ name: "UpstreamUnavailableError", reason: "TIMEOUT" });
+  });
+
+  it("aborts the upstream call when the caller's signal fires, closing the connection", async () => {
+    let arrived: () => void = () => {};
+    const requestArrived = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const { upstream, client } = await start(() => arrived());
+    const controller = new AbortController();
+
+    const pending = failure(client.request({ ...GET_AGENT, signal: controller.signal }));
+    await requestArrived;
+    controller.abort();
+    const error = await pending;
+
+    expect(error).toMatchObject({ name: "UpstreamUnavailableError", reason: "ABORTED" });
+    expect(allText(error)).not.toContain("sk_test");
+    await waitFor(() => upstream.closedConnectionCount() === 1);
+  });
+
+  it("does not call the upstream at all when the signal has already fired", async () => {
+    const { upstream, client } = await start(() => {});
+
+    const error = await failure(client.request({ ...GET_AGENT, signal: AbortSignal.abort() }));
+
+    expect(error).toMatchObject({ reason: "ABORTED" });
+    expect(upstream.requests).toHaveLength(0);
+  });
+});
