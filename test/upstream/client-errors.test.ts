@@ -133,3 +133,28 @@ describe("upstream error answers", () => {
     expect(error).toMatchObject({ name: "UpstreamUnavailableError", reason: "INVALID_RESPONSE" });
   });
 });
+
+describe("an upstream that echoes the caller's key", () => {
+  it("never lets the key reach the UpstreamError", async () => {
+    const error = await failingGet((req, res) =>
+      sendJson(res, 401, {
+        error: {
+          code: "UNAUTHORIZED",
+          message: `Unknown key ${req.headers.authorization}`,
+          details: { token: "sk_test_acme_secret", nested: ["sk_test_acme_secret"] },
+        },
+        requestId: "req_sk_test_acme_secret",
+      }),
+    );
+
+    expect(error).toBeInstanceOf(UpstreamError);
+    expect(
+      JSON.stringify({ ...(error as UpstreamError), message: (error as Error).message }),
+    ).not.toContain("sk_test_acme_secret");
+    expect(error).toMatchObject({
+      message: "Unknown key [REDACTED]",
+      details: { token: "[REDACTED]", nested: ["[REDACTED]"] },
+      requestId: "req_[REDACTED]",
+    });
+  });
+});
