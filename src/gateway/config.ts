@@ -1,0 +1,31 @@
+import { z } from "zod";
+import { intVar, parseEnv } from "../env.ts";
+
+const httpUrl = z
+  .string()
+  .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+    error: "must be an http(s) URL without /v1, e.g. https://api.example.com",
+  });
+
+/** The gateway's environment (README: Configuration). */
+const gatewayEnv = z.object({
+  PORT: intVar(0, 65535).default(4000),
+  HOST: z.string().min(1).default("127.0.0.1"),
+  UPSTREAM_URL: httpUrl.optional(),
+  UPSTREAM_TIMEOUT_MS: intVar(100, 120_000).default(10_000),
+  UPSTREAM_CONNECTIONS: intVar(1, 1024).default(32),
+  UPSTREAM_MAX_RETRIES: intVar(0, 5).default(2),
+  MAX_UPSTREAM_CALLS: intVar(1, 100_000).default(200),
+  MAX_DEPTH: intVar(1, 100).default(12),
+  MAX_ALIASES: intVar(0, 1000).default(30),
+  POLL_INTERVAL_MS: intVar(100, 60_000).default(1000),
+  LOG_LEVEL: z
+    .enum(["debug", "info", "warn", "error"], { error: "must be one of debug, info, warn, error" })
+    .default("info"),
+});
+
+export type GatewayConfig = z.infer<typeof gatewayEnv>;
+
+export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
+  return parseEnv(gatewayEnv, env);
+}

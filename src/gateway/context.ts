@@ -1,0 +1,69 @@
+import { initContextCache } from "@pothos/core";
+import type { UpstreamClient } from "../upstream/client.ts";
+import type { RateLimit } from "../upstream/errors.ts";
+import { createRestApi, type RestApi } from "../upstream/rest-api.ts";
+import type { ConversationStatusHub } from "./conversation-status-hub.ts";
+
+/** What one GraphQL operation did upstream: reported in `extensions` and response headers. */
+export class UpstreamUsage {
+  calls = 0;
+  /** The most restrictive rate-limit answer seen (lowest `remaining`). */
+  rateLimit: RateLimit | undefined;
+
+  recordCall = (): void => {
+    this.calls += 1;
+  };
+
+  recordRateLimit = (rateLimit: RateLimit): void => {
+    if (!this.rateLimit || rateLimit.remaining < this.rateLimit.remaining) {
+      this.rateLimit = rateLimit;
+    }
+  };
+}
+
+export interface GatewayContext {
+  /** The caller's `Authorization` header, forwarded verbatim; undefined when absent. */
+  readonly authorization: string | undefined;
+  /** The REST API bound to this caller, this request's abort signal and its usage. */
+  readonly api: RestApi;
+  readonly usage: UpstreamUsage;
+  /** Process-wide pollers behind `Subscription.conversationStatus`. */
+  readonly conversationStatusHub: ConversationStatusHub;
+  /** Filled by the cost check before execution. */
+  estimatedUpstreamCalls?: number;
+}
+
+export interface ContextDependencies {
+  upstream: UpstreamClient;
+  conversationStatusHub: ConversationStatusHub;
+}
+
+/** Reads the header from a Fetch API request, or from graphql-ws connection params. */
+export function authorizationFrom(value: unknown): string | undefined {
+  return typeof value === "string" && value.trim() !== "" ? value : undefined;
+}
+
+/**
+ * A fresh context per operation: its DataLoaders (kept by Pothos in the context cache) and its
+ * usage figures never outlive it, so nothing is shared across requests or API keys.
+ */
+export function createContext(
+  deps: ContextDependencies,
+  authorization: string | undefined,
+  signal: AbortSignal | undefined,
+): GatewayContext {
+  const usage = new UpstreamUsage();
+  const api = createRestApi(deps.upstream, {
+    authorization: authorization ?? "",
+    ...(signal ? { signal } : {}),
+    onRequest: usage.recordCall,
+    onRateLimit: usage.recordRateLimit,
+  });
+  return {
+    ...initContextCache(),
+    authorization,
+    api,
+    usage,
+    conversationStatusHub: deps.conversationStatusHub,
+  };
+}

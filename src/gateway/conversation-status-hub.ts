@@ -1,0 +1,158 @@
+import { createHash } from "node:crypto";
+import { Repeater } from "graphql-yoga";
+import type { UpstreamClient } from "../upstream/client.ts";
+import type { ConversationStatusDto } from "../upstream/dto.ts";
+import { UpstreamError } from "../upstream/errors.ts";
+import { createRestApi } from "../upstream/rest-api.ts";
+
+/** What a subscriber receives: a changed status view, or the error that ends the stream. */
+export type StatusEvent = ConversationStatusDto | Error;
+
+export interface ConversationStatusHubOptions {
+  upstream: UpstreamClient;
+  /** Time between two polls of operation 8; default 1000 ms. */
+  intervalMs?: number;
+  /** Consecutive transient failures (5xx, 429, unreachable) tolerated before giving up; default 5. */
+  maxTransientFailures?: number;
+}
+
+type Subscriber = (event: StatusEvent | "end") => void;
+
+/**
+ * Polls operation 8 for `Subscription.conversationStatus`: one poller per (API key,
+ * conversation) however many subscribers share it; subscribers see only changes, and the
+ * stream ends once the call has ended, or with the error that stopped the polling.
+ */
+export class ConversationStatusHub {
+  readonly #pollers = new Map<string, Poller>();
+  readonly #options: Required<ConversationStatusHubOptions>;
+
+  constructor(options: ConversationStatusHubOptions) {
+    this.#options = { intervalMs: 1000, maxTransientFailures: 5, ...options };
+  }
+
+  /** Live pollers, for tests and metrics. */
+  get pollerCount(): number {
+    return this.#pollers.size;
+  }
+
+  subscribe(authorization: string, conversationId: string): AsyncIterableIterator<StatusEvent> {
+    // The key is hashed so that no map key, log or heap dump line shows it.
+    const key = `${createHash("sha256").update(authorization).digest("hex")}:${conversationId}`;
+    return new Repeater<StatusEvent>(async (push, stop) => {
+      let poller = this.#pollers.get(key);
+      if (!poller) {
+        poller = new Poller(this.#options, authorization, conversationId, () =>
+          this.#pollers.delete(key),
+        );
+        this.#pollers.set(key, poller);
+      }
+      const subscriber: Subscriber = (event) => {
+        if (event === "end") {
+          stop();
+          return;
+        }
+        push(event);
+        if (event instanceof Error) stop();
+      };
+      poller.add(subscriber);
+      await stop;
+      poller.remove(subscriber);
+    });
+  }
+
+  close(): void {
+    for (const poller of this.#pollers.values()) poller.end();
+  }
+}
+
+class Poller {
+  readonly #subscribers = new Set<Subscriber>();
+  readonly #abort = new AbortController();
+  readonly #options: Required<ConversationStatusHubOptions>;
+  readonly #conversationId: string;
+  readonly #authorization: string;
+  readonly #onEnd: () => void;
+  #latest: ConversationStatusDto | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #transientFailures = 0;
+  #ended = false;
+
+  constructor(
+    options: Required<ConversationStatusHubOptions>,
+    authorization: string,
+    conversationId: string,
+    onEnd: () => void,
+  ) {
+    this.#options = options;
+    this.#authorization = authorization;
+    this.#conversationId = conversationId;
+    this.#onEnd = onEnd;
+    this.#timer = setTimeout(() => void this.#poll(), 0);
+  }
+
+  add(subscriber: Subscriber): void {
+    this.#subscribers.add(subscriber);
+    if (this.#latest) subscriber(this.#latest);
+  }
+
+  remove(subscriber: Subscriber): void {
+    this.#subscribers.delete(subscriber);
+    if (this.#subscribers.size === 0) this.end();
+  }
+
+  end(): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    clearTimeout(this.#timer);
+    this.#abort.abort();
+    this.#onEnd();
+    for (const subscriber of this.#subscribers) subscriber("end");
+  }
+
+  async #poll(): Promise<void> {
+    const api = createRestApi(this.#options.upstream, {
+      authorization: this.#authorization,
+      signal: this.#abort.signal,
+    });
+    try {
+      const status = await api.getConversationStatus(this.#conversationId);
+      this.#transientFailures = 0;
+      if (this.#ended) return;
+      if (!this.#latest || changed(this.#latest, status)) {
+        this.#latest = status;
+        for (const subscriber of this.#subscribers) subscriber(status);
+      }
+      if (status.endedAt != null) {
+        this.end();
+        return;
+      }
+    } catch (error) {
+      if (this.#ended) return;
+      const transient = isTransient(error);
+      this.#transientFailures += transient ? 1 : 0;
+      if (!transient || this.#transientFailures > this.#options.maxTransientFailures) {
+        const failure = error instanceof Error ? error : new Error(String(error));
+        for (const subscriber of this.#subscribers) subscriber(failure);
+        this.end();
+        return;
+      }
+    }
+    this.#timer = setTimeout(() => void this.#poll(), this.#options.intervalMs);
+  }
+}
+
+function changed(before: ConversationStatusDto, after: ConversationStatusDto): boolean {
+  return (
+    before.duration !== after.duration ||
+    before.startedAt !== after.startedAt ||
+    before.endedAt !== after.endedAt ||
+    before.status !== after.status
+  );
+}
+
+/** Worth polling again: rate limits, upstream 5xx and unreachability pass; 4xx do not. */
+function isTransient(error: unknown): boolean {
+  if (error instanceof UpstreamError) return error.status === 429 || error.status >= 500;
+  return true;
+}

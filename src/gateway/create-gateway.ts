@@ -1,0 +1,76 @@
+import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
+import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
+import {
+  createYoga,
+  type GraphiQLOptions,
+  type LogLevel,
+  useExecutionCancellation,
+  useReadinessCheck,
+  type YogaServerInstance,
+} from "graphql-yoga";
+import { maskError } from "../schema/errors.ts";
+import { schema } from "../schema/index.ts";
+import type { UpstreamClient } from "../upstream/client.ts";
+import { authorizationFrom, createContext, type GatewayContext } from "./context.ts";
+import { ConversationStatusHub } from "./conversation-status-hub.ts";
+import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
+import { useUpstreamBudget } from "./use-upstream-budget.ts";
+import { useUpstreamReport } from "./use-upstream-report.ts";
+
+export interface GatewayOptions {
+  upstream: UpstreamClient;
+  /** Most upstream calls one operation may be estimated to make; default 200. */
+  maxUpstreamCalls?: number;
+  /** Deepest selection allowed; default 12. */
+  maxDepth?: number;
+  /** Most aliases in one operation; default 30. */
+  maxAliases?: number;
+  /** Poll interval of `Subscription.conversationStatus`; default 1000 ms. */
+  pollIntervalMs?: number;
+  /** GraphiQL's opening state (e.g. the demo key's header); false turns GraphiQL off. */
+  graphiql?: GraphiQLOptions | false;
+  logging?: LogLevel | false;
+}
+
+export type Gateway = YogaServerInstance<Record<string, unknown>, GatewayContext> & {
+  conversationStatusHub: ConversationStatusHub;
+};
+
+/** The yoga app, not listening: main.ts listens on it, tests call `fetch` or listen on port 0. */
+export function createGateway(options: GatewayOptions): Gateway {
+  const conversationStatusHub = new ConversationStatusHub({
+    upstream: options.upstream,
+    intervalMs: options.pollIntervalMs ?? 1000,
+  });
+  const dependencies = { upstream: options.upstream, conversationStatusHub };
+
+  const yoga = createYoga<Record<string, unknown>, GatewayContext>({
+    schema,
+    graphqlEndpoint: "/graphql",
+    healthCheckEndpoint: "/healthz",
+    landingPage: false,
+    graphiql: options.graphiql === false ? false : { title: "voicegraph", ...options.graphiql },
+    logging: options.logging ?? "info",
+    maskedErrors: { maskError },
+    // Over graphql-ws there is no Fetch request: the key comes in the connection params.
+    context: ({ request, connectionParams }) => {
+      const params = (connectionParams ?? {}) as Record<string, unknown>;
+      const authorization =
+        request?.headers.get("authorization") ?? params.Authorization ?? params.authorization;
+      return createContext(dependencies, authorizationFrom(authorization), request?.signal);
+    },
+    plugins: [
+      useReadinessCheck({
+        endpoint: "/readyz",
+        check: () => options.upstream.isReachable(),
+      }),
+      useExecutionCancellation(),
+      maxDepthPlugin({ n: options.maxDepth ?? 12, exposeLimits: true }),
+      maxAliasesPlugin({ n: options.maxAliases ?? 30, exposeLimits: true }),
+      useUpstreamBudget({ maxUpstreamCalls: options.maxUpstreamCalls ?? 200 }),
+      useUpstreamReport(),
+      useHttpStatusInErrors(),
+    ],
+  });
+  return Object.assign(yoga, { conversationStatusHub });
+}

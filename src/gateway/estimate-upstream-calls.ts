@@ -1,0 +1,125 @@
+import {
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLField,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  getNamedType,
+  isAbstractType,
+  isObjectType,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+} from "graphql";
+import { getArgumentValues } from "graphql/execution/values.js";
+import { validateConnectionArgs } from "../connections/validate-args.ts";
+
+/**
+ * What a schema field declares about its upstream traffic, in its Pothos `extensions`:
+ * `upstreamCalls` is the calls one resolution costs (or one per item of a list argument), and
+ * `connection` marks a Relay connection whose page size multiplies what is selected inside it.
+ */
+export interface UpstreamCostExtensions {
+  upstreamCalls?: number | { perItemOf: string };
+  connection?: { defaultSize: number; forwardOnly?: boolean };
+}
+
+export interface EstimateInput {
+  schema: GraphQLSchema;
+  operation: OperationDefinitionNode;
+  fragments: Record<string, FragmentDefinitionNode>;
+  /** Coerced variable values. */
+  variables: Record<string, unknown>;
+}
+
+/**
+ * An upper bound of the upstream calls an operation can make, before it runs: each field's
+ * declared cost times the page sizes of the connections around it (DataLoader de-duplication
+ * can only make the real figure lower). Also checks connection bounds, so that a `first: 500`
+ * fails before any upstream call. Throws the connection adapter's BAD_USER_INPUT errors.
+ */
+export function estimateUpstreamCalls(input: EstimateInput): number {
+  const root = rootType(input.schema, input.operation);
+  if (!root) return 0;
+  return estimateSelection(input, input.operation.selectionSet, root, 1, new Set());
+}
+
+function rootType(schema: GraphQLSchema, operation: OperationDefinitionNode) {
+  if (operation.operation === "query") return schema.getQueryType();
+  if (operation.operation === "mutation") return schema.getMutationType();
+  return schema.getSubscriptionType();
+}
+
+function estimateSelection(
+  input: EstimateInput,
+  selectionSet: SelectionSetNode,
+  parent: GraphQLNamedType,
+  multiplier: number,
+  visitedFragments: ReadonlySet<string>,
+): number {
+  let total = 0;
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      total += estimateField(input, selection, parent, multiplier, visitedFragments);
+      continue;
+    }
+    const fragment =
+      selection.kind === Kind.FRAGMENT_SPREAD ? input.fragments[selection.name.value] : selection;
+    if (!fragment) continue;
+    if (selection.kind === Kind.FRAGMENT_SPREAD && visitedFragments.has(selection.name.value)) {
+      continue; // a cycle; validation rejects it anyway
+    }
+    const visited =
+      selection.kind === Kind.FRAGMENT_SPREAD
+        ? new Set([...visitedFragments, selection.name.value])
+        : visitedFragments;
+    const condition = fragment.typeCondition?.name.value;
+    const type = (condition && input.schema.getType(condition)) || parent;
+    total += estimateSelection(input, fragment.selectionSet, type, multiplier, visited);
+  }
+  return total;
+}
+
+function estimateField(
+  input: EstimateInput,
+  node: FieldNode,
+  parent: GraphQLNamedType,
+  multiplier: number,
+  visitedFragments: ReadonlySet<string>,
+): number {
+  const field = fieldOf(parent, node.name.value);
+  if (!field) return 0; // __typename and introspection fields
+  const cost = field.extensions as UpstreamCostExtensions;
+  const args = getArgumentValues(field, node, input.variables);
+  let calls = 0;
+  let childMultiplier = multiplier;
+  if (typeof cost.upstreamCalls === "number") {
+    calls = cost.upstreamCalls;
+  } else if (cost.upstreamCalls) {
+    const items = args[cost.upstreamCalls.perItemOf];
+    calls = Array.isArray(items) ? items.length : 0;
+    childMultiplier = multiplier * calls;
+  }
+  if (cost.connection) {
+    validateConnectionArgs(args, { forwardOnly: cost.connection.forwardOnly ?? false });
+    const size = numberOr(args.first, numberOr(args.last, cost.connection.defaultSize));
+    childMultiplier = multiplier * size;
+  }
+  let total = multiplier * calls;
+  if (node.selectionSet) {
+    const type = getNamedType(field.type);
+    total += estimateSelection(input, node.selectionSet, type, childMultiplier, visitedFragments);
+  }
+  return total;
+}
+
+function fieldOf(type: GraphQLNamedType, name: string): GraphQLField<unknown, unknown> | undefined {
+  if (isObjectType(type) || isAbstractType(type)) {
+    return "getFields" in type ? type.getFields()[name] : undefined;
+  }
+  return undefined;
+}
+
+function numberOr(value: unknown, fallback: number): number {
+  return typeof value === "number" ? value : fallback;
+}

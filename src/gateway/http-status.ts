@@ -1,0 +1,34 @@
+import { type ExecutionResult, GraphQLError } from "graphql";
+import { createGraphQLError } from "graphql-yoga";
+import { ERROR_CODES, isGatewayErrorCode } from "../schema/errors.ts";
+
+/**
+ * A copy of a catalogue error that decides the HTTP status of the response: only errors that
+ * stop an operation before it runs are made so. Field errors leave the status at 200, as
+ * GraphQL over HTTP asks when there is data.
+ */
+export function requestLevel(error: GraphQLError): GraphQLError {
+  const code = error.extensions.code;
+  const status = isGatewayErrorCode(code) ? ERROR_CODES[code] : 400;
+  return createGraphQLError(error.message, {
+    extensions: { ...error.extensions, http: { status } },
+  });
+}
+
+/**
+ * yoga removes `extensions.http` from every error before serialising (it uses it for the
+ * response status). The contract shows `http.status` to clients, so it is put back, from the
+ * code, for every error of the catalogue.
+ */
+export function stringifyWithHttpStatus(result: ExecutionResult): string {
+  if (!result.errors?.length) return JSON.stringify(result);
+  return JSON.stringify({ ...result, errors: result.errors.map(withHttpStatus) });
+}
+
+function withHttpStatus(error: GraphQLError | Record<string, unknown>) {
+  const json = error instanceof GraphQLError ? error.toJSON() : error;
+  const extensions = (json.extensions ?? {}) as Record<string, unknown>;
+  const { code, ...rest } = extensions;
+  if (!isGatewayErrorCode(code)) return json;
+  return { ...json, extensions: { code, http: { status: ERROR_CODES[code] }, ...rest } };
+}

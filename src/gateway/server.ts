@@ -1,0 +1,77 @@
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { ExecutionArgs } from "graphql";
+import { useServer } from "graphql-ws/use/ws";
+import { WebSocketServer } from "ws";
+import type { Gateway } from "./create-gateway.ts";
+
+export interface ListeningGateway {
+  /** e.g. "http://127.0.0.1:4000" */
+  readonly url: string;
+  readonly server: Server;
+  close(): Promise<void>;
+}
+
+type EnvelopedRoot = {
+  execute: (args: ExecutionArgs) => unknown;
+  subscribe: (args: ExecutionArgs) => unknown;
+};
+
+/**
+ * Serves the gateway over HTTP (queries, mutations, SSE subscriptions, GraphiQL) and over
+ * graphql-ws on the same `/graphql` path, both through yoga's envelop so every plugin applies.
+ */
+export async function listen(
+  gateway: Gateway,
+  port: number,
+  host: string,
+): Promise<ListeningGateway> {
+  const server = createServer(gateway);
+  const webSockets = new WebSocketServer({ server, path: gateway.graphqlEndpoint });
+  const graphqlWs = useServer(
+    {
+      execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,
+      subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args) as never,
+      onSubscribe: async (context, _id, payload) => {
+        const enveloped = gateway.getEnveloped({
+          ...context,
+          req: context.extra.request,
+          socket: context.extra.socket,
+          params: payload,
+        });
+        const args: ExecutionArgs = {
+          schema: enveloped.schema,
+          operationName: payload.operationName ?? null,
+          document: enveloped.parse(payload.query),
+          variableValues: payload.variables ?? null,
+          contextValue: await enveloped.contextFactory(),
+          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
+        };
+        const errors = enveloped.validate(args.schema, args.document);
+        return errors.length > 0 ? errors : args;
+      },
+    },
+    webSockets,
+  );
+
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    server,
+    async close() {
+      gateway.conversationStatusHub.close();
+      await graphqlWs.dispose();
+      webSockets.close();
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,88 @@
+import {
+  type ExecutionArgs,
+  type FragmentDefinitionNode,
+  GraphQLError,
+  getOperationAST,
+  Kind,
+} from "graphql";
+import { getVariableValues } from "graphql/execution/values.js";
+import type { Plugin } from "graphql-yoga";
+import { gatewayError } from "../schema/errors.ts";
+import type { GatewayContext } from "./context.ts";
+import { estimateUpstreamCalls } from "./estimate-upstream-calls.ts";
+import { requestLevel } from "./http-status.ts";
+
+export interface UpstreamBudgetOptions {
+  /** Most upstream calls one operation may be estimated to make; default 200. */
+  maxUpstreamCalls?: number;
+}
+
+/**
+ * Judges an operation before it runs, so that a refused one makes no upstream call at all:
+ * connection bounds, the static upstream-call estimate against `maxUpstreamCalls`, and the
+ * API key, which only operations that reach the upstream need (introspection does not).
+ */
+export function useUpstreamBudget(options: UpstreamBudgetOptions = {}): Plugin<GatewayContext> {
+  const maxUpstreamCalls = options.maxUpstreamCalls ?? 200;
+
+  function judge(args: ExecutionArgs): GraphQLError | undefined {
+    const operation = getOperationAST(args.document, args.operationName);
+    if (!operation) return undefined; // execution reports it
+    const coerced = getVariableValues(
+      args.schema,
+      operation.variableDefinitions ?? [],
+      (args.variableValues ?? {}) as Record<string, unknown>,
+    );
+    if (coerced.errors) return undefined; // execution reports them
+    const fragments: Record<string, FragmentDefinitionNode> = {};
+    for (const definition of args.document.definitions) {
+      if (definition.kind === Kind.FRAGMENT_DEFINITION)
+        fragments[definition.name.value] = definition;
+    }
+    let estimated: number;
+    try {
+      estimated = estimateUpstreamCalls({
+        schema: args.schema,
+        operation,
+        fragments,
+        variables: coerced.coerced,
+      });
+    } catch (error) {
+      if (error instanceof GraphQLError) return requestLevel(error);
+      throw error;
+    }
+    const context = args.contextValue as GatewayContext;
+    context.estimatedUpstreamCalls = estimated;
+    const cost = { estimated, upstreamCalls: 0, limit: maxUpstreamCalls };
+    if (estimated > maxUpstreamCalls) {
+      return requestLevel(
+        gatewayError(
+          "COST_LIMIT_EXCEEDED",
+          `This operation could make ${estimated} upstream calls; the limit is ${maxUpstreamCalls}. ` +
+            "Ask for smaller pages or fewer nested lists.",
+          { cost },
+        ),
+      );
+    }
+    if (estimated > 0 && context.authorization === undefined) {
+      return requestLevel(
+        gatewayError(
+          "UNAUTHENTICATED",
+          "An API key is required: send the header `Authorization: Bearer <API key>`.",
+        ),
+      );
+    }
+    return undefined;
+  }
+
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const rejection = judge(args);
+      if (rejection) setResultAndStopExecution({ errors: [rejection] });
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const rejection = judge(args);
+      if (rejection) setResultAndStopExecution({ errors: [rejection] });
+    },
+  };
+}

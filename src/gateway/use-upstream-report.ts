@@ -1,0 +1,106 @@
+import { type ExecutionResult, GraphQLError, getOperationAST, Kind } from "graphql";
+import { isAsyncIterable, type Plugin } from "graphql-yoga";
+import { retryAfterSeconds } from "../schema/errors.ts";
+import { UpstreamError } from "../upstream/errors.ts";
+import type { GatewayContext, UpstreamUsage } from "./context.ts";
+
+/**
+ * Reports an operation's upstream traffic: `extensions.cost { estimated upstreamCalls }`,
+ * `extensions.rateLimit { limit remaining resetAt }` with the same three `X-RateLimit-*`
+ * response headers, and HTTP 429 with `Retry-After` when every root field was rate-limited.
+ */
+export function useUpstreamReport(): Plugin<GatewayContext> {
+  return {
+    onExecute({ args }) {
+      return {
+        onExecuteDone({ result, setResult }) {
+          if (isAsyncIterable(result)) return;
+          const context = args.contextValue as GatewayContext;
+          const operation = getOperationAST(args.document, args.operationName);
+          const rootKeys = operation ? rootResponseKeys(operation.selectionSet.selections) : [];
+          setResult(withReport(result, context, rootKeys));
+        },
+      };
+    },
+  };
+}
+
+function withReport(
+  result: ExecutionResult,
+  context: GatewayContext,
+  rootKeys: string[],
+): ExecutionResult {
+  const { usage } = context;
+  const extensions: Record<string, unknown> = {
+    ...result.extensions,
+    cost: { estimated: context.estimatedUpstreamCalls ?? 0, upstreamCalls: usage.calls },
+  };
+  const headers = rateLimitHeaders(usage);
+  if (usage.rateLimit) {
+    extensions.rateLimit = {
+      limit: usage.rateLimit.limit,
+      remaining: usage.rateLimit.remaining,
+      resetAt: new Date(usage.rateLimit.reset * 1000).toISOString(),
+    };
+  }
+  const retryAfter = everyRootFieldRateLimited(result, rootKeys);
+  if (retryAfter !== undefined) {
+    extensions.http = { status: 429, headers: { ...headers, "Retry-After": String(retryAfter) } };
+  } else if (Object.keys(headers).length > 0) {
+    extensions.http = { headers };
+  }
+  return { ...result, extensions };
+}
+
+function rateLimitHeaders(usage: UpstreamUsage): Record<string, string> {
+  if (!usage.rateLimit) return {};
+  return {
+    "X-RateLimit-Limit": String(usage.rateLimit.limit),
+    "X-RateLimit-Remaining": String(usage.rateLimit.remaining),
+    "X-RateLimit-Reset": String(usage.rateLimit.reset),
+  };
+}
+
+type Selections = ReadonlyArray<import("graphql").SelectionNode>;
+
+/** Response keys of the root fields (inline fragments followed; named ones are rare at root). */
+function rootResponseKeys(selections: Selections): string[] {
+  return selections.flatMap((selection) => {
+    if (selection.kind === Kind.FIELD) return [selection.alias?.value ?? selection.name.value];
+    if (selection.kind === Kind.INLINE_FRAGMENT) {
+      return rootResponseKeys(selection.selectionSet.selections);
+    }
+    return [];
+  });
+}
+
+/** Seconds to wait when every root field failed with a 429, else undefined. */
+function everyRootFieldRateLimited(result: ExecutionResult, rootKeys: string[]) {
+  if (rootKeys.length === 0 || !result.errors?.length) return undefined;
+  const data = (result.data ?? {}) as Record<string, unknown>;
+  let retryAfter = 0;
+  for (const key of rootKeys) {
+    if (data[key] != null) return undefined;
+    const limited = result.errors.find((error) => error.path?.[0] === key && isRateLimited(error));
+    if (!limited) return undefined;
+    retryAfter = Math.max(retryAfter, retryAfterOf(limited));
+  }
+  return retryAfter;
+}
+
+function isRateLimited(error: GraphQLError): boolean {
+  return error.extensions.code === "RATE_LIMITED" || upstreamOf(error)?.status === 429;
+}
+
+function retryAfterOf(error: GraphQLError): number {
+  const upstream = upstreamOf(error);
+  const fromUpstream = upstream ? retryAfterSeconds(upstream) : undefined;
+  const fromExtensions = error.extensions.retryAfter;
+  return fromUpstream ?? (typeof fromExtensions === "number" ? fromExtensions : 1);
+}
+
+function upstreamOf(error: GraphQLError): UpstreamError | undefined {
+  let cause: unknown = error.originalError;
+  while (cause instanceof GraphQLError) cause = cause.originalError;
+  return cause instanceof UpstreamError ? cause : undefined;
+}

@@ -1,0 +1,63 @@
+import { ConfigError } from "./env.ts";
+import { readGatewayConfig } from "./gateway/config.ts";
+import { createGateway } from "./gateway/create-gateway.ts";
+import { EXAMPLE_OPERATION } from "./gateway/example-operation.ts";
+import { listen } from "./gateway/server.ts";
+import { DEMO_KEYS } from "./sandbox/seed-data.ts";
+import { startSandbox } from "./sandbox/server.ts";
+import { createUpstreamClient } from "./upstream/client.ts";
+
+/** Reads the environment, starts the embedded sandbox when no upstream is named, and listens. */
+async function main(): Promise<void> {
+  const config = readGatewayConfig();
+  const sandbox = config.UPSTREAM_URL ? undefined : await startSandbox({ port: 0 });
+  const upstream = createUpstreamClient({
+    baseUrl: config.UPSTREAM_URL ?? (sandbox?.url as string),
+    timeoutMs: config.UPSTREAM_TIMEOUT_MS,
+    connections: config.UPSTREAM_CONNECTIONS,
+    maxRetries: config.UPSTREAM_MAX_RETRIES,
+  });
+  const demoHeader = `Bearer ${DEMO_KEYS.acme}`;
+  const gateway = createGateway({
+    upstream,
+    maxUpstreamCalls: config.MAX_UPSTREAM_CALLS,
+    maxDepth: config.MAX_DEPTH,
+    maxAliases: config.MAX_ALIASES,
+    pollIntervalMs: config.POLL_INTERVAL_MS,
+    logging: config.LOG_LEVEL,
+    graphiql: sandbox
+      ? { headers: JSON.stringify({ Authorization: demoHeader }), defaultQuery: EXAMPLE_OPERATION }
+      : { defaultQuery: EXAMPLE_OPERATION },
+  });
+  const server = await listen(gateway, config.PORT, config.HOST);
+
+  const lines = [`voicegraph: GraphiQL at ${server.url}/graphql`];
+  if (sandbox) {
+    lines.push(`  upstream: embedded sandbox at ${sandbox.url} (set UPSTREAM_URL to use another)`);
+    lines.push(`  demo key: Authorization: ${demoHeader}`);
+    lines.push(
+      `  other keys: ${DEMO_KEYS.globex} (second organization), ${DEMO_KEYS.acmeReadonly} (read-only)`,
+    );
+  } else {
+    lines.push(`  upstream: ${config.UPSTREAM_URL}`);
+  }
+  console.log(lines.join("\n"));
+
+  const stop = async () => {
+    await server.close();
+    await upstream.close();
+    await sandbox?.close();
+    process.exit(0);
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError) {
+    console.error(error.message);
+  } else {
+    console.error("voicegraph could not start:", error instanceof Error ? error.message : error);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,49 @@
+import type { JsonObject } from "../upstream/dto.ts";
+import { builder } from "./builder.ts";
+import { assertId } from "./ids.ts";
+import { loadEach } from "./load-each.ts";
+
+/**
+ * The REST API has no contact read operation, only the contact's stats (operation 10): a
+ * Contact is its ID, plus the stats once loaded. Loading one proves it exists.
+ */
+export interface ContactShape {
+  id: string;
+  stats?: JsonObject;
+}
+
+export const Contact = builder.loadableNodeRef("Contact", {
+  id: { resolve: (contact: ContactShape) => contact.id },
+  load: (ids: string[], context) =>
+    loadEach(
+      ids,
+      async (id): Promise<ContactShape> => ({
+        id,
+        stats: await context.api.getContactStats(id),
+      }),
+    ),
+});
+
+Contact.implement({
+  description: "A contact the agents talk to.",
+  fields: (t) => ({
+    stats: t.field({
+      type: "JSONObject",
+      nullable: true,
+      description: "Call and interaction statistics, as the upstream reports them.",
+      extensions: { upstreamCalls: 1 },
+      resolve: async (contact, _args, context) =>
+        contact.stats ?? (await Contact.getDataloader(context).load(contact.id)).stats ?? null,
+    }),
+  }),
+});
+
+builder.queryField("contact", (t) =>
+  t.field({
+    type: Contact,
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    extensions: { upstreamCalls: 1 },
+    resolve: (_root, { id }) => assertId("contact", id),
+  }),
+);

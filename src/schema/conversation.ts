@@ -1,0 +1,199 @@
+import { resolveConnection } from "../connections/resolve-connection.ts";
+import type { GatewayContext } from "../gateway/context.ts";
+import {
+  CONVERSATION_CHANNELS,
+  CONVERSATION_DIRECTIONS,
+  CONVERSATION_STATUSES,
+  type ConversationDto,
+  type ListConversationsQuery,
+} from "../upstream/dto.ts";
+import { Agent } from "./agent.ts";
+import { builder } from "./builder.ts";
+import { connectionArgs } from "./connection-args.ts";
+import { Contact } from "./contact.ts";
+import { badUserInput } from "./errors.ts";
+import { assertId } from "./ids.ts";
+import { enumOrNull, loadEach } from "./load-each.ts";
+
+export const ConversationStatus = builder.enumType("ConversationStatus", {
+  values: CONVERSATION_STATUSES,
+});
+export const ConversationDirection = builder.enumType("ConversationDirection", {
+  values: CONVERSATION_DIRECTIONS,
+});
+export const ConversationChannel = builder.enumType("ConversationChannel", {
+  values: CONVERSATION_CHANNELS,
+});
+
+/** A list item, or the status view of operation 8 (which carries fewer fields). */
+export type ConversationShape = { id: string } & Partial<ConversationDto>;
+
+export const Conversation = builder.loadableNodeRef("Conversation", {
+  id: { resolve: (conversation: ConversationShape) => conversation.id },
+  load: (ids: string[], context) =>
+    loadEach(ids, (id) => context.api.getConversationStatus(id) as Promise<ConversationShape>),
+});
+
+Conversation.implement({
+  description:
+    "A voice conversation or call. Loaded by ID through the status view (operation 8), which " +
+    "may not carry the agent, contact, direction and channel: those are then null.",
+  fields: (t) => ({
+    status: t.field({
+      type: ConversationStatus,
+      nullable: true,
+      resolve: (c) => enumOrNull(CONVERSATION_STATUSES, c.status),
+    }),
+    direction: t.field({
+      type: ConversationDirection,
+      nullable: true,
+      resolve: (c) => enumOrNull(CONVERSATION_DIRECTIONS, c.direction),
+    }),
+    channel: t.field({
+      type: ConversationChannel,
+      nullable: true,
+      resolve: (c) => enumOrNull(CONVERSATION_CHANNELS, c.channel),
+    }),
+    agent: t.field({
+      type: Agent,
+      nullable: true,
+      extensions: { upstreamCalls: 1 },
+      resolve: (c) => c.agentId ?? null,
+    }),
+    contact: t.field({
+      type: Contact,
+      nullable: true,
+      // A reference: the contact's stats are loaded only when selected.
+      resolve: (c) => (c.contactId ? { id: c.contactId } : null),
+    }),
+    startedAt: t.field({ type: "DateTime", nullable: true, resolve: (c) => c.startedAt ?? null }),
+    endedAt: t.field({ type: "DateTime", nullable: true, resolve: (c) => c.endedAt ?? null }),
+    duration: t.int({
+      nullable: true,
+      description: "Seconds (the upstream does not state the unit).",
+      resolve: (c) => c.duration ?? null,
+    }),
+    summary: t.string({ nullable: true, resolve: (c) => c.summary ?? null }),
+    raw: t.field({ type: "JSONObject", resolve: (c) => c }),
+  }),
+});
+
+export const ConversationConnection = builder.connectionObject(
+  {
+    type: Conversation,
+    name: "ConversationConnection",
+    fields: (t) => ({
+      totalCount: t.int({ nullable: true, resolve: (connection) => connection.totalCount }),
+    }),
+  },
+  { name: "ConversationEdge" },
+);
+
+const ConversationFilter = builder.inputType("ConversationFilter", {
+  fields: (t) => ({
+    agentId: t.id(),
+    contactId: t.id(),
+    status: t.field({ type: ConversationStatus }),
+    direction: t.field({ type: ConversationDirection }),
+    channel: t.field({ type: ConversationChannel }),
+    search: t.string({ description: "Free text, matched by the upstream." }),
+    startDate: t.field({ type: "DateTime", description: "Conversations started at or after." }),
+    endDate: t.field({ type: "DateTime", description: "Conversations started at or before." }),
+  }),
+});
+
+type FilterInput = typeof ConversationFilter.$inferInput;
+
+/** The upstream query for a filter, checked before any call. */
+function toQuery(filter: FilterInput | null | undefined): ListConversationsQuery {
+  const query: ListConversationsQuery = {};
+  if (!filter) return query;
+  if (filter.agentId != null) query.agentId = assertId("agent", filter.agentId, "filter.agentId");
+  if (filter.contactId != null) {
+    query.contactId = assertId("contact", filter.contactId, "filter.contactId");
+  }
+  if (filter.status != null) query.status = filter.status;
+  if (filter.direction != null) query.direction = filter.direction;
+  if (filter.channel != null) query.channel = filter.channel;
+  if (filter.search != null) query.search = filter.search;
+  if (filter.startDate != null) query.startDate = filter.startDate.toISOString();
+  if (filter.endDate != null) query.endDate = filter.endDate.toISOString();
+  if (query.startDate && query.endDate && query.startDate > query.endDate) {
+    throw badUserInput("`filter.startDate` must not be after `filter.endDate`.", {
+      argument: "filter",
+    });
+  }
+  return query;
+}
+
+/** Pins one filter field to the parent's ID (Agent.conversations, Contact.conversations). */
+function pinned(
+  query: ListConversationsQuery,
+  field: "agentId" | "contactId",
+  id: string,
+): ListConversationsQuery {
+  if (query[field] !== undefined && query[field] !== id) {
+    throw badUserInput(`\`filter.${field}\` must be omitted or equal this object's ID (${id}).`, {
+      argument: `filter.${field}`,
+    });
+  }
+  return { ...query, [field]: id };
+}
+
+function listConversations(
+  context: GatewayContext,
+  query: ListConversationsQuery,
+  args: Parameters<typeof resolveConnection>[1],
+) {
+  return resolveConnection<ConversationDto>(
+    {
+      name: "conversations",
+      assumedForm: "offset",
+      defaultSize: 50,
+      filters: { ...query },
+      fetch: (params) => context.api.listConversations({ ...params, ...query }),
+    },
+    args,
+  );
+}
+
+const connectionField = { upstreamCalls: 2, connection: { defaultSize: 50 } };
+
+builder.queryFields((t) => ({
+  conversation: t.field({
+    type: Conversation,
+    nullable: true,
+    args: { id: t.arg.id({ required: true }) },
+    extensions: { upstreamCalls: 1 },
+    resolve: (_root, { id }) => assertId("conversation", id),
+  }),
+  conversations: t.field({
+    type: ConversationConnection,
+    args: { ...connectionArgs(t.arg), filter: t.arg({ type: ConversationFilter }) },
+    extensions: connectionField,
+    resolve: (_root, { filter, ...args }, context) =>
+      listConversations(context, toQuery(filter), args),
+  }),
+}));
+
+builder.objectField(Agent, "conversations", (t) =>
+  t.field({
+    type: ConversationConnection,
+    description: "The agent's conversations: the conversation list filtered by this agent.",
+    args: { ...connectionArgs(t.arg), filter: t.arg({ type: ConversationFilter }) },
+    extensions: connectionField,
+    resolve: (agent, { filter, ...args }, context) =>
+      listConversations(context, pinned(toQuery(filter), "agentId", agent.id), args),
+  }),
+);
+
+builder.objectField(Contact, "conversations", (t) =>
+  t.field({
+    type: ConversationConnection,
+    description: "The contact's conversations: the conversation list filtered by this contact.",
+    args: { ...connectionArgs(t.arg), filter: t.arg({ type: ConversationFilter }) },
+    extensions: connectionField,
+    resolve: (contact, { filter, ...args }, context) =>
+      listConversations(context, pinned(toQuery(filter), "contactId", contact.id), args),
+  }),
+);

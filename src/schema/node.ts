@@ -1,0 +1,53 @@
+import type { GatewayContext } from "../gateway/context.ts";
+import { ID_PREFIX } from "../upstream/dto.ts";
+import { Agent } from "./agent.ts";
+import { builder } from "./builder.ts";
+import { Campaign } from "./campaign.ts";
+import { Contact } from "./contact.ts";
+import { Conversation } from "./conversation.ts";
+import { Document } from "./document.ts";
+import { badUserInput } from "./errors.ts";
+import { typenameForId } from "./ids.ts";
+
+/** Loads any node by its ID's prefix, through the same per-request loaders as every field. */
+function loadNode(id: string, context: GatewayContext): Promise<unknown> | unknown {
+  switch (typenameForId(id)) {
+    case "Agent":
+      return Agent.getDataloader(context).load(id);
+    case "Contact":
+      return Contact.getDataloader(context).load(id);
+    case "Conversation":
+      return Conversation.getDataloader(context).load(id);
+    case "Campaign":
+      return Campaign.getDataloader(context).load(id);
+    case "Document":
+      return Document.getDataloader(context).load(id);
+    case "PropertyDefinition":
+      return { id };
+    default:
+      throw badUserInput(
+        `"${id}" is not a node ID: it must start with one of ${Object.values(ID_PREFIX).join(", ")}.`,
+        { argument: "id" },
+      );
+  }
+}
+
+builder.queryFields((t) => ({
+  node: t.field({
+    type: builder.nodeInterfaceRef(),
+    nullable: true,
+    description:
+      "Any object by its ID; the prefix (agt_, cnt_, cnv_, cmp_, prp_, doc_) picks the type.",
+    args: { id: t.arg.id({ required: true }) },
+    extensions: { upstreamCalls: 1 },
+    resolve: (_root, { id }, context) => loadNode(id, context) as never,
+  }),
+  nodes: t.field({
+    type: [builder.nodeInterfaceRef()],
+    nullable: { list: false, items: true },
+    description: "Objects by ID, in order; an ID that fails yields null and its own error.",
+    args: { ids: t.arg.idList({ required: true }) },
+    extensions: { upstreamCalls: { perItemOf: "ids" } },
+    resolve: (_root, { ids }, context) => ids.map(async (id) => loadNode(id, context)) as never,
+  }),
+}));

@@ -1,0 +1,26 @@
+import type { JsonObject } from "../upstream/dto.ts";
+import { badUserInput } from "./errors.ts";
+
+/**
+ * The PATCH body for an input object: exactly the fields the client gave. graphql-js leaves an
+ * omitted input field out of the object, so "given" is "present"; an explicit `null` has no
+ * meaning upstream (the seed types these fields as non-null), so it is refused before any call.
+ */
+export function patchBody<T extends object>(
+  input: T,
+  inputName: string,
+): { [K in keyof T]?: Exclude<T[K], null | undefined> } {
+  const body: JsonObject = {};
+  for (const [field, value] of Object.entries(input)) {
+    if (value === null) {
+      throw badUserInput(
+        `\`${inputName}.${field}\` cannot be null; omit it to leave it unchanged.`,
+        {
+          field: `${inputName}.${field}`,
+        },
+      );
+    }
+    if (value !== undefined) body[field] = value;
+  }
+  return body as { [K in keyof T]?: Exclude<T[K], null | undefined> };
+}

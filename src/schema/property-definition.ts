@@ -1,0 +1,32 @@
+import { builder } from "./builder.ts";
+import { assertId } from "./ids.ts";
+
+/**
+ * The REST API can only delete a property definition; it has no read operation. The node is
+ * therefore a reference: `node(id: "prp_…")` answers it without an upstream call and cannot
+ * confirm that it exists.
+ */
+export const PropertyDefinition = builder.nodeRef<{ id: string }>("PropertyDefinition", {
+  id: { resolve: (property) => property.id },
+});
+
+PropertyDefinition.implement({
+  description: "A custom property definition (only its ID: the REST API has no read operation).",
+  fields: () => ({}),
+});
+
+const DeletePropertyDefinitionPayload = builder
+  .objectRef<{ deletedId: string }>("DeletePropertyDefinitionPayload")
+  .implement({ fields: (t) => ({ deletedId: t.exposeID("deletedId") }) });
+
+builder.mutationField("deletePropertyDefinition", (t) =>
+  t.field({
+    type: DeletePropertyDefinitionPayload,
+    args: { id: t.arg.id({ required: true }) },
+    extensions: { upstreamCalls: 1 },
+    resolve: async (_root, { id }, { api }) => {
+      await api.deletePropertyDefinition(assertId("property", id));
+      return { deletedId: id };
+    },
+  }),
+);

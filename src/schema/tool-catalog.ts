@@ -1,0 +1,48 @@
+import type { JsonObject, ToolCatalogEntryDto } from "../upstream/dto.ts";
+import { UpstreamUnavailableError } from "../upstream/errors.ts";
+import { builder } from "./builder.ts";
+
+/** The seed does not show a catalog entry: every field may be missing, `raw` keeps it all. */
+type ToolCatalogEntryShape = Partial<ToolCatalogEntryDto> & JsonObject;
+
+const ToolCatalogEntry = builder.objectRef<ToolCatalogEntryShape>("ToolCatalogEntry").implement({
+  description: "A tool or integration agents can use.",
+  fields: (t) => ({
+    id: t.id({ nullable: true, resolve: (e) => (typeof e.id === "string" ? e.id : null) }),
+    name: t.string({ nullable: true, resolve: (e) => e.name ?? null }),
+    description: t.string({ nullable: true, resolve: (e) => e.description ?? null }),
+    category: t.string({ nullable: true, resolve: (e) => e.category ?? null }),
+    type: t.string({ nullable: true, resolve: (e) => e.type ?? null }),
+    parameters: t.field({
+      type: "JSONObject",
+      nullable: true,
+      description: "The tool's parameters (a JSON Schema in the sandbox).",
+      resolve: (e) => e.parameters ?? null,
+    }),
+    raw: t.field({ type: "JSONObject", resolve: (e) => e }),
+  }),
+});
+
+/** The catalog body is not shown by the seed: a bare array and `{ items }` are both read. */
+function catalogEntries(body: unknown): ToolCatalogEntryShape[] {
+  const items = Array.isArray(body) ? body : (body as { items?: unknown } | null)?.items;
+  if (!Array.isArray(items) || !items.every(isObject)) {
+    throw new UpstreamUnavailableError(
+      "INVALID_RESPONSE",
+      "The tool catalog is neither a list nor an object with `items`.",
+    );
+  }
+  return items as ToolCatalogEntryShape[];
+}
+
+function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+builder.queryField("toolCatalog", (t) =>
+  t.field({
+    type: [ToolCatalogEntry],
+    extensions: { upstreamCalls: 1 },
+    resolve: async (_root, _args, { api }) => catalogEntries(await api.getToolCatalog()),
+  }),
+);

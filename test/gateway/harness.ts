@@ -1,0 +1,96 @@
+import type { TypedDocumentNode } from "@graphql-typed-document-node/core";
+import { type ExecutionResult, print } from "graphql";
+import {
+  createGateway,
+  type Gateway,
+  type GatewayOptions,
+} from "../../src/gateway/create-gateway.ts";
+import { type ListeningGateway, listen } from "../../src/gateway/server.ts";
+import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
+import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
+import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
+
+export const ACME = `Bearer ${DEMO_KEYS.acme}`;
+export const GLOBEX = `Bearer ${DEMO_KEYS.globex}`;
+export const ACME_READONLY = `Bearer ${DEMO_KEYS.acmeReadonly}`;
+
+export interface GraphQLResponse<TData> {
+  status: number;
+  headers: Headers;
+  body: ExecutionResult<TData> & { extensions?: Record<string, unknown> };
+}
+
+export interface Harness {
+  /** The gateway's base URL, e.g. http://127.0.0.1:PORT */
+  url: string;
+  sandbox: Sandbox;
+  gateway: Gateway;
+  upstream: UpstreamClient;
+  /** POSTs an operation to /graphql with the given Authorization (Acme's by default; null: none). */
+  graphql<TData = Record<string, unknown>, TVariables = Record<string, unknown>>(
+    document: TypedDocumentNode<TData, TVariables> | string,
+    variables?: TVariables,
+    options?: { authorization?: string | null; headers?: Record<string, string> },
+  ): Promise<GraphQLResponse<TData>>;
+  /** "METHOD /path?query" of each upstream request since the last call (and clears the log). */
+  takeUpstreamRequests(): string[];
+  close(): Promise<void>;
+}
+
+/** A real sandbox and a real gateway, each listening on a free loopback port. */
+export async function startHarness(
+  options: {
+    sandbox?: SandboxOptions;
+    gateway?: Partial<Omit<GatewayOptions, "upstream">>;
+    upstream?: { timeoutMs?: number; maxRetries?: number; baseUrl?: string };
+  } = {},
+): Promise<Harness> {
+  const sandbox = await startSandbox({ port: 0, ...options.sandbox });
+  const upstream = createUpstreamClient({
+    baseUrl: options.upstream?.baseUrl ?? sandbox.url,
+    timeoutMs: options.upstream?.timeoutMs ?? 5_000,
+    maxRetries: options.upstream?.maxRetries ?? 2,
+    retryDelayMs: 10,
+  });
+  const gateway = createGateway({
+    upstream,
+    logging: false,
+    pollIntervalMs: 100,
+    ...options.gateway,
+  });
+  const server: ListeningGateway = await listen(gateway, 0, "127.0.0.1");
+  return {
+    url: server.url,
+    sandbox,
+    gateway,
+    upstream,
+    async graphql(document, variables, requestOptions = {}) {
+      const authorization =
+        requestOptions.authorization === undefined ? ACME : requestOptions.authorization;
+      const response = await fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "application/graphql-response+json, application/json",
+          ...(authorization === null ? {} : { authorization }),
+          ...requestOptions.headers,
+        },
+        body: JSON.stringify({
+          query: typeof document === "string" ? document : print(document),
+          variables: variables ?? {},
+        }),
+      });
+      return { status: response.status, headers: response.headers, body: await response.json() };
+    },
+    takeUpstreamRequests() {
+      const seen = sandbox.requests.map((request) => `${request.method} ${request.url}`);
+      sandbox.clearRequests();
+      return seen;
+    },
+    async close() {
+      await server.close();
+      await upstream.close();
+      await sandbox.close();
+    },
+  };
+}
