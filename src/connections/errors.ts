@@ -1,0 +1,64 @@
+import { gatewayError, upstreamFacts } from "../schema/errors.ts";
+import type { UpstreamError } from "../upstream/errors.ts";
+
+/**
+ * The errors the connection adapter raises itself. All are the client's to fix (HTTP 400);
+ * any other upstream failure is re-thrown untouched for the gateway to map.
+ */
+
+/** A bad `first`/`last`/`after`/`before`, or a combination the list cannot serve. */
+export function invalidConnectionArgument(message: string) {
+  return gatewayError("BAD_USER_INPUT", message);
+}
+
+export function cursorNotIssuedHere(argument: "after" | "before") {
+  return invalidConnectionArgument(`\`${argument}\` is not a cursor issued by this gateway`);
+}
+
+export function forwardOnlyList(listName?: string) {
+  const list = listName === undefined ? "This list" : `The ${listName} list`;
+  return invalidConnectionArgument(
+    `${list} pages forward only (the upstream pages it by cursor): ` +
+      "use `first`/`after`, not `last`/`before`",
+  );
+}
+
+/** The cursor belongs to another list, other filters or another page form. */
+export function cursorMismatch(listName: string, filters: Record<string, unknown>) {
+  return gatewayError(
+    "CURSOR_MISMATCH",
+    `This cursor was issued for other filters (${describeList(listName, filters)}); ` +
+      "restart from the first page without `after`/`before`",
+  );
+}
+
+/** The upstream rejected the cursor it issued (stale, expired, invalidated): restart. */
+export function cursorExpired(error: UpstreamError) {
+  return gatewayError(
+    "CURSOR_EXPIRED",
+    "The upstream no longer accepts this cursor; restart from the first page",
+    { upstream: upstreamFacts(error) },
+  );
+}
+
+/**
+ * The upstream now pages this list in another form and cannot resume from the cursor's place
+ * (e.g. a position cursor, but the list answers by upstream cursor): the same remedy as expiry.
+ */
+export function cursorOutlivedListForm(listName: string) {
+  return gatewayError(
+    "CURSOR_EXPIRED",
+    `The upstream now pages the ${listName} list differently and cannot resume from this cursor; ` +
+      "restart from the first page",
+  );
+}
+
+/** "agents list with status=ACTIVE, agentId=agt_1" — the list the client asked for now. */
+function describeList(listName: string, filters: Record<string, unknown>): string {
+  const parts = Object.entries(filters)
+    .filter(([, value]) => value !== undefined && value !== null)
+    .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`);
+  return parts.length === 0
+    ? `${listName} list without filters`
+    : `${listName} list with ${parts.join(", ")}`;
+}

@@ -1,0 +1,51 @@
+/**
+ * The connection adapter's public shapes: what the schema hands in (a list source and the Relay
+ * arguments) and what it gets back (a Relay connection).
+ */
+
+/** The REST API's three pagination forms (seed: "Pagination conventions"). */
+export type PageForm = "page" | "cursor" | "offset";
+
+export interface ConnectionArgs {
+  first?: number | null;
+  after?: string | null;
+  last?: number | null;
+  before?: string | null;
+}
+
+export interface Connection<T> {
+  edges: Array<{ cursor: string; node: T }>;
+  pageInfo: {
+    hasNextPage: boolean;
+    hasPreviousPage: boolean;
+    startCursor: string | null;
+    endCursor: string | null;
+  };
+  /** Null when the upstream does not report a total. */
+  totalCount: number | null;
+}
+
+/** What the adapter asks the upstream for, in the parameter names of the form it uses. */
+export type UpstreamPageParams =
+  | { page: number; pageSize: number }
+  | { cursor?: string; limit: number }
+  | { limit: number; offset: number };
+
+// The body is checked at run time, so `T` only names what the connection's nodes will be.
+// biome-ignore lint/correctness/noUnusedVariables: T is the node type resolveConnection yields
+export interface ListSource<T> {
+  /** e.g. "agents", "conversations"; part of every cursor's digest. */
+  name: string;
+  /** The form of the first request when no cursor says otherwise. */
+  assumedForm: PageForm;
+  /** Page size when the client gives neither `first` nor `last` (agents 20, ...). */
+  defaultSize: number;
+  /** Largest `first`/`last` and upstream page size; 100 when absent. */
+  maxSize?: number;
+  /** The list's filters (undefined and null values ignored); part of every cursor's digest. */
+  filters: Record<string, unknown>;
+  /** Calls the upstream with these params plus the filters; resolves to the parsed body. */
+  fetch(params: UpstreamPageParams): Promise<unknown>;
+}
+
+export const DEFAULT_MAX_SIZE = 100;
