@@ -195,13 +195,20 @@ export interface ConversationDto {
   createdAt: string;
 }
 
-/** Operation 8. The seed shows id, duration, startedAt, endedAt; the sandbox adds status. */
+/**
+ * Operation 8. The seed shows id, duration, startedAt, endedAt; the sandbox adds the call's
+ * status and parties, so a conversation loaded by ID can show its agent and contact.
+ */
 export interface ConversationStatusDto {
   id: string;
   duration: number;
   startedAt: string;
   endedAt: string | null;
   status?: ConversationStatus;
+  agentId?: string | null;
+  contactId?: string | null;
+  direction?: ConversationDirection;
+  channel?: ConversationChannel;
 }
 
 export interface ListConversationsQuery {

@@ -1,0 +1,123 @@
+import { z } from "zod";
+import {
+  type AgentDto,
+  type AgentStatus,
+  SANDBOX_ID_PREFIX,
+  type VoiceConfigDto,
+  type VoiceConfigInputDto,
+} from "../upstream/dto.ts";
+import { invalidField } from "./body-validation.ts";
+import { ApiError } from "./error-codes.ts";
+import { newId } from "./ids.ts";
+import type { AgentRecord, OrgData } from "./store.ts";
+
+const jsonObject = z.record(z.string(), z.unknown());
+
+const voiceConfigInputShape = z.strictObject({
+  id: z.string().optional(),
+  voiceId: z.string(),
+  language: z.string(),
+  label: z.string().optional(),
+  settings: jsonObject.optional(),
+  isDefault: z.boolean().optional(),
+});
+
+/** Operation 4's body: every field optional, nothing else allowed (status is not writable). */
+export const updateAgentShape = z.strictObject({
+  name: z.string().optional(),
+  primaryLanguage: z.string().optional(),
+  systemPrompt: z.string().optional(),
+  greeting: z.string().optional(),
+  model: z.string().optional(),
+  voiceConfigs: z.array(voiceConfigInputShape).optional(),
+  metadata: jsonObject.optional(),
+});
+
+/** The assumed create body: `name` required, plus `supportedLanguages`. */
+export const createAgentShape = updateAgentShape.extend({
+  name: z.string(),
+  supportedLanguages: z.array(z.string()).optional(),
+});
+
+function isLanguageTag(value: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(value).length === 1;
+  } catch {
+    return false;
+  }
+}
+
+export function checkLanguage(field: string, value: string | undefined): void {
+  if (value !== undefined && !isLanguageTag(value)) {
+    throw invalidField(field, "must be a BCP 47 language tag, e.g. en-US");
+  }
+}
+
+/** Names are unique per organization, ignoring case and surrounding spaces. */
+export function checkName(org: OrgData, name: string | undefined, selfId?: string): void {
+  if (name === undefined) return;
+  const trimmed = name.trim();
+  if (trimmed === "") throw invalidField("name", "must not be empty");
+  if (trimmed.length > 200) throw invalidField("name", "must be at most 200 characters");
+  const key = trimmed.toLowerCase();
+  for (const agent of org.agents.values()) {
+    if (agent.id !== selfId && agent.name.trim().toLowerCase() === key) {
+      throw new ApiError("CONFLICT", `An agent named "${trimmed}" already exists.`, {
+        field: "name",
+        conflictingId: agent.id,
+      });
+    }
+  }
+}
+
+export function checkModel(model: string | undefined): void {
+  if (model !== undefined && model.trim() === "") throw invalidField("model", "must not be empty");
+}
+
+/**
+ * The new voice config list (a PATCH replaces the whole list). An element whose `id` names one
+ * of the agent's configs keeps that id; any other element gets a new `vc_` id.
+ */
+export function buildVoiceConfigs(
+  inputs: VoiceConfigInputDto[],
+  existing: VoiceConfigDto[],
+): VoiceConfigDto[] {
+  const existingIds = new Set(existing.map((config) => config.id));
+  const seenIds = new Set<string>();
+  let defaults = 0;
+  return inputs.map((input, index) => {
+    const field = `voiceConfigs[${index}]`;
+    if (input.voiceId.trim() === "") throw invalidField(`${field}.voiceId`, "must not be empty");
+    checkLanguage(`${field}.language`, input.language);
+    if (input.id !== undefined) {
+      if (seenIds.has(input.id)) throw invalidField(`${field}.id`, "repeats another element's id");
+      seenIds.add(input.id);
+    }
+    if (input.isDefault === true && ++defaults > 1) {
+      throw invalidField(`${field}.isDefault`, "is true on more than one voice config");
+    }
+    return {
+      id:
+        input.id !== undefined && existingIds.has(input.id)
+          ? input.id
+          : newId(SANDBOX_ID_PREFIX.voiceConfig),
+      voiceId: input.voiceId,
+      language: input.language,
+      label: input.label ?? input.voiceId,
+      settings: input.settings ?? {},
+      isDefault: input.isDefault ?? false,
+    };
+  });
+}
+
+/** Operation 4's response shape: the agent without `status`. */
+export function agentWithoutStatus(agent: AgentRecord): AgentDto {
+  const { status: _status, ...rest } = agent;
+  return rest;
+}
+
+export const DEFAULT_AGENT: {
+  primaryLanguage: string;
+  model: string;
+  status: AgentStatus;
+} = { primaryLanguage: "en-US", model: "gpt-4o", status: "ACTIVE" };

@@ -1,0 +1,33 @@
+import { ApiError } from "./error-codes.ts";
+import { DEMO_KEYS, SEED_IDS } from "./seed-data.ts";
+
+/** Who a request acts for: the organization (the rate-limit bucket too) and what it may do. */
+export interface Caller {
+  organizationId: string;
+  readOnly: boolean;
+}
+
+const API_KEYS: ReadonlyMap<string, Caller> = new Map([
+  [DEMO_KEYS.acme, { organizationId: SEED_IDS.acmeOrganization, readOnly: false }],
+  [DEMO_KEYS.globex, { organizationId: SEED_IDS.globexOrganization, readOnly: false }],
+  [DEMO_KEYS.acmeReadonly, { organizationId: SEED_IDS.acmeOrganization, readOnly: true }],
+]);
+
+/** The caller named by `Authorization: Bearer <key>`, or undefined for a missing/unknown key. */
+export function identifyCaller(authorization: string | undefined): Caller | undefined {
+  const match = /^Bearer ([^\s]+)$/i.exec(authorization ?? "");
+  return match?.[1] === undefined ? undefined : API_KEYS.get(match[1]);
+}
+
+export function unauthorized(authorization: string | undefined): ApiError {
+  return new ApiError(
+    "UNAUTHORIZED",
+    authorization === undefined
+      ? "Missing Authorization header; send `Authorization: Bearer <API key>`."
+      : "Invalid API key or malformed Authorization header.",
+  );
+}
+
+export function forbiddenWrite(): ApiError {
+  return new ApiError("FORBIDDEN", "This API key is read-only; it cannot change data.");
+}

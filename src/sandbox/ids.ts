@@ -1,0 +1,20 @@
+import { randomBytes } from "node:crypto";
+
+const ALPHABET = "0123456789abcdefghijklmnopqrstuvwxyz";
+
+/** Lower-case alphanumerics from a CSPRNG; 36^n possibilities, a tiny bias is irrelevant here. */
+function randomAlphanumerics(length: number): string {
+  const bytes = randomBytes(length);
+  let out = "";
+  for (const byte of bytes) out += ALPHABET[byte % ALPHABET.length];
+  return out;
+}
+
+/** An identifier created at run time: the resource's prefix and 16 random alphanumerics. */
+export function newId(prefix: string): string {
+  return `${prefix}${randomAlphanumerics(16)}`;
+}
+
+export function newRequestId(): string {
+  return `req_${randomAlphanumerics(20)}`;
+}

@@ -1,0 +1,37 @@
+import { z } from "zod";
+import { ID_PREFIX, SANDBOX_ID_PREFIX } from "../../upstream/dto.ts";
+import { invalidField, parseBodyShape } from "../body-validation.ts";
+import { ApiError, notFound } from "../error-codes.ts";
+import { type Operation, ok } from "../operation-context.ts";
+import { requireJsonObject } from "../request-body.ts";
+
+const assignShape = z.strictObject({ phoneNumberId: z.string(), agentId: z.string() });
+
+function checkPrefix(field: string, value: string, prefix: string): void {
+  if (!value.startsWith(prefix) || value.length === prefix.length) {
+    throw invalidField(field, `must be an id starting with ${prefix}`);
+  }
+}
+
+/**
+ * Operation 6: 200 with the updated phone number. Assigning it again to the same agent is a
+ * no-op; a number already assigned to another agent is 409 (unassigning is not in the API).
+ */
+export const assignPhoneNumber: Operation = (ctx) => {
+  const input = parseBodyShape(assignShape, requireJsonObject(ctx.body));
+  checkPrefix("phoneNumberId", input.phoneNumberId, SANDBOX_ID_PREFIX.phoneNumber);
+  checkPrefix("agentId", input.agentId, ID_PREFIX.agent);
+  const phoneNumber = ctx.org.phoneNumbers.get(input.phoneNumberId);
+  if (phoneNumber === undefined) throw notFound("Phone number", input.phoneNumberId);
+  if (!ctx.org.agents.has(input.agentId)) throw notFound("Agent", input.agentId);
+  if (phoneNumber.agentId === input.agentId) return ok(phoneNumber);
+  if (phoneNumber.agentId !== null) {
+    throw new ApiError("CONFLICT", "The phone number is already assigned to another agent.", {
+      phoneNumberId: phoneNumber.id,
+      agentId: phoneNumber.agentId,
+    });
+  }
+  phoneNumber.agentId = input.agentId;
+  phoneNumber.assignedAt = new Date(ctx.nowMs).toISOString();
+  return ok(phoneNumber);
+};
