@@ -1,5 +1,6 @@
 import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
+import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import {
   createYoga,
   type GraphiQLOptions,
@@ -50,6 +51,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     healthCheckEndpoint: "/healthz",
     landingPage: false,
     graphiql: options.graphiql === false ? false : { title: "voicegraph", ...options.graphiql },
+    // GraphiQL's assets come from the package, not a CDN: it works on a closed network.
+    renderGraphiQL,
     logging: options.logging ?? "info",
     maskedErrors: { maskError },
     // Over graphql-ws there is no Fetch request: the key comes in the connection params.
