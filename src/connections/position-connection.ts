@@ -63,9 +63,10 @@ export async function resolvePositionConnection<T>(
   return {
     edges,
     pageInfo: {
-      // Items beyond the window, up to `before`: exact with a total. Without one, an answer as
-      // long as asked is taken to mean more may follow (the seed's forms all report a total).
-      hasNextPage: end < Math.min(rangeEnd, reader.knownEnd),
+      // Items after the window anywhere in the list (`before`'s own item included), as
+      // hasPreviousPage looks before it: exact with a total. Without one, an answer as long as
+      // asked is taken to mean more may follow (the seed's forms all report a total).
+      hasNextPage: end < reader.knownEnd,
       hasPreviousPage: Math.min(start, total ?? start) > 0,
       startCursor: edges[0]?.cursor ?? null,
       endCursor: edges.at(-1)?.cursor ?? null,

@@ -26,7 +26,7 @@ export interface SandboxOptions {
   callIntervalMs?: number;
   /** Cursors older than this are stale -> 400 INVALID_CURSOR; default 15 minutes. */
   cursorTtlMs?: number;
-  /** The campaigns endpoint's own (tighter) bound on `limit`; default 100. */
+  /** The campaigns endpoint's own tighter bound: a larger `limit` (up to 100) gets a short page; default 100. */
   campaignsMaxLimit?: number;
   /** For fault injection; default Math.random. */
   random?: () => number;

@@ -89,7 +89,7 @@ describe("limit/offset windows", () => {
     const connection = await resolveConnection(source, { last: 10, before: at(30) });
     expect(summary(connection)).toEqual({
       nodes: range(20, 30),
-      hasNextPage: false,
+      hasNextPage: true,
       hasPreviousPage: true,
       totalCount: 50,
     });
@@ -101,19 +101,19 @@ describe("limit/offset windows", () => {
     const connection = await resolveConnection(source, { last: 10, before: at(4) });
     expect(summary(connection)).toEqual({
       nodes: range(0, 4),
-      hasNextPage: false,
+      hasNextPage: true,
       hasPreviousPage: false,
       totalCount: 50,
     });
     expect(upstream.requests).toEqual(["/items?limit=4&offset=0"]);
   });
 
-  it("serves first/before with hasNextPage counting up to `before`", async () => {
+  it("serves first/before, with hasNextPage true while items follow (`before`'s own included)", async () => {
     const { upstream, source } = await offsetList(50);
     const bounded = await resolveConnection(source, { first: 5, before: at(30) });
     expect(summary(bounded)).toMatchObject({ nodes: range(0, 5), hasNextPage: true });
     const cut = await resolveConnection(source, { first: 5, before: at(3) });
-    expect(summary(cut)).toMatchObject({ nodes: [0, 1, 2], hasNextPage: false });
+    expect(summary(cut)).toMatchObject({ nodes: [0, 1, 2], hasNextPage: true });
     expect(upstream.requests).toEqual(["/items?limit=5&offset=0", "/items?limit=3&offset=0"]);
   });
 
@@ -122,7 +122,7 @@ describe("limit/offset windows", () => {
     const connection = await resolveConnection(source, { after: at(9), before: at(14) });
     expect(summary(connection)).toEqual({
       nodes: [10, 11, 12, 13],
-      hasNextPage: false,
+      hasNextPage: true,
       hasPreviousPage: true,
       totalCount: 50,
     });

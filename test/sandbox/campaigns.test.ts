@@ -73,15 +73,21 @@ describe("campaign list (cursor form)", () => {
     expect(ids(next.body.items)).toEqual(ids(everything.slice(10).filter((c) => !gone.has(c.id))));
   });
 
-  it("bounds limit by campaignsMaxLimit", async () => {
+  it("serves a page shorter than asked under its own tighter bound, with a cursor to the rest", async () => {
     const s = await start({ campaignsMaxLimit: 10 });
-    const details = expectError(await call(s, "/v1/campaigns?limit=11"), 400, "INVALID_PARAMETER");
+    const short = await call(s, "/v1/campaigns?limit=25");
+    expect(short.status).toBe(200);
+    expect(short.body.items).toHaveLength(10);
+    expect(short.body.nextCursor).toEqual(expect.any(String));
+    const rest = await call(s, `/v1/campaigns?cursor=${short.body.nextCursor}&limit=100`);
+    expect(rest.body.items[0].id).not.toBe(short.body.items[9].id);
+    expect(rest.body.items).toHaveLength(10);
+    const details = expectError(await call(s, "/v1/campaigns?limit=101"), 400, "INVALID_PARAMETER");
     expect(details).toEqual({
       location: "query",
       parameter: "limit",
-      reason: "must be an integer from 1 to 10",
+      reason: "must be an integer from 1 to 100",
     });
-    expect((await call(s, "/v1/campaigns?limit=10")).body.items).toHaveLength(10);
   });
 });
 

@@ -37,11 +37,10 @@ function findCampaign(ctx: OperationContext): CampaignDto {
  * of the last item served, so deleting campaigns between pages neither skips nor repeats any.
  */
 export const listCampaigns: Operation = (ctx) => {
-  const limit = ctx.query.int("limit", {
-    fallback: 25,
-    min: 1,
-    max: ctx.options.campaignsMaxLimit,
-  });
+  // The common bound (1–100) is validated; the endpoint's own tighter bound, when configured,
+  // shortens the page instead, as "an endpoint may set a tighter bound" allows.
+  const asked = ctx.query.int("limit", { fallback: 25, min: 1, max: 100 });
+  const limit = Math.min(asked, ctx.options.campaignsMaxLimit);
   const status = ctx.query.oneOf("status", CAMPAIGN_STATUSES);
   const scope: CursorScope = {
     organizationId: ctx.org.organization.id,
