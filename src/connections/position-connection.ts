@@ -59,7 +59,6 @@ export async function resolvePositionConnection<T>(
     cursor: list.issue({ form: reader.form, position: start + offset }),
     node,
   }));
-  const rangeEnd = Math.min(range.before ?? Infinity, total ?? Infinity);
   return {
     edges,
     pageInfo: {
