@@ -1,0 +1,77 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { afterEach, describe, expect, it } from "vitest";
+
+const children: ChildProcess[] = [];
+afterEach(() => {
+  for (const child of children.splice(0)) child.kill("SIGTERM");
+});
+
+function start(env: Record<string, string>) {
+  const child = spawn(process.execPath, ["src/main.ts"], {
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  children.push(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout?.on("data", (chunk) => {
+    stdout += chunk;
+  });
+  child.stderr?.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  return {
+    child,
+    output: () => ({ stdout, stderr }),
+    async banner(): Promise<string> {
+      for (let waited = 0; waited < 10_000 && !stdout.includes("demo key"); waited += 50) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return stdout;
+    },
+  };
+}
+
+describe("npm start", () => {
+  it("starts the embedded sandbox and prints the GraphiQL URL and a demo key", async () => {
+    const gateway = start({ PORT: "0", LOG_LEVEL: "error" });
+    const banner = await gateway.banner();
+    expect(banner).toMatch(/GraphiQL at http:\/\/127\.0\.0\.1:\d+\/graphql/);
+    expect(banner).toContain("demo key: Authorization: Bearer sk_test_acme");
+    const url = /GraphiQL at (\S+)/.exec(banner)?.[1] as string;
+
+    const page = await fetch(url, { headers: { accept: "text/html" } });
+    const html = await page.text();
+    expect(page.status).toBe(200);
+    expect(html).toContain("Bearer sk_test_acme");
+    expect(html).toContain("query Overview");
+
+    const answer = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer sk_test_acme" },
+      body: JSON.stringify({ query: "{ organization { name } }" }),
+    });
+    expect(await answer.json()).toMatchObject({ data: { organization: { name: "Acme Health" } } });
+  });
+
+  it.each([
+    [{ PORT: "abc" }, 'PORT must be an integer from 0 to 65535 (got "abc")'],
+    [{ PORT: "70000" }, 'PORT must be an integer from 0 to 65535 (got "70000")'],
+    [
+      { UPSTREAM_URL: "ftp://example.com" },
+      'UPSTREAM_URL must be an http(s) URL without /v1, e.g. https://api.example.com (got "ftp://example.com")',
+    ],
+    [
+      { MAX_UPSTREAM_CALLS: "0" },
+      'MAX_UPSTREAM_CALLS must be an integer from 1 to 100000 (got "0")',
+    ],
+    [{ LOG_LEVEL: "loud" }, 'LOG_LEVEL must be one of debug, info, warn, error (got "loud")'],
+  ])("stops with one line naming a bad variable: %o", async (env, line) => {
+    const gateway = start(env);
+    const [code] = await once(gateway.child, "exit");
+    expect(code).toBe(1);
+    expect(gateway.output().stderr).toBe(`${line}\n`);
+    expect(gateway.output().stdout).toBe("");
+  });
+});
