@@ -5,6 +5,7 @@ import { builder } from "./builder.ts";
 import { forwardConnectionArgs } from "./connection-args.ts";
 import { assertId } from "./ids.ts";
 import { enumOrNull, loadEach } from "./load-each.ts";
+import { listKey, readOnce } from "./read-once.ts";
 
 export const CampaignStatus = builder.enumType("CampaignStatus", { values: CAMPAIGN_STATUSES });
 
@@ -96,7 +97,7 @@ builder.queryFields((t) => ({
     type: CampaignConnection,
     description: "Campaigns, forward only: the upstream pages them with opaque cursors.",
     args: { ...forwardConnectionArgs(t.arg), filter: t.arg({ type: CampaignFilter }) },
-    extensions: { upstreamCalls: 1, connection: { defaultSize: 25 } },
+    extensions: { upstreamCalls: 2, connection: { defaultSize: 25, forwardOnly: true } },
     resolve: async (_root, { filter, ...args }, context) => {
       const status = filter?.status ?? undefined;
       const connection = await resolveConnection<CampaignShape>(
@@ -105,7 +106,12 @@ builder.queryFields((t) => ({
           assumedForm: "cursor",
           defaultSize: 25,
           filters: { status },
-          fetch: (params) => context.api.listCampaigns({ ...params, status }),
+          fetch: (params) => {
+            const request = { ...params, status };
+            return readOnce(context, listKey("campaigns", request), () =>
+              context.api.listCampaigns(request),
+            );
+          },
         },
         args,
       );

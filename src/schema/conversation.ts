@@ -14,6 +14,7 @@ import { Contact } from "./contact.ts";
 import { badUserInput } from "./errors.ts";
 import { assertId } from "./ids.ts";
 import { enumOrNull, loadEach } from "./load-each.ts";
+import { listKey, readOnce } from "./read-once.ts";
 
 export const ConversationStatus = builder.enumType("ConversationStatus", {
   values: CONVERSATION_STATUSES,
@@ -151,13 +152,19 @@ function listConversations(
       assumedForm: "offset",
       defaultSize: 50,
       filters: { ...query },
-      fetch: (params) => context.api.listConversations({ ...params, ...query }),
+      fetch: (params) => {
+        const request = { ...params, ...query };
+        return readOnce(context, listKey("conversations", request), () =>
+          context.api.listConversations(request),
+        );
+      },
     },
     args,
   );
 }
 
-const connectionField = { upstreamCalls: 2, connection: { defaultSize: 50 } };
+// Two requests cover any window; `last` without `before` may need a third (README: Connections).
+const connectionField = { upstreamCalls: 3, connection: { defaultSize: 50 } };
 
 builder.queryFields((t) => ({
   conversation: t.field({

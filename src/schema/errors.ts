@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   VALIDATION_FAILED: 422,
   RATE_LIMITED: 429,
   COST_LIMIT_EXCEEDED: 400,
+  DEPTH_LIMIT_EXCEEDED: 400,
+  ALIAS_LIMIT_EXCEEDED: 400,
   UPSTREAM_ERROR: 502,
   UPSTREAM_UNAVAILABLE: 503,
 } as const;
@@ -59,10 +61,12 @@ export function upstreamFacts(error: UpstreamError): JsonObject {
   };
 }
 
-/** Whole seconds until the upstream's rate-limit window resets (never negative). */
-export function retryAfterSeconds(error: UpstreamError, now = Date.now()): number | undefined {
-  if (!error.rateLimit) return undefined;
-  return Math.max(0, Math.ceil(error.rateLimit.reset - now / 1000));
+/**
+ * Whole seconds a rate-limited client should wait (`extensions.retryAfter`, `Retry-After`): the
+ * upstream's own figure, fixed when its answer arrived, or 1 second when it sent none.
+ */
+export function retryAfterSeconds(error: UpstreamError): number {
+  return error.retryAfter ?? 1;
 }
 
 /** Maps an upstream failure to the catalogue (contract §5). */
@@ -78,10 +82,7 @@ export function fromUpstreamError(error: UpstreamError | UpstreamUnavailableErro
   }
   const code = CODE_BY_UPSTREAM_STATUS[error.status] ?? "UPSTREAM_ERROR";
   const extensions: JsonObject = { upstream: upstreamFacts(error) };
-  if (code === "RATE_LIMITED") {
-    const retryAfter = retryAfterSeconds(error);
-    if (retryAfter !== undefined) extensions.retryAfter = retryAfter;
-  }
+  if (code === "RATE_LIMITED") extensions.retryAfter = retryAfterSeconds(error);
   const message =
     code === "UPSTREAM_ERROR" ? `The upstream API failed (HTTP ${error.status}).` : error.message;
   return gatewayError(code, message, extensions);

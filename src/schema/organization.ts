@@ -5,6 +5,7 @@ import {
 } from "../upstream/dto.ts";
 import { builder } from "./builder.ts";
 import { patchBody } from "./patch-body.ts";
+import { readOnce } from "./read-once.ts";
 
 export const Organization = builder.objectRef<OrganizationDto>("Organization").implement({
   description: "The organization the API key acts for.",
@@ -46,7 +47,8 @@ builder.queryField("organization", (t) =>
   t.field({
     type: Organization,
     extensions: { upstreamCalls: 1 },
-    resolve: (_root, _args, { api }) => api.getOrganization(),
+    resolve: (_root, _args, context) =>
+      readOnce(context, "organization", () => context.api.getOrganization()),
   }),
 );
 

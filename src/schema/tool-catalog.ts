@@ -1,6 +1,7 @@
 import type { JsonObject, ToolCatalogEntryDto } from "../upstream/dto.ts";
 import { UpstreamUnavailableError } from "../upstream/errors.ts";
 import { builder } from "./builder.ts";
+import { readOnce } from "./read-once.ts";
 
 /** The seed does not show a catalog entry: every field may be missing, `raw` keeps it all. */
 type ToolCatalogEntryShape = Partial<ToolCatalogEntryDto> & JsonObject;
@@ -43,6 +44,7 @@ builder.queryField("toolCatalog", (t) =>
   t.field({
     type: [ToolCatalogEntry],
     extensions: { upstreamCalls: 1 },
-    resolve: async (_root, _args, { api }) => catalogEntries(await api.getToolCatalog()),
+    resolve: async (_root, _args, context) =>
+      catalogEntries(await readOnce(context, "toolCatalog", () => context.api.getToolCatalog())),
   }),
 );
