@@ -1,5 +1,3 @@
-import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
-import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import {
   createYoga,
@@ -7,6 +5,7 @@ import {
   type LogLevel,
   useExecutionCancellation,
   useReadinessCheck,
+  type YogaLogger,
   type YogaServerInstance,
 } from "graphql-yoga";
 import { maskError } from "../schema/errors.ts";
@@ -14,7 +13,9 @@ import { schema } from "../schema/index.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { authorizationFrom, createContext, type GatewayContext } from "./context.ts";
 import { ConversationStatusHub } from "./conversation-status-hub.ts";
+import { createGatewayLogger } from "./logger.ts";
 import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
+import { useOperationLimits } from "./use-operation-limits.ts";
 import { useUpstreamBudget } from "./use-upstream-budget.ts";
 import { useUpstreamReport } from "./use-upstream-report.ts";
 
@@ -30,7 +31,8 @@ export interface GatewayOptions {
   pollIntervalMs?: number;
   /** GraphiQL's opening state (e.g. the demo key's header); false turns GraphiQL off. */
   graphiql?: GraphiQLOptions | false;
-  logging?: LogLevel | false;
+  /** A level, false for silence, or a logger of one's own (tests capture lines so); default "info". */
+  logging?: LogLevel | YogaLogger | false;
 }
 
 export type Gateway = YogaServerInstance<Record<string, unknown>, GatewayContext> & {
@@ -53,7 +55,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     graphiql: options.graphiql === false ? false : { title: "voicegraph", ...options.graphiql },
     // GraphiQL's assets come from the package, not a CDN: it works on a closed network.
     renderGraphiQL,
-    logging: options.logging ?? "info",
+    logging:
+      typeof options.logging === "object"
+        ? options.logging
+        : createGatewayLogger(options.logging === false ? "silent" : (options.logging ?? "info")),
     maskedErrors: { maskError },
     // Over graphql-ws there is no Fetch request: the key comes in the connection params.
     context: ({ request, connectionParams }) => {
@@ -68,8 +73,10 @@ export function createGateway(options: GatewayOptions): Gateway {
         check: () => options.upstream.isReachable(),
       }),
       useExecutionCancellation(),
-      maxDepthPlugin({ n: options.maxDepth ?? 12, exposeLimits: true }),
-      maxAliasesPlugin({ n: options.maxAliases ?? 30, exposeLimits: true }),
+      useOperationLimits({
+        maxDepth: options.maxDepth ?? 12,
+        maxAliases: options.maxAliases ?? 30,
+      }),
       useUpstreamBudget({ maxUpstreamCalls: options.maxUpstreamCalls ?? 200 }),
       useUpstreamReport(),
       useHttpStatusInErrors(),

@@ -1,5 +1,6 @@
 import {
   type ExecutionArgs,
+  type ExecutionResult,
   type FragmentDefinitionNode,
   GraphQLError,
   getOperationAST,
@@ -25,7 +26,8 @@ export interface UpstreamBudgetOptions {
 export function useUpstreamBudget(options: UpstreamBudgetOptions = {}): Plugin<GatewayContext> {
   const maxUpstreamCalls = options.maxUpstreamCalls ?? 200;
 
-  function judge(args: ExecutionArgs): GraphQLError | undefined {
+  /** The refusal, and the cost figures to report beside it once the estimate is known. */
+  function judge(args: ExecutionArgs): ExecutionResult | undefined {
     const operation = getOperationAST(args.document, args.operationName);
     if (!operation) return undefined; // execution reports it
     const coerced = getVariableValues(
@@ -48,29 +50,29 @@ export function useUpstreamBudget(options: UpstreamBudgetOptions = {}): Plugin<G
         variables: coerced.coerced,
       });
     } catch (error) {
-      if (error instanceof GraphQLError) return requestLevel(error);
+      if (error instanceof GraphQLError) return { errors: [requestLevel(error)] };
       throw error;
     }
     const context = args.contextValue as GatewayContext;
     context.estimatedUpstreamCalls = estimated;
-    const cost = { estimated, upstreamCalls: 0, limit: maxUpstreamCalls };
+    // Refused operations report their cost too: nothing was called upstream.
+    const extensions = { cost: { estimated, upstreamCalls: 0 } };
     if (estimated > maxUpstreamCalls) {
-      return requestLevel(
-        gatewayError(
-          "COST_LIMIT_EXCEEDED",
-          `This operation could make ${estimated} upstream calls; the limit is ${maxUpstreamCalls}. ` +
-            "Ask for smaller pages or fewer nested lists.",
-          { cost },
-        ),
+      const cost = { ...extensions.cost, limit: maxUpstreamCalls };
+      const refusal = gatewayError(
+        "COST_LIMIT_EXCEEDED",
+        `This operation could make ${estimated} upstream calls; the limit is ${maxUpstreamCalls}. ` +
+          "Ask for smaller pages or fewer nested lists.",
+        { cost },
       );
+      return { errors: [requestLevel(refusal)], extensions };
     }
     if (estimated > 0 && context.authorization === undefined) {
-      return requestLevel(
-        gatewayError(
-          "UNAUTHENTICATED",
-          "An API key is required: send the header `Authorization: Bearer <API key>`.",
-        ),
+      const refusal = gatewayError(
+        "UNAUTHENTICATED",
+        "An API key is required: send the header `Authorization: Bearer <API key>`.",
       );
+      return { errors: [requestLevel(refusal)], extensions };
     }
     return undefined;
   }
@@ -78,11 +80,11 @@ export function useUpstreamBudget(options: UpstreamBudgetOptions = {}): Plugin<G
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const rejection = judge(args);
-      if (rejection) setResultAndStopExecution({ errors: [rejection] });
+      if (rejection) setResultAndStopExecution(rejection);
     },
     onSubscribe({ args, setResultAndStopExecution }) {
       const rejection = judge(args);
-      if (rejection) setResultAndStopExecution({ errors: [rejection] });
+      if (rejection) setResultAndStopExecution(rejection);
     },
   };
 }

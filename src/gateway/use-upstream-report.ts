@@ -92,11 +92,12 @@ function isRateLimited(error: GraphQLError): boolean {
   return error.extensions.code === "RATE_LIMITED" || upstreamOf(error)?.status === 429;
 }
 
+/** The same figure as the error's `extensions.retryAfter`, whether or not it is masked yet. */
 function retryAfterOf(error: GraphQLError): number {
   const upstream = upstreamOf(error);
-  const fromUpstream = upstream ? retryAfterSeconds(upstream) : undefined;
+  if (upstream) return retryAfterSeconds(upstream);
   const fromExtensions = error.extensions.retryAfter;
-  return fromUpstream ?? (typeof fromExtensions === "number" ? fromExtensions : 1);
+  return typeof fromExtensions === "number" ? fromExtensions : 1;
 }
 
 function upstreamOf(error: GraphQLError): UpstreamError | undefined {

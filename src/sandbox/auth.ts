@@ -15,7 +15,8 @@ const API_KEYS: ReadonlyMap<string, Caller> = new Map([
 
 /** The caller named by `Authorization: Bearer <key>`, or undefined for a missing/unknown key. */
 export function identifyCaller(authorization: string | undefined): Caller | undefined {
-  const match = /^Bearer ([^\s]+)$/i.exec(authorization ?? "");
+  // RFC 7235: the scheme is case-insensitive and one or more spaces precede the credentials.
+  const match = /^Bearer +([^\s]+)$/i.exec(authorization ?? "");
   return match?.[1] === undefined ? undefined : API_KEYS.get(match[1]);
 }
 

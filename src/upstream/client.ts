@@ -102,9 +102,10 @@ function interpretResponse<T>(
   if (rateLimit !== undefined) req.onRateLimit?.(rateLimit);
   const parsed = parseJsonBody(text);
   const retryable = RETRYABLE_STATUSES.has(status);
-  const isRedirect = status >= 300 && status < 400;
-  // A redirect is reported by its status whatever its (usually HTML) body says.
-  if (parsed.kind === "invalid" && !isRedirect) {
+  // A redirect, or a 429 (proxies and CDNs rate-limit with text or HTML bodies), is reported by
+  // its status whatever its body says: a 429's headers still tell the client when to retry.
+  const statusSuffices = (status >= 300 && status < 400) || status === 429;
+  if (parsed.kind === "invalid" && !statusSuffices) {
     const message = `upstream ${describe}: ${status} response body is not JSON`;
     return { error: new UpstreamUnavailableError("INVALID_RESPONSE", message), retryable };
   }

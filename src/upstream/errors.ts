@@ -20,6 +20,11 @@ export class UpstreamError extends Error {
   readonly requestId: string | undefined;
   readonly details: JsonObject | undefined;
   readonly rateLimit: RateLimit | undefined;
+  /**
+   * Whole seconds to wait before trying again, fixed when the answer arrived: from
+   * `X-RateLimit-Reset`, else from `Retry-After`; undefined when the answer gave neither.
+   */
+  readonly retryAfter: number | undefined;
 
   constructor(init: {
     status: number;
@@ -28,6 +33,7 @@ export class UpstreamError extends Error {
     requestId?: string | undefined;
     details?: JsonObject | undefined;
     rateLimit?: RateLimit | undefined;
+    retryAfter?: number | undefined;
   }) {
     super(init.message);
     this.status = init.status;
@@ -35,6 +41,7 @@ export class UpstreamError extends Error {
     this.requestId = init.requestId;
     this.details = init.details;
     this.rateLimit = init.rateLimit;
+    this.retryAfter = init.retryAfter;
   }
 }
 

@@ -35,6 +35,25 @@ export function parseRateLimit(headers: IncomingHttpHeaders): RateLimit | undefi
   return { limit, remaining, reset };
 }
 
+/**
+ * Whole seconds until the upstream accepts requests again, at least 1 (a 429 means "not now"):
+ * from `X-RateLimit-Reset` (the seed's header), else `Retry-After` (seconds or an HTTP date).
+ */
+export function retryAfterFromHeaders(
+  headers: IncomingHttpHeaders,
+  rateLimit: RateLimit | undefined,
+  nowMs = Date.now(),
+): number | undefined {
+  const atLeastOne = (seconds: number) => Math.max(1, Math.ceil(seconds));
+  if (rateLimit !== undefined) return atLeastOne(rateLimit.reset - nowMs / 1000);
+  const value = headerValue(headers, "retry-after")?.trim();
+  if (value === undefined || value === "") return undefined;
+  const seconds = parseNonNegativeInteger(value);
+  if (seconds !== undefined) return atLeastOne(seconds);
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : atLeastOne((date - nowMs) / 1000);
+}
+
 function isJsonObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
@@ -77,6 +96,7 @@ export function toUpstreamError(
       nonEmptyString(body.requestId) ?? redact(headerValue(init.headers, "x-request-id"), secrets),
     details: isJsonObject(errorObject.details) ? errorObject.details : undefined,
     rateLimit: init.rateLimit,
+    retryAfter: retryAfterFromHeaders(init.headers, init.rateLimit),
   });
 }
 

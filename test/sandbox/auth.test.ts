@@ -30,6 +30,17 @@ describe("authentication", () => {
     expectError(answer, 401, "UNAUTHORIZED");
   });
 
+  it("reads the scheme case-insensitively, with one or more spaces before the key", async () => {
+    for (const authorization of ["bearer sk_test_acme", "BEARER  sk_test_acme"]) {
+      const answer = await call(sandbox, "/v1/organization", {
+        key: null,
+        headers: { authorization },
+      });
+      expect(answer.status).toBe(200);
+      expect(answer.body.name).toBe("Acme Health");
+    }
+  });
+
   it("acts for the organization of the key", async () => {
     const acme = await call(sandbox, "/v1/organization", { key: DEMO_KEYS.acme });
     const readonly = await call(sandbox, "/v1/organization", { key: DEMO_KEYS.acmeReadonly });

@@ -1,0 +1,47 @@
+import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
+import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
+import type { GraphQLError, ValidationContext } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { type ErrorCode, gatewayError } from "../schema/errors.ts";
+
+export interface OperationLimitsOptions {
+  /** Deepest selection allowed (introspection's `__schema` not counted); default 12. */
+  maxDepth?: number;
+  /** Most aliases in one operation (`__typename` not counted); default 30. */
+  maxAliases?: number;
+}
+
+/**
+ * graphql-armor's depth and alias rules, reporting like any validation error: HTTP 400, no
+ * upstream call, and a catalogue code. Left to themselves they throw out of `validate`, which
+ * yoga answers with HTTP 200 and a code-less "Syntax Error: ..." that is not a syntax error.
+ */
+export function useOperationLimits(options: OperationLimitsOptions = {}): Plugin {
+  const maxDepth = options.maxDepth ?? 12;
+  const maxAliases = options.maxAliases ?? 30;
+  const depthRule = maxDepthRule({
+    n: maxDepth,
+    exposeLimits: true,
+    propagateOnRejection: false,
+    onReject: [report("DEPTH_LIMIT_EXCEEDED", maxDepth)],
+  });
+  const aliasesRule = maxAliasesRule({
+    n: maxAliases,
+    exposeLimits: true,
+    propagateOnRejection: false,
+    onReject: [report("ALIAS_LIMIT_EXCEEDED", maxAliases)],
+  });
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(depthRule);
+      addValidationRule(aliasesRule);
+    },
+  };
+}
+
+function report(code: ErrorCode, limit: number) {
+  return (context: ValidationContext | null, rejection: GraphQLError): void => {
+    const message = rejection.message.replace(/^Syntax Error: /, "");
+    context?.reportError(gatewayError(code, message, { limit }));
+  };
+}
