@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { Repeater } from "graphql-yoga";
+import { Repeater, SlidingBuffer } from "graphql-yoga";
 import type { UpstreamClient } from "../upstream/client.ts";
 import type { ConversationStatusDto } from "../upstream/dto.ts";
 import { UpstreamError } from "../upstream/errors.ts";
@@ -12,7 +12,10 @@ export interface ConversationStatusHubOptions {
   upstream: UpstreamClient;
   /** Time between two polls of operation 8; default 1000 ms. */
   intervalMs?: number;
-  /** Consecutive transient failures (5xx, 429, unreachable) tolerated before giving up; default 5. */
+  /**
+   * Consecutive transient failures (5xx, 429, unreachable) tolerated before giving up; default 5.
+   * After a 429 the next poll waits for the rate-limit window to reset (at most 60 s).
+   */
   maxTransientFailures?: number;
 }
 
@@ -39,6 +42,9 @@ export class ConversationStatusHub {
   subscribe(authorization: string, conversationId: string): AsyncIterableIterator<StatusEvent> {
     // The key is hashed so that no map key, log or heap dump line shows it.
     const key = `${createHash("sha256").update(authorization).digest("hex")}:${conversationId}`;
+    // Only the newest state matters: a subscriber that reads slowly (a stalled socket) gets the
+    // latest update when it reads again, instead of a queue that grows until Repeater throws
+    // inside the shared poll loop (1024 pending pushes) and breaks it for every subscriber.
     return new Repeater<StatusEvent>(async (push, stop) => {
       let poller = this.#pollers.get(key);
       if (!poller) {
@@ -58,7 +64,7 @@ export class ConversationStatusHub {
       poller.add(subscriber);
       await stop;
       poller.remove(subscriber);
-    });
+    }, new SlidingBuffer(1));
   }
 
   close(): void {
@@ -115,6 +121,7 @@ class Poller {
       authorization: this.#authorization,
       signal: this.#abort.signal,
     });
+    let delayMs = this.#options.intervalMs;
     try {
       const status = await api.getConversationStatus(this.#conversationId);
       this.#transientFailures = 0;
@@ -137,8 +144,10 @@ class Poller {
         this.end();
         return;
       }
+      delayMs = rateLimitWaitMs(error, this.#options.intervalMs);
     }
-    this.#timer = setTimeout(() => void this.#poll(), this.#options.intervalMs);
+    if (this.#ended) return;
+    this.#timer = setTimeout(() => void this.#poll(), delayMs);
   }
 }
 
@@ -149,6 +158,21 @@ function changed(before: ConversationStatusDto, after: ConversationStatusDto): b
     before.endedAt !== after.endedAt ||
     before.status !== after.status
   );
+}
+
+/** Longest wait for a rate-limit window to reset before polling again. */
+const MAX_RATE_LIMIT_WAIT_MS = 60_000;
+
+/**
+ * After a 429 the next poll waits for the organization's window to reset (`X-RateLimit-Reset`,
+ * Unix seconds) rather than spending the tolerated failures on a window that is still closed.
+ */
+function rateLimitWaitMs(error: unknown, intervalMs: number, now = Date.now()): number {
+  if (!(error instanceof UpstreamError) || error.status !== 429 || !error.rateLimit) {
+    return intervalMs;
+  }
+  const untilReset = error.rateLimit.reset * 1000 - now;
+  return Math.max(intervalMs, Math.min(untilReset, MAX_RATE_LIMIT_WAIT_MS));
 }
 
 /** Worth polling again: rate limits, upstream 5xx and unreachability pass; 4xx do not. */

@@ -21,8 +21,13 @@ export function requestLevel(error: GraphQLError): GraphQLError {
  * code, for every error of the catalogue.
  */
 export function stringifyWithHttpStatus(result: ExecutionResult): string {
-  if (!result.errors?.length) return JSON.stringify(result);
-  return JSON.stringify({ ...result, errors: result.errors.map(withHttpStatus) });
+  return JSON.stringify(formatWithHttpStatus(result));
+}
+
+/** The result as sent, catalogue errors with `extensions.http.status` (graphql-ws sends this). */
+export function formatWithHttpStatus(result: ExecutionResult) {
+  if (!result.errors?.length) return result;
+  return { ...result, errors: result.errors.map(withHttpStatus) };
 }
 
 function withHttpStatus(error: GraphQLError | Record<string, unknown>) {

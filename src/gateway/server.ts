@@ -4,6 +4,7 @@ import type { ExecutionArgs } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import type { Gateway } from "./create-gateway.ts";
+import { formatWithHttpStatus } from "./http-status.ts";
 
 export interface ListeningGateway {
   /** e.g. "http://127.0.0.1:4000" */
@@ -31,6 +32,8 @@ export async function listen(
   const graphqlWs = useServer(
     {
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,
+      // graphql-ws serialises results itself: catalogue errors get `http.status` here.
+      onNext: (_context, _id, _payload, _args, result) => formatWithHttpStatus(result) as never,
       subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args) as never,
       onSubscribe: async (context, _id, payload) => {
         const enveloped = gateway.getEnveloped({
