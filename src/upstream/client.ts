@@ -17,6 +17,8 @@ export interface UpstreamClientOptions {
   retryDelayMs?: number;
   /** Default "voicegraph/0.1.0". */
   userAgent?: string;
+  /** Largest response body read; a larger one is an invalid response. Default 16 MiB. */
+  maxResponseBytes?: number;
 }
 
 export type QueryValue = string | number | undefined;
@@ -131,6 +133,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   // A Pool keeps connections alive between requests; undici follows no redirects by default.
   const pool = new Pool(base.origin, {
     connections: options.connections ?? 32,
+    // An upstream cannot make the gateway buffer an unbounded body.
+    maxResponseSize: options.maxResponseBytes ?? 16 * 1024 * 1024,
     connectTimeout: timeoutMs,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,

@@ -48,6 +48,17 @@ function allText(error: unknown): string {
 }
 
 describe("upstream transport failures", () => {
+  it("refuses a body larger than maxResponseBytes as INVALID_RESPONSE", async () => {
+    upstream = await startRecordingUpstream((_req, res) => {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ items: "x".repeat(4096) }));
+    });
+    client = createUpstreamClient({ baseUrl: upstream.url, maxRetries: 0, maxResponseBytes: 1024 });
+    const error = await failure(client.request(GET_AGENT));
+    expect(error).toBeInstanceOf(UpstreamUnavailableError);
+    expect(error).toMatchObject({ reason: "INVALID_RESPONSE" });
+  });
+
   it("reports a refused connection as CONNECTION_REFUSED", async () => {
     client = createUpstreamClient({ baseUrl: await closedPortUrl(), maxRetries: 0 });
 
