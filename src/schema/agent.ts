@@ -128,8 +128,11 @@ builder.queryFields((t) => ({
         },
         args,
       );
+      // A list item stands in for a GET only when complete: one without `status` would answer null.
       const loader = Agent.getDataloader(context);
-      for (const { node } of connection.edges) loader.prime(node.id, node);
+      for (const { node } of connection.edges) {
+        if (node.status !== undefined) loader.prime(node.id, node);
+      }
       return connection;
     },
   }),
@@ -141,8 +144,8 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateAgentInput, required: true }) },
     extensions: { upstreamCalls: 1 },
     resolve: async (_root, { input }, context) => {
-      const agent = await context.api.createAgent({ ...agentBody(input), name: input.name });
-      // Only a complete agent may stand in for a GET: one without `status` would answer null.
+      const agent = await context.api.createAgent({ name: input.name, ...agentBody(input) });
+      // As for list items: only a complete agent may stand in for a GET.
       if (agent.status !== undefined) Agent.getDataloader(context).prime(agent.id, agent);
       return { agent };
     },
