@@ -1,8 +1,8 @@
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { ExecutionArgs } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
+import { listenHttp } from "../listen.ts";
 import type { Gateway } from "./create-gateway.ts";
 import { formatWithHttpStatus } from "./http-status.ts";
 
@@ -57,17 +57,9 @@ export async function listen(
     webSockets,
   );
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = await listenHttp(server, port, host);
   return {
-    url: `http://${shownHost}:${address.port}`,
+    url,
     server,
     async close() {
       gateway.conversationStatusHub.close();

@@ -1,5 +1,5 @@
 import { createServer, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { listenHttp } from "../listen.ts";
 import { CursorCodec } from "./cursor.ts";
 import { FaultQueue } from "./faults.ts";
 import { resolveOptions } from "./options.ts";
@@ -118,19 +118,11 @@ export async function startSandbox(
       res.destroy();
     });
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-  const address = server.address() as AddressInfo;
-  const urlHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  const url = await listenHttp(server, port, host);
 
   let closing: Promise<void> | undefined;
   return {
-    url: `http://${urlHost}:${address.port}`,
+    url,
     requests: runtime.requests,
     clearRequests: () => {
       runtime.requests.length = 0;

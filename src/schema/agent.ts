@@ -53,9 +53,6 @@ export const AgentConnection = builder.connectionObject(
   {
     type: Agent,
     name: "AgentConnection",
-    fields: (t) => ({
-      totalCount: t.int({ nullable: true, resolve: (connection) => connection.totalCount }),
-    }),
   },
   { name: "AgentEdge" },
 );

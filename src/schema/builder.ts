@@ -47,6 +47,11 @@ export const builder = new SchemaBuilder<SchemaTypes>({
 builder.addScalarType("DateTime", DateTimeResolver);
 builder.addScalarType("JSONObject", JSONObjectResolver);
 
+// Every connection reports how many items the whole list holds, when the upstream tells.
+builder.globalConnectionField("totalCount", (t) =>
+  t.int({ nullable: true, resolve: (connection) => connection.totalCount }),
+);
+
 builder.queryType({});
 builder.mutationType({});
 builder.subscriptionType({});

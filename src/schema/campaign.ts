@@ -51,9 +51,6 @@ export const CampaignConnection = builder.connectionObject(
   {
     type: Campaign,
     name: "CampaignConnection",
-    fields: (t) => ({
-      totalCount: t.int({ nullable: true, resolve: (connection) => connection.totalCount }),
-    }),
   },
   { name: "CampaignEdge" },
 );

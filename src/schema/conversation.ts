@@ -83,9 +83,6 @@ export const ConversationConnection = builder.connectionObject(
   {
     type: Conversation,
     name: "ConversationConnection",
-    fields: (t) => ({
-      totalCount: t.int({ nullable: true, resolve: (connection) => connection.totalCount }),
-    }),
   },
   { name: "ConversationEdge" },
 );
