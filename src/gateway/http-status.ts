@@ -11,6 +11,9 @@ export function requestLevel(error: GraphQLError): GraphQLError {
   const code = error.extensions.code;
   const status = isGatewayErrorCode(code) ? ERROR_CODES[code] : 400;
   return createGraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
     extensions: { ...error.extensions, http: { status } },
   });
 }

@@ -7,7 +7,7 @@ import {
   Kind,
 } from "graphql";
 import { getVariableValues } from "graphql/execution/values.js";
-import type { Plugin } from "graphql-yoga";
+import { createGraphQLError, type Plugin } from "graphql-yoga";
 import { gatewayError } from "../schema/errors.ts";
 import type { GatewayContext } from "./context.ts";
 import { estimateUpstreamCalls } from "./estimate-upstream-calls.ts";
@@ -35,7 +35,8 @@ export function useUpstreamBudget(options: UpstreamBudgetOptions = {}): Plugin<G
       operation.variableDefinitions ?? [],
       (args.variableValues ?? {}) as Record<string, unknown>,
     );
-    if (coerced.errors) return undefined; // execution reports them
+    // Variables that do not fit their types are the client's to fix: BAD_USER_INPUT, HTTP 400.
+    if (coerced.errors) return { errors: coerced.errors.map(badVariable) };
     const fragments: Record<string, FragmentDefinitionNode> = {};
     for (const definition of args.document.definitions) {
       if (definition.kind === Kind.FRAGMENT_DEFINITION)
@@ -87,4 +88,12 @@ export function useUpstreamBudget(options: UpstreamBudgetOptions = {}): Plugin<G
       if (rejection) setResultAndStopExecution(rejection);
     },
   };
+}
+
+function badVariable(error: GraphQLError): GraphQLError {
+  const coded = createGraphQLError(error.message, {
+    nodes: error.nodes,
+    extensions: { code: "BAD_USER_INPUT" },
+  });
+  return requestLevel(coded);
 }

@@ -22,6 +22,28 @@ export function typenameForId(id: string): NodeTypename | undefined {
 }
 
 /**
+ * The longest ID sent upstream. The seed sets no bound; a longer string cannot be a real ID,
+ * and sending it would only earn an upstream 404 or 431.
+ */
+export const MAX_ID_LENGTH = 255;
+
+/** An ID as quoted back in an error message: a long one is cut. */
+export function quoteId(id: string): string {
+  return JSON.stringify(id.length > 64 ? `${id.slice(0, 64)}…` : id);
+}
+
+/** Rejects, before any upstream call, an ID too long to be one. */
+export function assertIdLength(id: string, argument = "id"): string {
+  if (id.length > MAX_ID_LENGTH) {
+    throw badUserInput(
+      `\`${argument}\` is ${id.length} characters long; an ID has at most ${MAX_ID_LENGTH}.`,
+      { argument },
+    );
+  }
+  return id;
+}
+
+/**
  * Rejects, before any upstream call, an ID that cannot name a resource of this kind: the
  * upstream would only answer 404 after a round trip.
  */
@@ -29,13 +51,11 @@ export function assertId(kind: IdKind, id: string, argument = "id"): string {
   const prefix = ID_PREFIX[kind];
   if (!id.startsWith(prefix) || id.length === prefix.length) {
     throw badUserInput(
-      `\`${argument}\` must be ${article(kind)} ${kind} ID starting with "${prefix}", got "${id}".`,
-      {
-        argument,
-      },
+      `\`${argument}\` must be ${article(kind)} ${kind} ID starting with "${prefix}", got ${quoteId(id)}.`,
+      { argument },
     );
   }
-  return id;
+  return assertIdLength(id, argument);
 }
 
 function article(word: string): string {

@@ -7,11 +7,11 @@ import { Contact } from "./contact.ts";
 import { Conversation } from "./conversation.ts";
 import { Document } from "./document.ts";
 import { badUserInput } from "./errors.ts";
-import { typenameForId } from "./ids.ts";
+import { assertIdLength, quoteId, typenameForId } from "./ids.ts";
 
 /** Loads any node by its ID's prefix, through the same per-request loaders as every field. */
 function loadNode(id: string, context: GatewayContext): Promise<unknown> | unknown {
-  switch (typenameForId(id)) {
+  switch (typenameForId(assertIdLength(id))) {
     case "Agent":
       return Agent.getDataloader(context).load(id);
     case "Contact":
@@ -26,7 +26,7 @@ function loadNode(id: string, context: GatewayContext): Promise<unknown> | unkno
       return { id };
     default:
       throw badUserInput(
-        `"${id}" is not a node ID: it must start with one of ${Object.values(ID_PREFIX).join(", ")}.`,
+        `${quoteId(id)} is not a node ID: it must start with one of ${Object.values(ID_PREFIX).join(", ")}.`,
         { argument: "id" },
       );
   }

@@ -1,7 +1,7 @@
 import type { JsonObject } from "../upstream/dto.ts";
 import { Agent } from "./agent.ts";
 import { builder } from "./builder.ts";
-import { assertId } from "./ids.ts";
+import { assertId, assertIdLength } from "./ids.ts";
 
 const AssignPhoneNumberInput = builder.inputType("AssignPhoneNumberInput", {
   fields: (t) => ({
@@ -40,7 +40,7 @@ builder.mutationField("assignPhoneNumber", (t) =>
     resolve: async (_root, { input }, context) => {
       const agentId = assertId("agent", input.agentId, "input.agentId");
       const raw = await context.api.assignPhoneNumber({
-        phoneNumberId: input.phoneNumberId,
+        phoneNumberId: assertIdLength(input.phoneNumberId, "input.phoneNumberId"),
         agentId,
       });
       Agent.getDataloader(context).clear(agentId);

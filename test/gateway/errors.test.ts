@@ -656,3 +656,52 @@ describe("unexpected errors and secrets", () => {
     expect(lines.filter((line) => line.includes(DEMO_KEYS.acme))).toEqual([]);
   });
 });
+
+describe("variables that do not fit their types", () => {
+  it("are BAD_USER_INPUT with HTTP 400 and no upstream call", async () => {
+    const response = await harness.graphql(
+      "query ($f: ConversationFilter) { conversations(filter: $f) { totalCount } }",
+      { f: { startDate: "yesterday" } },
+    );
+    expect(response.status).toBe(400);
+    expect(response.body.data).toBeUndefined();
+    expect(response.body.errors).toEqual([
+      {
+        message: expect.stringContaining('Variable "$f" got invalid value "yesterday"'),
+        locations: [{ line: 1, column: 8 }],
+        extensions: { code: "BAD_USER_INPUT", http: { status: 400 } },
+      },
+    ]);
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+});
+
+describe("IDs too long to be real", () => {
+  it("are BAD_USER_INPUT before any upstream call, wherever an ID is taken", async () => {
+    const long = `agt_${"x".repeat(300)}`;
+    const response = await harness.graphql(
+      `query ($id: ID!) {
+        agent(id: $id) { name }
+        node(id: $id) { id }
+        assign: conversations(filter: { agentId: $id }) { totalCount }
+      }`,
+      { id: long },
+    );
+    // `conversations` is non-null, so its error nulls the whole data.
+    expect(response.body.data).toBeNull();
+    expect(response.body.errors?.map((error) => [error.path, error.message])).toEqual([
+      [["agent"], "`id` is 304 characters long; an ID has at most 255."],
+      [["node"], "`id` is 304 characters long; an ID has at most 255."],
+      [["assign"], "`filter.agentId` is 304 characters long; an ID has at most 255."],
+    ]);
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it("are quoted back cut short when their prefix is wrong", async () => {
+    const response = await harness.graphql(`{ agent(id: "cnv_${"y".repeat(500)}") { name } }`);
+    const message = response.body.errors?.[0]?.message ?? "";
+    expect(message).toBe(
+      `\`id\` must be an agent ID starting with "agt_", got "cnv_${"y".repeat(60)}…".`,
+    );
+  });
+});
