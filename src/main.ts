@@ -23,6 +23,8 @@ async function main(): Promise<void> {
     maxUpstreamCalls: config.MAX_UPSTREAM_CALLS,
     maxDepth: config.MAX_DEPTH,
     maxAliases: config.MAX_ALIASES,
+    maxTokens: config.MAX_TOKENS,
+    maxRequestBytes: config.MAX_REQUEST_BYTES,
     pollIntervalMs: config.POLL_INTERVAL_MS,
     logging: config.LOG_LEVEL,
     graphiql: sandbox

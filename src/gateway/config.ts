@@ -18,6 +18,8 @@ const gatewayEnv = z.object({
   MAX_UPSTREAM_CALLS: intVar(1, 100_000).default(200),
   MAX_DEPTH: intVar(1, 100).default(12),
   MAX_ALIASES: intVar(0, 1000).default(30),
+  MAX_TOKENS: intVar(100, 1_000_000).default(5000),
+  MAX_REQUEST_BYTES: intVar(1024, 100 * 1024 * 1024).default(1024 * 1024),
   POLL_INTERVAL_MS: intVar(100, 60_000).default(1000),
   LOG_LEVEL: z
     .enum(["debug", "info", "warn", "error"], { error: "must be one of debug, info, warn, error" })

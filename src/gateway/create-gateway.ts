@@ -16,6 +16,7 @@ import { ConversationStatusHub } from "./conversation-status-hub.ts";
 import { createGatewayLogger } from "./logger.ts";
 import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
 import { useOperationLimits } from "./use-operation-limits.ts";
+import { useRequestSizeLimit } from "./use-request-size-limit.ts";
 import { useUpstreamBudget } from "./use-upstream-budget.ts";
 import { useUpstreamReport } from "./use-upstream-report.ts";
 
@@ -27,6 +28,10 @@ export interface GatewayOptions {
   maxDepth?: number;
   /** Most aliases in one operation; default 30. */
   maxAliases?: number;
+  /** Most tokens in one GraphQL document; default 5000. */
+  maxTokens?: number;
+  /** Largest request body; default 1 MiB. */
+  maxRequestBytes?: number;
   /** Poll interval of `Subscription.conversationStatus`; default 1000 ms. */
   pollIntervalMs?: number;
   /** GraphiQL's opening state (e.g. the demo key's header); false turns GraphiQL off. */
@@ -67,7 +72,10 @@ export function createGateway(options: GatewayOptions): Gateway {
         request?.headers.get("authorization") ?? params.Authorization ?? params.authorization;
       return createContext(dependencies, authorizationFrom(authorization), request?.signal);
     },
+    // The schema takes no files: multipart requests are not accepted.
+    multipart: false,
     plugins: [
+      useRequestSizeLimit({ maxBytes: options.maxRequestBytes ?? 1024 * 1024 }),
       useReadinessCheck({
         endpoint: "/readyz",
         check: () => options.upstream.isReachable(),
@@ -76,6 +84,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       useOperationLimits({
         maxDepth: options.maxDepth ?? 12,
         maxAliases: options.maxAliases ?? 30,
+        maxTokens: options.maxTokens ?? 5000,
       }),
       useUpstreamBudget({ maxUpstreamCalls: options.maxUpstreamCalls ?? 200 }),
       useUpstreamReport(),

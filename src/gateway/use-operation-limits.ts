@@ -1,5 +1,6 @@
 import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
 import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
+import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
 import type { GraphQLError, ValidationContext } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { type ErrorCode, gatewayError } from "../schema/errors.ts";
@@ -9,6 +10,8 @@ export interface OperationLimitsOptions {
   maxDepth?: number;
   /** Most aliases in one operation (`__typename` not counted); default 30. */
   maxAliases?: number;
+  /** Most tokens in one document, checked while parsing; default 5000. */
+  maxTokens?: number;
 }
 
 /**
@@ -32,6 +35,10 @@ export function useOperationLimits(options: OperationLimitsOptions = {}): Plugin
     onReject: [report("ALIAS_LIMIT_EXCEEDED", maxAliases)],
   });
   return {
+    onPluginInit({ addPlugin }) {
+      // A parse-time bound: a huge document is cut off before it costs parsing time.
+      addPlugin(maxTokensPlugin({ n: options.maxTokens ?? 5000, exposeLimits: true }));
+    },
     onValidate({ addValidationRule }) {
       addValidationRule(depthRule);
       addValidationRule(aliasesRule);

@@ -1,0 +1,76 @@
+import type { Plugin } from "graphql-yoga";
+
+export interface RequestSizeLimitOptions {
+  /** Largest request body read; default 1 MiB. */
+  maxBytes?: number;
+}
+
+/**
+ * Refuses a request body over `maxBytes` with HTTP 413 before yoga buffers and parses it: by its
+ * Content-Length when it states one, else by counting the bytes of a streamed (chunked) body.
+ */
+export function useRequestSizeLimit(options: RequestSizeLimitOptions = {}): Plugin {
+  const maxBytes = options.maxBytes ?? 1024 * 1024;
+  const tooLarge = (fetchAPI: { Response: typeof Response }) =>
+    new fetchAPI.Response(
+      JSON.stringify({
+        errors: [
+          {
+            message: `The request body is larger than ${maxBytes} bytes.`,
+            extensions: { code: "PAYLOAD_TOO_LARGE", http: { status: 413 } },
+          },
+        ],
+      }),
+      { status: 413, headers: { "content-type": "application/json; charset=utf-8" } },
+    );
+
+  return {
+    async onRequest({ request, setRequest, endResponse, fetchAPI }) {
+      if (request.body === null) return;
+      const declared = request.headers.get("content-length");
+      if (declared !== null) {
+        if (Number(declared) > maxBytes) endResponse(tooLarge(fetchAPI));
+        return;
+      }
+      const body = await readAtMost(request.body, maxBytes);
+      if (body === undefined) {
+        endResponse(tooLarge(fetchAPI));
+        return;
+      }
+      setRequest(
+        new fetchAPI.Request(request.url, {
+          method: request.method,
+          headers: request.headers,
+          body,
+        }),
+      );
+    },
+  };
+}
+
+/** The stream's bytes, or undefined as soon as they pass `maxBytes` (the rest is not read). */
+async function readAtMost(
+  stream: ReadableStream<Uint8Array>,
+  maxBytes: number,
+): Promise<Uint8Array<ArrayBuffer> | undefined> {
+  const reader = stream.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel();
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
