@@ -25,6 +25,7 @@ async function main(): Promise<void> {
     maxAliases: config.MAX_ALIASES,
     maxTokens: config.MAX_TOKENS,
     maxRequestBytes: config.MAX_REQUEST_BYTES,
+    corsOrigins: config.CORS_ORIGINS,
     pollIntervalMs: config.POLL_INTERVAL_MS,
     logging: config.LOG_LEVEL,
     graphiql: sandbox

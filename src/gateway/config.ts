@@ -21,6 +21,15 @@ const gatewayEnv = z.object({
   MAX_TOKENS: intVar(100, 1_000_000).default(5000),
   MAX_REQUEST_BYTES: intVar(1024, 100 * 1024 * 1024).default(1024 * 1024),
   POLL_INTERVAL_MS: intVar(100, 60_000).default(1000),
+  CORS_ORIGINS: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((origin) => origin.trim())
+        .filter(Boolean),
+    )
+    .default(["*"]),
   LOG_LEVEL: z
     .enum(["debug", "info", "warn", "error"], { error: "must be one of debug, info, warn, error" })
     .default("info"),

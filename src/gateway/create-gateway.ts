@@ -32,6 +32,8 @@ export interface GatewayOptions {
   maxTokens?: number;
   /** Largest request body; default 1 MiB. */
   maxRequestBytes?: number;
+  /** Browser origins allowed by CORS; default any ("*"). */
+  corsOrigins?: string[];
   /** Poll interval of `Subscription.conversationStatus`; default 1000 ms. */
   pollIntervalMs?: number;
   /** GraphiQL's opening state (e.g. the demo key's header); false turns GraphiQL off. */
@@ -71,6 +73,17 @@ export function createGateway(options: GatewayOptions): Gateway {
       const authorization =
         request?.headers.get("authorization") ?? params.Authorization ?? params.authorization;
       return createContext(dependencies, authorizationFrom(authorization), request?.signal);
+    },
+    cors: {
+      origin: options.corsOrigins ?? ["*"],
+      credentials: true,
+      // Browsers may read the rate-limit figures the gateway forwards.
+      exposedHeaders: [
+        "X-RateLimit-Limit",
+        "X-RateLimit-Remaining",
+        "X-RateLimit-Reset",
+        "Retry-After",
+      ],
     },
     // The schema takes no files: multipart requests are not accepted.
     multipart: false,
