@@ -69,9 +69,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     maskedErrors: { maskError },
     // Over graphql-ws there is no Fetch request: the key comes in the connection params.
     context: ({ request, connectionParams }) => {
-      const params = (connectionParams ?? {}) as Record<string, unknown>;
       const authorization =
-        request?.headers.get("authorization") ?? params.Authorization ?? params.authorization;
+        request?.headers.get("authorization") ?? authorizationParam(connectionParams);
       return createContext(dependencies, authorizationFrom(authorization), request?.signal);
     },
     cors: {
@@ -105,4 +104,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     ],
   });
   return Object.assign(yoga, { conversationStatusHub });
+}
+
+/**
+ * The key in graphql-ws connection params, as clients send it: `{ Authorization }`,
+ * `{ authorization }`, or nested in `{ headers: { ... } }`.
+ */
+function authorizationParam(connectionParams: unknown): unknown {
+  if (typeof connectionParams !== "object" || connectionParams === null) return undefined;
+  const params = connectionParams as Record<string, unknown>;
+  const headers = (params.headers ?? {}) as Record<string, unknown>;
+  return (
+    params.Authorization ?? params.authorization ?? headers.Authorization ?? headers.authorization
+  );
 }

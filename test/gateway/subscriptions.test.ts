@@ -732,3 +732,36 @@ describe.concurrent("Subscription.conversationStatus over graphql-ws", () => {
     }
   });
 });
+
+describe("graphql-ws connection params", () => {
+  const shapes: Array<[string, Record<string, unknown>]> = [
+    ["Authorization", { Authorization: ACME }],
+    ["authorization", { authorization: ACME }],
+    ["headers.Authorization", { headers: { Authorization: ACME } }],
+  ];
+  for (const [where, connectionParams] of shapes) {
+    it(`read the API key from ${where}`, async ({ onTestFinished }) => {
+      const harness = await start(onTestFinished, {});
+      const client = createClient({
+        url: `${harness.url.replace(/^http/, "ws")}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams,
+        retryAttempts: 0,
+        lazy: true,
+      });
+      try {
+        const received: Payload[] = [];
+        const variables = { id: "cnv_does_not_exist" };
+        for await (const result of client.iterate({ query: SUBSCRIPTION, variables }))
+          received.push(result as Payload);
+        // NOT_FOUND, not UNAUTHENTICATED: the key reached the upstream.
+        expect(errorCodes(received[0])).toEqual(["NOT_FOUND"]);
+        expect(harness.sandbox.requests.map((request) => request.headers.authorization)).toEqual([
+          ACME,
+        ]);
+      } finally {
+        await client.dispose();
+      }
+    });
+  }
+});
