@@ -5,22 +5,18 @@ import {
   itemsSource,
   listUpstream,
   positionCursor,
+  positionList,
+  range,
   summary,
 } from "./list-upstream.ts";
 
 afterEach(closeListUpstreams);
 
-const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 const at = (position: number) => positionCursor("offset", position);
-
-async function offsetList(count: number) {
-  const upstream = await listUpstream({ form: "offset", count, withTotal: false });
-  return { upstream, source: itemsSource(upstream, { assumedForm: "offset" }) };
-}
 
 describe("limit/offset answers without a total", () => {
   it("reports totalCount null and guesses hasNextPage from a full answer", async () => {
-    const { upstream, source } = await offsetList(50);
+    const { upstream, source } = await positionList("offset", 50, { withTotal: false });
     const full = await resolveConnection(source, { first: 10, after: at(39) });
     // The last ten items fill the answer, so more may follow as far as anyone can tell.
     expect(summary(full)).toEqual({
@@ -35,7 +31,7 @@ describe("limit/offset answers without a total", () => {
   });
 
   it("rejects `last` without `before`, since the tail cannot be found", async () => {
-    const { upstream, source } = await offsetList(50);
+    const { upstream, source } = await positionList("offset", 50, { withTotal: false });
     await expect(resolveConnection(source, { last: 5 })).rejects.toMatchObject({
       message: expect.stringContaining("`last` without `before` needs the items list's total"),
       extensions: { code: "BAD_USER_INPUT" },

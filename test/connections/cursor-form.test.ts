@@ -6,13 +6,12 @@ import {
   closeListUpstreams,
   itemsSource,
   listUpstream,
+  range,
   summary,
   upstreamCursorAt,
 } from "./list-upstream.ts";
 
 afterEach(closeListUpstreams);
-
-const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
 async function cursorList(
   count: number,

@@ -7,13 +7,12 @@ import {
   itemsSource,
   listUpstream,
   positionCursor,
+  range,
   summary,
   upstreamCursorAt,
 } from "./list-upstream.ts";
 
 afterEach(closeListUpstreams);
-
-const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 
 async function mismatchedList(served: PageForm, assumed: PageForm, count: number) {
   const upstream = await listUpstream({ form: served, count });

@@ -185,6 +185,20 @@ export async function closeListUpstreams(): Promise<void> {
   await Promise.all(running.splice(0).map((upstream) => upstream.close()));
 }
 
+/** An upstream of `count` numbered items in a position form, and the list source over it. */
+export async function positionList(
+  form: "page" | "offset",
+  count: number,
+  options: Omit<ListUpstreamOptions, "form" | "count"> = {},
+) {
+  const upstream = await listUpstream({ form, count, ...options });
+  return { upstream, source: itemsSource(upstream, { assumedForm: form }) };
+}
+
+/** The numbers from `from` up to, not including, `to`. */
+export const range = (from: number, to: number) =>
+  Array.from({ length: to - from }, (_, i) => from + i);
+
 /** The cursor this gateway issues for the item at `position` of the `items` list. */
 export function positionCursor(
   form: "page" | "offset",

@@ -2,25 +2,19 @@ import { afterEach, describe, expect, it } from "vitest";
 import { resolveConnection } from "../../src/connections/resolve-connection.ts";
 import {
   closeListUpstreams,
-  itemsSource,
-  listUpstream,
   positionCursor,
+  positionList,
+  range,
   summary,
 } from "./list-upstream.ts";
 
 afterEach(closeListUpstreams);
 
-const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 const at = (position: number) => positionCursor("offset", position);
-
-async function offsetList(count: number, options: { withTotal?: boolean; maxItems?: number } = {}) {
-  const upstream = await listUpstream({ form: "offset", count, ...options });
-  return { upstream, source: itemsSource(upstream, { assumedForm: "offset" }) };
-}
 
 describe("limit/offset windows", () => {
   it("serves the list's default page size from the start", async () => {
-    const { upstream, source } = await offsetList(50);
+    const { upstream, source } = await positionList("offset", 50);
     const connection = await resolveConnection(source, {});
     expect(summary(connection)).toEqual({
       nodes: range(0, 20),
@@ -34,7 +28,7 @@ describe("limit/offset windows", () => {
   });
 
   it("asks for exactly the window after a cursor", async () => {
-    const { upstream, source } = await offsetList(50);
+    const { upstream, source } = await positionList("offset", 50);
     const connection = await resolveConnection(source, { first: 10, after: at(14) });
     expect(summary(connection)).toEqual({
       nodes: range(15, 25),
@@ -46,7 +40,7 @@ describe("limit/offset windows", () => {
   });
 
   it("continues from an edge cursor it issued", async () => {
-    const { upstream, source } = await offsetList(50);
+    const { upstream, source } = await positionList("offset", 50);
     const page = await resolveConnection(source, { first: 5 });
     const next = await resolveConnection(source, { first: 5, after: page.edges[2]?.cursor });
     expect(summary(next).nodes).toEqual([3, 4, 5, 6, 7]);
@@ -54,7 +48,7 @@ describe("limit/offset windows", () => {
   });
 
   it("reads the tail for `last` without `before` in two requests", async () => {
-    const { upstream, source } = await offsetList(50);
+    const { upstream, source } = await positionList("offset", 50);
     const connection = await resolveConnection(source, { last: 10 });
     expect(summary(connection)).toEqual({
       nodes: range(40, 50),
@@ -66,7 +60,7 @@ describe("limit/offset windows", () => {
   });
 
   it("needs one request for `last` when the whole list fits", async () => {
-    const { upstream, source } = await offsetList(8);
+    const { upstream, source } = await positionList("offset", 8);
     const connection = await resolveConnection(source, { last: 10 });
     expect(summary(connection)).toEqual({
       nodes: range(0, 8),
@@ -78,14 +72,14 @@ describe("limit/offset windows", () => {
   });
 
   it("fetches only the missing part when the tail overlaps the first read", async () => {
-    const { upstream, source } = await offsetList(15);
+    const { upstream, source } = await positionList("offset", 15);
     const connection = await resolveConnection(source, { last: 10 });
     expect(summary(connection).nodes).toEqual(range(5, 15));
     expect(upstream.requests).toEqual(["/items?limit=10&offset=0", "/items?limit=5&offset=10"]);
   });
 
   it("pages backward with last/before", async () => {
-    const { upstream, source } = await offsetList(50);
+    const { upstream, source } = await positionList("offset", 50);
     const connection = await resolveConnection(source, { last: 10, before: at(30) });
     expect(summary(connection)).toEqual({
       nodes: range(20, 30),
@@ -97,7 +91,7 @@ describe("limit/offset windows", () => {
   });
 
   it("stops `last` at the list's start", async () => {
-    const { upstream, source } = await offsetList(50);
+    const { upstream, source } = await positionList("offset", 50);
     const connection = await resolveConnection(source, { last: 10, before: at(4) });
     expect(summary(connection)).toEqual({
       nodes: range(0, 4),
@@ -109,7 +103,7 @@ describe("limit/offset windows", () => {
   });
 
   it("serves first/before, with hasNextPage true while items follow (`before`'s own included)", async () => {
-    const { upstream, source } = await offsetList(50);
+    const { upstream, source } = await positionList("offset", 50);
     const bounded = await resolveConnection(source, { first: 5, before: at(30) });
     expect(summary(bounded)).toMatchObject({ nodes: range(0, 5), hasNextPage: true });
     const cut = await resolveConnection(source, { first: 5, before: at(3) });
@@ -118,7 +112,7 @@ describe("limit/offset windows", () => {
   });
 
   it("serves after/before as the range between, forward from `after`", async () => {
-    const { upstream, source } = await offsetList(50);
+    const { upstream, source } = await positionList("offset", 50);
     const connection = await resolveConnection(source, { after: at(9), before: at(14) });
     expect(summary(connection)).toEqual({
       nodes: [10, 11, 12, 13],
@@ -130,14 +124,14 @@ describe("limit/offset windows", () => {
   });
 
   it("reads back from a lone `before` with the default size", async () => {
-    const { upstream, source } = await offsetList(50);
+    const { upstream, source } = await positionList("offset", 50);
     const connection = await resolveConnection(source, { before: at(45) });
     expect(summary(connection).nodes).toEqual(range(25, 45));
     expect(upstream.requests).toEqual(["/items?limit=20&offset=25"]);
   });
 
   it("applies `first` then `last` when both are given", async () => {
-    const { upstream, source } = await offsetList(50);
+    const { upstream, source } = await positionList("offset", 50);
     const connection = await resolveConnection(source, { first: 10, last: 3, after: at(4) });
     expect(summary(connection)).toEqual({
       nodes: [12, 13, 14],
@@ -150,7 +144,7 @@ describe("limit/offset windows", () => {
   });
 
   it("knows exactly whether a page is the last one", async () => {
-    const { upstream, source } = await offsetList(50);
+    const { upstream, source } = await positionList("offset", 50);
     const last = await resolveConnection(source, { first: 10, after: at(39) });
     expect(summary(last)).toMatchObject({ nodes: range(40, 50), hasNextPage: false });
     const oneBefore = await resolveConnection(source, { first: 10, after: at(38) });
@@ -170,7 +164,7 @@ describe("limit/offset windows", () => {
   });
 
   it("answers first: 0 and last: 0 with no edges but exact page info, from one item", async () => {
-    const { upstream, source } = await offsetList(50);
+    const { upstream, source } = await positionList("offset", 50);
     const none = await resolveConnection(source, { first: 0 });
     expect(summary(none)).toEqual({
       nodes: [],
@@ -196,7 +190,7 @@ describe("limit/offset windows", () => {
   });
 
   it("re-reads the tail when `before` points past the list's current end", async () => {
-    const { upstream, source } = await offsetList(50);
+    const { upstream, source } = await positionList("offset", 50);
     const connection = await resolveConnection(source, { last: 5, before: at(60) });
     expect(summary(connection)).toMatchObject({ nodes: range(45, 50), hasNextPage: false });
     expect(upstream.requests).toEqual(["/items?limit=5&offset=55", "/items?limit=5&offset=45"]);
@@ -205,7 +199,7 @@ describe("limit/offset windows", () => {
 
 describe("limit/offset answers shorter than asked (a tighter bound)", () => {
   it("reports only the items received and pages on without gaps", async () => {
-    const { upstream, source } = await offsetList(20, { maxItems: 7 });
+    const { upstream, source } = await positionList("offset", 20, { maxItems: 7 });
     const first = await resolveConnection(source, { first: 10 });
     expect(summary(first)).toEqual({
       nodes: range(0, 7),

@@ -4,28 +4,19 @@ import { resolveConnection } from "../../src/connections/resolve-connection.ts";
 import type { Connection } from "../../src/connections/types.ts";
 import {
   closeListUpstreams,
-  itemsSource,
-  listUpstream,
   positionCursor,
+  positionList,
+  range,
   summary,
 } from "./list-upstream.ts";
 
 afterEach(closeListUpstreams);
 
-const range = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => from + i);
 const at = (position: number) => positionCursor("page", position);
-
-async function pageList(
-  count: number,
-  options: { withTotal?: boolean; maxItems?: number; clampPageSize?: boolean } = {},
-) {
-  const upstream = await listUpstream({ form: "page", count, ...options });
-  return { upstream, source: itemsSource(upstream, { assumedForm: "page" }) };
-}
 
 describe("page/pageSize windows", () => {
   it("serves the list's default page size as page 1", async () => {
-    const { upstream, source } = await pageList(50);
+    const { upstream, source } = await positionList("page", 50);
     const connection = await resolveConnection(source, {});
     expect(summary(connection)).toEqual({
       nodes: range(0, 20),
@@ -37,14 +28,14 @@ describe("page/pageSize windows", () => {
   });
 
   it("serves a window aligned to its size as one page", async () => {
-    const { upstream, source } = await pageList(50);
+    const { upstream, source } = await positionList("page", 50);
     const connection = await resolveConnection(source, { first: 10, after: at(9) });
     expect(summary(connection).nodes).toEqual(range(10, 20));
     expect(upstream.requests).toEqual(["/items?page=2&pageSize=10"]);
   });
 
   it("serves an unaligned window with one larger page when one holds it", async () => {
-    const { upstream, source } = await pageList(50);
+    const { upstream, source } = await positionList("page", 50);
     // Items 15..24: pages of 10, 11 and 12 split them; page 2 of 13 holds 13..25.
     const connection = await resolveConnection(source, { first: 10, after: at(14) });
     expect(summary(connection)).toEqual({
@@ -58,7 +49,7 @@ describe("page/pageSize windows", () => {
   });
 
   it("serves a window no single page holds with two pages, in parallel", async () => {
-    const { upstream, source } = await pageList(300);
+    const { upstream, source } = await positionList("page", 300);
     const connection = await resolveConnection(source, { first: 100, after: at(49) });
     expect(summary(connection)).toMatchObject({ nodes: range(50, 150), hasNextPage: true });
     expect([...upstream.requests].sort()).toEqual([
@@ -84,7 +75,7 @@ describe("page/pageSize windows", () => {
   });
 
   it("reads the tail for `last` without `before`: page 1, then the last page", async () => {
-    const { upstream, source } = await pageList(50);
+    const { upstream, source } = await positionList("page", 50);
     const connection = await resolveConnection(source, { last: 10 });
     expect(summary(connection)).toEqual({
       nodes: range(40, 50),
@@ -96,7 +87,7 @@ describe("page/pageSize windows", () => {
   });
 
   it("pages backward with last/before through one page that holds the window", async () => {
-    const { upstream, source } = await pageList(50);
+    const { upstream, source } = await positionList("page", 50);
     const connection = await resolveConnection(source, { last: 7, before: at(30) });
     expect(summary(connection)).toEqual({
       nodes: range(23, 30),
@@ -108,7 +99,7 @@ describe("page/pageSize windows", () => {
   });
 
   it("reads a single item for first: 0 at the window's place", async () => {
-    const { upstream, source } = await pageList(50);
+    const { upstream, source } = await positionList("page", 50);
     const connection = await resolveConnection(source, { first: 0, after: at(14) });
     expect(summary(connection)).toEqual({
       nodes: [],
@@ -120,7 +111,7 @@ describe("page/pageSize windows", () => {
   });
 
   it("pages forward through every item without gaps or duplicates", async () => {
-    const { upstream, source } = await pageList(23);
+    const { upstream, source } = await positionList("page", 23);
     const seen: number[] = [];
     let after: string | null = null;
     let hasNextPage = true;
@@ -140,7 +131,7 @@ describe("page/pageSize windows", () => {
   });
 
   it("pages backward through every item from the end", async () => {
-    const { upstream, source } = await pageList(23);
+    const { upstream, source } = await positionList("page", 23);
     const seen: number[] = [];
     let before: string | null = null;
     let hasPreviousPage = true;
@@ -162,7 +153,7 @@ describe("page/pageSize windows", () => {
 
 describe("page/pageSize answers shorter than asked", () => {
   it("reports the items received when the page is cut short", async () => {
-    const { upstream, source } = await pageList(50, { maxItems: 10 });
+    const { upstream, source } = await positionList("page", 50, { maxItems: 10 });
     const connection = await resolveConnection(source, { first: 20 });
     expect(summary(connection)).toEqual({
       nodes: range(0, 10),
@@ -174,7 +165,7 @@ describe("page/pageSize answers shorter than asked", () => {
   });
 
   it("re-asks with the bounded size when the page it chose ended before the window", async () => {
-    const { upstream, source } = await pageList(50, { maxItems: 10 });
+    const { upstream, source } = await positionList("page", 50, { maxItems: 10 });
     // Page 1 of 30 would hold items 10..29, but the upstream stops after 10 items.
     const connection = await resolveConnection(source, { first: 20, after: at(9) });
     expect(summary(connection)).toMatchObject({ nodes: range(10, 20), hasNextPage: true });
@@ -182,7 +173,10 @@ describe("page/pageSize answers shorter than asked", () => {
   });
 
   it("follows an upstream that shrinks pageSize itself", async () => {
-    const { upstream, source } = await pageList(50, { maxItems: 10, clampPageSize: true });
+    const { upstream, source } = await positionList("page", 50, {
+      maxItems: 10,
+      clampPageSize: true,
+    });
     const connection = await resolveConnection(source, { first: 20, after: at(19) });
     expect(summary(connection)).toMatchObject({ nodes: range(20, 30), hasNextPage: true });
     expect(connection.pageInfo.endCursor).toBe(at(29));
