@@ -3,6 +3,7 @@ import { readGatewayConfig } from "./gateway/config.ts";
 import { createGateway } from "./gateway/create-gateway.ts";
 import { EXAMPLE_OPERATION } from "./gateway/example-operation.ts";
 import { listen } from "./gateway/server.ts";
+import { readSandboxConfig } from "./sandbox/config.ts";
 import { DEMO_KEYS } from "./sandbox/seed-data.ts";
 import { startSandbox } from "./sandbox/server.ts";
 import { createUpstreamClient } from "./upstream/client.ts";
@@ -10,7 +11,10 @@ import { createUpstreamClient } from "./upstream/client.ts";
 /** Reads the environment, starts the embedded sandbox when no upstream is named, and listens. */
 async function main(): Promise<void> {
   const config = readGatewayConfig();
-  const sandbox = config.UPSTREAM_URL ? undefined : await startSandbox({ port: 0 });
+  // The embedded sandbox takes the standalone one's SANDBOX_* settings, on a free port.
+  const sandbox = config.UPSTREAM_URL
+    ? undefined
+    : await startSandbox({ port: 0, ...readSandboxConfig().options });
   const upstream = createUpstreamClient({
     baseUrl: config.UPSTREAM_URL ?? (sandbox?.url as string),
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,

@@ -55,6 +55,22 @@ describe("npm start", () => {
     expect(await answer.json()).toMatchObject({ data: { organization: { name: "Acme Health" } } });
   });
 
+  it("gives the embedded sandbox the SANDBOX_* settings", async () => {
+    const gateway = start({ PORT: "0", LOG_LEVEL: "error", SANDBOX_RATE_LIMIT: "2" });
+    const url = /GraphiQL at (\S+)/.exec(await gateway.banner())?.[1] as string;
+    const ask = () =>
+      fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer sk_test_acme" },
+        body: JSON.stringify({ query: "{ organization { name } }" }),
+      });
+    expect((await ask()).status).toBe(200);
+    expect((await ask()).status).toBe(200);
+    const third = await ask();
+    expect(third.status).toBe(429);
+    expect(third.headers.get("x-ratelimit-limit")).toBe("2");
+  });
+
   it.each([
     [{ PORT: "abc" }, 'PORT must be an integer from 0 to 65535 (got "abc")'],
     [{ PORT: "70000" }, 'PORT must be an integer from 0 to 65535 (got "70000")'],
@@ -67,6 +83,10 @@ describe("npm start", () => {
       'MAX_UPSTREAM_CALLS must be an integer from 1 to 100000 (got "0")',
     ],
     [{ LOG_LEVEL: "loud" }, 'LOG_LEVEL must be one of debug, info, warn, error (got "loud")'],
+    [
+      { SANDBOX_RATE_LIMIT: "0" },
+      'SANDBOX_RATE_LIMIT must be an integer from 1 to 1000000000 (got "0")',
+    ],
   ])("stops with one line naming a bad variable: %o", async (env, line) => {
     const gateway = start(env);
     const [code] = await once(gateway.child, "exit");
