@@ -8,18 +8,24 @@ import { patchBody } from "./patch-body.ts";
 import { listKey, readOnce } from "./read-once.ts";
 import { VoiceConfig, VoiceConfigInput, voiceConfigsBody } from "./voice-config.ts";
 
-export const AgentStatus = builder.enumType("AgentStatus", { values: AGENT_STATUSES });
+export const AgentStatus = builder.enumType("AgentStatus", {
+  description:
+    "An agent's state; a value the upstream sends that the schema does not know resolves to null.",
+  values: AGENT_STATUSES,
+});
 
 export const Agent = builder.loadableNodeRef("Agent", {
-  id: { resolve: (agent: AgentDto) => agent.id },
+  id: { description: "The agent's ID (`agt_` prefix).", resolve: (agent: AgentDto) => agent.id },
   load: (ids: string[], context) => loadEach(ids, (id) => context.api.getAgent(id)),
 });
 
 Agent.implement({
   description: "A voice AI agent.",
   fields: (t) => ({
-    name: t.exposeString("name"),
-    primaryLanguage: t.exposeString("primaryLanguage"),
+    name: t.exposeString("name", { description: "The agent's name." }),
+    primaryLanguage: t.exposeString("primaryLanguage", {
+      description: "The language the agent speaks first, such as `en-US`.",
+    }),
     status: t.field({
       type: AgentStatus,
       nullable: true,
@@ -30,14 +36,50 @@ Agent.implement({
         return enumOrNull(AGENT_STATUSES, status);
       },
     }),
-    systemPrompt: t.string({ nullable: true, resolve: (agent) => agent.systemPrompt ?? null }),
-    greeting: t.string({ nullable: true, resolve: (agent) => agent.greeting ?? null }),
-    model: t.string({ nullable: true, resolve: (agent) => agent.model ?? null }),
-    metadata: t.field({ type: "JSONObject", resolve: (agent) => agent.metadata ?? {} }),
-    createdAt: t.field({ type: "DateTime", resolve: (agent) => agent.createdAt }),
-    updatedAt: t.field({ type: "DateTime", resolve: (agent) => agent.updatedAt }),
-    supportedLanguages: t.stringList({ resolve: (agent) => agent.supportedLanguages ?? [] }),
-    voiceConfigs: t.field({ type: [VoiceConfig], resolve: (agent) => agent.voiceConfigs ?? [] }),
+    systemPrompt: t.string({
+      nullable: true,
+      description:
+        "The instructions that steer the agent; null when the upstream's answer does not carry them.",
+      resolve: (agent) => agent.systemPrompt ?? null,
+    }),
+    greeting: t.string({
+      nullable: true,
+      description:
+        "What the agent says to open a conversation; null when the upstream's answer does not carry it.",
+      resolve: (agent) => agent.greeting ?? null,
+    }),
+    model: t.string({
+      nullable: true,
+      description:
+        "The model the agent runs on; null when the upstream's answer does not carry it.",
+      resolve: (agent) => agent.model ?? null,
+    }),
+    metadata: t.field({
+      type: "JSONObject",
+      description: "Free-form metadata; `{}` when the upstream's answer does not carry it.",
+      resolve: (agent) => agent.metadata ?? {},
+    }),
+    createdAt: t.field({
+      type: "DateTime",
+      description: "When the agent was created (ISO 8601).",
+      resolve: (agent) => agent.createdAt,
+    }),
+    updatedAt: t.field({
+      type: "DateTime",
+      description: "When the agent was last changed (ISO 8601).",
+      resolve: (agent) => agent.updatedAt,
+    }),
+    supportedLanguages: t.stringList({
+      description:
+        "The languages the agent can speak; empty when the upstream's answer does not carry them.",
+      resolve: (agent) => agent.supportedLanguages ?? [],
+    }),
+    voiceConfigs: t.field({
+      type: [VoiceConfig],
+      description:
+        "The voices the agent can speak with; empty when the upstream's answer does not carry them.",
+      resolve: (agent) => agent.voiceConfigs ?? [],
+    }),
     stats: t.loadable({
       type: "JSONObject",
       nullable: true,
@@ -53,40 +95,53 @@ export const AgentConnection = builder.connectionObject(
   {
     type: Agent,
     name: "AgentConnection",
+    description: "A page of the organization's agents.",
   },
-  { name: "AgentEdge" },
+  { name: "AgentEdge", description: "An agent and its cursor in the agent list." },
 );
 
 const agentFields = (t: Parameters<Parameters<typeof builder.inputType>[1]["fields"]>[0]) => ({
-  primaryLanguage: t.string(),
-  systemPrompt: t.string(),
-  greeting: t.string(),
-  model: t.string(),
-  voiceConfigs: t.field({ type: [VoiceConfigInput] }),
-  metadata: t.field({ type: "JSONObject" }),
+  primaryLanguage: t.string({
+    description: "The language the agent speaks first, such as `en-US`.",
+  }),
+  systemPrompt: t.string({ description: "The instructions that steer the agent." }),
+  greeting: t.string({ description: "What the agent says to open a conversation." }),
+  model: t.string({ description: "The model the agent runs on." }),
+  voiceConfigs: t.field({
+    type: [VoiceConfigInput],
+    description: "The agent's voices, sent whole as the complete list.",
+  }),
+  metadata: t.field({ type: "JSONObject", description: "Free-form metadata, sent whole." }),
 });
 
 const CreateAgentInput = builder.inputType("CreateAgentInput", {
+  description: "A new agent: `name` and exactly the other fields given are sent.",
   fields: (t) => ({
-    name: t.string({ required: true }),
+    name: t.string({ required: true, description: "The agent's name." }),
     ...agentFields(t),
-    supportedLanguages: t.stringList(),
+    supportedLanguages: t.stringList({ description: "The languages the agent can speak." }),
   }),
 });
 
 const UpdateAgentInput = builder.inputType("UpdateAgentInput", {
   description: "Only the fields given are sent; `voiceConfigs`, when given, is sent whole.",
-  fields: (t) => ({ name: t.string(), ...agentFields(t) }),
+  fields: (t) => ({ name: t.string({ description: "The agent's new name." }), ...agentFields(t) }),
 });
 
 const CreateAgentPayload = builder.objectRef<{ agent: AgentDto }>("CreateAgentPayload").implement({
-  fields: (t) => ({ agent: t.expose("agent", { type: Agent }) }),
+  description: "The result of `createAgent`.",
+  fields: (t) => ({
+    agent: t.expose("agent", { type: Agent, description: "The agent as the upstream created it." }),
+  }),
 });
 
 const UpdateAgentPayload = builder.objectRef<{ agent: AgentDto }>("UpdateAgentPayload").implement({
+  description: "The result of `updateAgent`.",
   fields: (t) => ({
     agent: t.expose("agent", {
       type: Agent,
+      description:
+        "The agent as the update answered it; selecting `status`, which that answer omits, costs one GET.",
       // The answer has no `status`: selecting it costs one GET, which the estimate must bound.
       extensions: { upstreamCalls: 1 },
     }),
@@ -105,12 +160,16 @@ builder.queryFields((t) => ({
   agent: t.field({
     type: Agent,
     nullable: true,
+    description:
+      "An agent by ID (GET /v1/agents/{agentId}). Null, with a NOT_FOUND error, when it does not exist.",
     args: { id: t.arg.id({ required: true }) },
     extensions: { upstreamCalls: 1 },
     resolve: (_root, { id }) => assertId("agent", id),
   }),
   agents: t.field({
     type: AgentConnection,
+    description:
+      "The organization's agents (GET /v1/agents, paged by page and pageSize; 20 a page by default).",
     args: connectionArgs(t.arg),
     extensions: { upstreamCalls: 3, connection: { defaultSize: 20 } },
     resolve: async (_root, args, context) => {
@@ -138,6 +197,8 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   createAgent: t.field({
     type: CreateAgentPayload,
+    description:
+      "Creates an agent, sending `name` and exactly the other fields given (POST /v1/agents).",
     args: { input: t.arg({ type: CreateAgentInput, required: true }) },
     extensions: { upstreamCalls: 1 },
     resolve: async (_root, { input }, context) => {
@@ -149,6 +210,8 @@ builder.mutationFields((t) => ({
   }),
   updateAgent: t.field({
     type: UpdateAgentPayload,
+    description:
+      "Sends exactly the fields given (PATCH /v1/agents/{agentId}); an explicit null is refused.",
     args: {
       id: t.arg.id({ required: true }),
       input: t.arg({ type: UpdateAgentInput, required: true }),

@@ -28,9 +28,32 @@ export const builder = new SchemaBuilder<SchemaTypes>({
   relay: {
     clientMutationId: "omit",
     cursorType: "String",
-    nodesOnConnection: true,
-    edgesFieldOptions: { nullable: { list: false, items: false } },
-    nodeFieldOptions: { nullable: false },
+    nodesOnConnection: { description: "The items of this page, in order (the edges' nodes)." },
+    edgesFieldOptions: {
+      nullable: { list: false, items: false },
+      description: "The items of this page, in order, each with its cursor.",
+    },
+    nodeFieldOptions: { nullable: false, description: "The item at this position." },
+    cursorFieldOptions: {
+      description:
+        "An opaque cursor for this position, to pass back to the same list with the same filters.",
+    },
+    pageInfoFieldOptions: { description: "Where this page lies in the whole list." },
+    pageInfoTypeOptions: { description: "Where a page of a connection lies in the whole list." },
+    hasNextPageFieldOptions: { description: "Whether items follow this page in the whole list." },
+    hasPreviousPageFieldOptions: {
+      description:
+        "Whether items precede this page (on a forward-only list: whether `after` was given).",
+    },
+    startCursorFieldOptions: {
+      description: "The cursor of the page's first item; null when the page is empty.",
+    },
+    endCursorFieldOptions: {
+      description: "The cursor of the page's last item; null when the page is empty.",
+    },
+    idFieldOptions: {
+      description: "The platform's prefixed ID, which is also the object's global ID.",
+    },
     // The upstream's prefixed IDs are already globally unique: they ARE the global IDs.
     encodeGlobalID: (_typename, id) => String(id),
     decodeGlobalID: (globalID) => ({ typename: typenameForId(globalID) ?? "", id: globalID }),
@@ -49,9 +72,19 @@ builder.addScalarType("JSONObject", JSONObjectResolver);
 
 // Every connection reports how many items the whole list holds, when the upstream tells.
 builder.globalConnectionField("totalCount", (t) =>
-  t.int({ nullable: true, resolve: (connection) => connection.totalCount }),
+  t.int({
+    nullable: true,
+    description: "How many items the whole list holds; null when the upstream does not tell.",
+    resolve: (connection) => connection.totalCount,
+  }),
 );
 
-builder.queryType({});
-builder.mutationType({});
-builder.subscriptionType({});
+builder.queryType({
+  description: "Reads, served by the platform's `/v1` REST API with the caller's API key.",
+});
+builder.mutationType({
+  description: "Writes, each one upstream request with the caller's API key; never retried.",
+});
+builder.subscriptionType({
+  description: "Live updates, served over SSE and graphql-ws.",
+});

@@ -7,13 +7,20 @@ import { assertId } from "./ids.ts";
 import { enumOrNull, loadEach } from "./load-each.ts";
 import { listKey, readOnce } from "./read-once.ts";
 
-export const CampaignStatus = builder.enumType("CampaignStatus", { values: CAMPAIGN_STATUSES });
+export const CampaignStatus = builder.enumType("CampaignStatus", {
+  description:
+    "A campaign's state (the sandbox's set: the REST API names none); an upstream value the schema does not know resolves to null.",
+  values: CAMPAIGN_STATUSES,
+});
 
 /** The seed does not show a campaign body: every field may be missing, `raw` keeps it all. */
 type CampaignShape = { id: string } & Partial<CampaignDto>;
 
 export const Campaign = builder.loadableNodeRef("Campaign", {
-  id: { resolve: (campaign: CampaignShape) => campaign.id },
+  id: {
+    description: "The campaign's ID (`cmp_` prefix).",
+    resolve: (campaign: CampaignShape) => campaign.id,
+  },
   load: (ids: string[], context) =>
     loadEach(ids, (id) => context.api.getCampaign(id) as Promise<CampaignShape>),
 });
@@ -21,29 +28,68 @@ export const Campaign = builder.loadableNodeRef("Campaign", {
 Campaign.implement({
   description: "A batch outbound call campaign.",
   fields: (t) => ({
-    name: t.string({ nullable: true, resolve: (c) => c.name ?? null }),
+    name: t.string({
+      nullable: true,
+      description: "The campaign's name; null when the upstream's answer does not carry it.",
+      resolve: (c) => c.name ?? null,
+    }),
     status: t.field({
       type: CampaignStatus,
       nullable: true,
+      description: "The campaign's state; null when the upstream does not send a known one.",
       resolve: (c) => enumOrNull(CAMPAIGN_STATUSES, c.status),
     }),
     agent: t.field({
       type: Agent,
       nullable: true,
+      description: "The campaign's agent, loaded with one GET; null when the upstream names none.",
       extensions: { upstreamCalls: 1 },
       resolve: (c) => c.agentId ?? null,
     }),
-    totalRows: t.int({ nullable: true, resolve: (c) => c.totalRows ?? null }),
-    completedRows: t.int({ nullable: true, resolve: (c) => c.completedRows ?? null }),
-    failedRows: t.int({ nullable: true, resolve: (c) => c.failedRows ?? null }),
+    totalRows: t.int({
+      nullable: true,
+      description:
+        "How many rows the campaign holds; null when the upstream's answer does not carry it.",
+      resolve: (c) => c.totalRows ?? null,
+    }),
+    completedRows: t.int({
+      nullable: true,
+      description:
+        "How many rows have been completed; null when the upstream's answer does not carry it.",
+      resolve: (c) => c.completedRows ?? null,
+    }),
+    failedRows: t.int({
+      nullable: true,
+      description:
+        "How many rows failed (`retryCampaign` retries them); null when the upstream's answer does not carry it.",
+      resolve: (c) => c.failedRows ?? null,
+    }),
     scheduledAt: t.field({
       type: "DateTime",
       nullable: true,
+      description:
+        "When the campaign is scheduled to run (ISO 8601); null when unscheduled or not sent.",
       resolve: (c) => c.scheduledAt ?? null,
     }),
-    createdAt: t.field({ type: "DateTime", nullable: true, resolve: (c) => c.createdAt ?? null }),
-    updatedAt: t.field({ type: "DateTime", nullable: true, resolve: (c) => c.updatedAt ?? null }),
-    raw: t.field({ type: "JSONObject", resolve: (c) => c }),
+    createdAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description:
+        "When the campaign was created (ISO 8601); null when the upstream's answer does not carry it.",
+      resolve: (c) => c.createdAt ?? null,
+    }),
+    updatedAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description:
+        "When the campaign was last changed (ISO 8601); null when the upstream's answer does not carry it.",
+      resolve: (c) => c.updatedAt ?? null,
+    }),
+    raw: t.field({
+      type: "JSONObject",
+      description: "The upstream's campaign object as received, fields the schema lacks included.",
+      resolve: (c) => c,
+    }),
   }),
 });
 
@@ -51,21 +97,31 @@ export const CampaignConnection = builder.connectionObject(
   {
     type: Campaign,
     name: "CampaignConnection",
+    description: "A page of campaigns.",
   },
-  { name: "CampaignEdge" },
+  { name: "CampaignEdge", description: "A campaign and its cursor in the list." },
 );
 
 const CampaignFilter = builder.inputType("CampaignFilter", {
-  fields: (t) => ({ status: t.field({ type: CampaignStatus }) }),
+  description: "Narrows the campaign list; the upstream does the filtering.",
+  fields: (t) => ({
+    status: t.field({ type: CampaignStatus, description: "Only campaigns in this state." }),
+  }),
 });
 
 const DeleteCampaignPayload = builder
   .objectRef<{ deletedId: string }>("DeleteCampaignPayload")
-  .implement({ fields: (t) => ({ deletedId: t.exposeID("deletedId") }) });
+  .implement({
+    description: "The result of `deleteCampaign`.",
+    fields: (t) => ({
+      deletedId: t.exposeID("deletedId", { description: "The ID of the deleted campaign." }),
+    }),
+  });
 
 const RetryCampaignPayload = builder
   .objectRef<{ campaignId: string; raw: JsonObject }>("RetryCampaignPayload")
   .implement({
+    description: "The result of `retryCampaign`.",
     fields: (t) => ({
       campaign: t.field({
         type: Campaign,
@@ -86,13 +142,16 @@ builder.queryFields((t) => ({
   campaign: t.field({
     type: Campaign,
     nullable: true,
+    description:
+      "A campaign by ID (GET /v1/campaigns/{campaignId}). Null, with a NOT_FOUND error, when it does not exist.",
     args: { id: t.arg.id({ required: true }) },
     extensions: { upstreamCalls: 1 },
     resolve: (_root, { id }) => assertId("campaign", id),
   }),
   campaigns: t.field({
     type: CampaignConnection,
-    description: "Campaigns, forward only: the upstream pages them with opaque cursors.",
+    description:
+      "The organization's campaigns, forward only: the upstream pages them with opaque cursors (GET /v1/campaigns; 25 a page by default).",
     args: { ...forwardConnectionArgs(t.arg), filter: t.arg({ type: CampaignFilter }) },
     extensions: { upstreamCalls: 2, connection: { defaultSize: 25, forwardOnly: true } },
     resolve: async (_root, { filter, ...args }, context) => {
@@ -122,6 +181,7 @@ builder.queryFields((t) => ({
 builder.mutationFields((t) => ({
   deleteCampaign: t.field({
     type: DeleteCampaignPayload,
+    description: "Deletes a campaign (DELETE /v1/campaigns/{campaignId}).",
     args: { id: t.arg.id({ required: true }) },
     extensions: { upstreamCalls: 1 },
     resolve: async (_root, { id }, context) => {
@@ -132,6 +192,8 @@ builder.mutationFields((t) => ({
   }),
   retryCampaign: t.field({
     type: RetryCampaignPayload,
+    description:
+      "Retries a campaign's failed rows; sends no body (POST /v1/campaigns/{campaignId}/retry).",
     args: { id: t.arg.id({ required: true }) },
     extensions: { upstreamCalls: 1 },
     resolve: async (_root, { id }, context) => {

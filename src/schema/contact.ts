@@ -13,7 +13,10 @@ export interface ContactShape {
 }
 
 export const Contact = builder.loadableNodeRef("Contact", {
-  id: { resolve: (contact: ContactShape) => contact.id },
+  id: {
+    description: "The contact's ID (`cnt_` prefix).",
+    resolve: (contact: ContactShape) => contact.id,
+  },
   load: (ids: string[], context) =>
     loadEach(
       ids,
@@ -42,6 +45,8 @@ builder.queryField("contact", (t) =>
   t.field({
     type: Contact,
     nullable: true,
+    description:
+      "A contact by ID, proved to exist by loading its stats (GET /v1/contacts/{contactId}/stats). Null, with a NOT_FOUND error, when it does not exist.",
     args: { id: t.arg.id({ required: true }) },
     extensions: { upstreamCalls: 1 },
     resolve: (_root, { id }) => assertId("contact", id),

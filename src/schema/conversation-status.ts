@@ -10,21 +10,28 @@ const ConversationStatusUpdate = builder
   .implement({
     description: "The status view of a conversation (operation 8), as it changes.",
     fields: (t) => ({
-      id: t.exposeID("id"),
+      id: t.exposeID("id", { description: "The conversation's ID (`cnv_` prefix)." }),
       status: t.field({
         type: ConversationStatus,
         nullable: true,
+        description: "The call's status; null when the upstream's view does not carry a known one.",
         resolve: (update) => enumOrNull(CONVERSATION_STATUSES, update.status),
       }),
-      duration: t.int({ nullable: true, resolve: (update) => update.duration ?? null }),
+      duration: t.int({
+        nullable: true,
+        description: "Seconds so far (the upstream does not state the unit); null when omitted.",
+        resolve: (update) => update.duration ?? null,
+      }),
       startedAt: t.field({
         type: "DateTime",
         nullable: true,
+        description: "When the call started (ISO 8601); null when the upstream omits it.",
         resolve: (update) => update.startedAt ?? null,
       }),
       endedAt: t.field({
         type: "DateTime",
         nullable: true,
+        description: "When the call ended (ISO 8601); null while it goes on.",
         resolve: (update) => update.endedAt ?? null,
       }),
       ended: t.boolean({

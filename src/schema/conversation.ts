@@ -17,12 +17,17 @@ import { enumOrNull, loadEach } from "./load-each.ts";
 import { listKey, readOnce } from "./read-once.ts";
 
 export const ConversationStatus = builder.enumType("ConversationStatus", {
+  description:
+    "A conversation's status; `IN_PROGRESS` marks a live call. An upstream value the schema does not know resolves to null.",
   values: CONVERSATION_STATUSES,
 });
 export const ConversationDirection = builder.enumType("ConversationDirection", {
+  description:
+    "Which way a conversation went: in to the organization (`INBOUND`) or out from it (`OUTBOUND`).",
   values: CONVERSATION_DIRECTIONS,
 });
 export const ConversationChannel = builder.enumType("ConversationChannel", {
+  description: "The medium of a conversation: a voice call, a chat or SMS messages.",
   values: CONVERSATION_CHANNELS,
 });
 
@@ -30,7 +35,10 @@ export const ConversationChannel = builder.enumType("ConversationChannel", {
 export type ConversationShape = { id: string } & Partial<ConversationDto>;
 
 export const Conversation = builder.loadableNodeRef("Conversation", {
-  id: { resolve: (conversation: ConversationShape) => conversation.id },
+  id: {
+    description: "The conversation's ID (`cnv_` prefix).",
+    resolve: (conversation: ConversationShape) => conversation.id,
+  },
   load: (ids: string[], context) =>
     loadEach(ids, (id) => context.api.getConversationStatus(id) as Promise<ConversationShape>),
 });
@@ -43,39 +51,66 @@ Conversation.implement({
     status: t.field({
       type: ConversationStatus,
       nullable: true,
+      description: "The conversation's status; null when the upstream does not send a known one.",
       resolve: (c) => enumOrNull(CONVERSATION_STATUSES, c.status),
     }),
     direction: t.field({
       type: ConversationDirection,
       nullable: true,
+      description: "Inbound or outbound; null when the upstream does not send a known value.",
       resolve: (c) => enumOrNull(CONVERSATION_DIRECTIONS, c.direction),
     }),
     channel: t.field({
       type: ConversationChannel,
       nullable: true,
+      description: "Voice, chat or SMS; null when the upstream does not send a known value.",
       resolve: (c) => enumOrNull(CONVERSATION_CHANNELS, c.channel),
     }),
     agent: t.field({
       type: Agent,
       nullable: true,
+      description:
+        "The agent in the conversation, loaded with one GET per distinct agent; null when the upstream names none.",
       extensions: { upstreamCalls: 1 },
       resolve: (c) => c.agentId ?? null,
     }),
     contact: t.field({
       type: Contact,
       nullable: true,
+      description:
+        "The contact in the conversation (its stats load only when selected); null when the upstream names none.",
       // A reference: the contact's stats are loaded only when selected.
       resolve: (c) => (c.contactId ? { id: c.contactId } : null),
     }),
-    startedAt: t.field({ type: "DateTime", nullable: true, resolve: (c) => c.startedAt ?? null }),
-    endedAt: t.field({ type: "DateTime", nullable: true, resolve: (c) => c.endedAt ?? null }),
+    startedAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description: "When the conversation started (ISO 8601); null when the upstream omits it.",
+      resolve: (c) => c.startedAt ?? null,
+    }),
+    endedAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description:
+        "When the conversation ended (ISO 8601); null while it goes on or when the upstream omits it.",
+      resolve: (c) => c.endedAt ?? null,
+    }),
     duration: t.int({
       nullable: true,
       description: "Seconds (the upstream does not state the unit).",
       resolve: (c) => c.duration ?? null,
     }),
-    summary: t.string({ nullable: true, resolve: (c) => c.summary ?? null }),
-    raw: t.field({ type: "JSONObject", resolve: (c) => c }),
+    summary: t.string({
+      nullable: true,
+      description: "A summary of the conversation; null when the upstream has none or omits it.",
+      resolve: (c) => c.summary ?? null,
+    }),
+    raw: t.field({
+      type: "JSONObject",
+      description:
+        "The upstream's conversation object as received, fields the schema lacks included.",
+      resolve: (c) => c,
+    }),
   }),
 });
 
@@ -83,17 +118,29 @@ export const ConversationConnection = builder.connectionObject(
   {
     type: Conversation,
     name: "ConversationConnection",
+    description: "A page of conversations.",
   },
-  { name: "ConversationEdge" },
+  { name: "ConversationEdge", description: "A conversation and its cursor in the list." },
 );
 
 const ConversationFilter = builder.inputType("ConversationFilter", {
+  description:
+    "Narrows a conversation list: every field given applies, and the upstream does the filtering.",
   fields: (t) => ({
-    agentId: t.id(),
-    contactId: t.id(),
-    status: t.field({ type: ConversationStatus }),
-    direction: t.field({ type: ConversationDirection }),
-    channel: t.field({ type: ConversationChannel }),
+    agentId: t.id({ description: "Only the conversations of this agent (`agt_` prefix)." }),
+    contactId: t.id({ description: "Only the conversations with this contact (`cnt_` prefix)." }),
+    status: t.field({
+      type: ConversationStatus,
+      description: "Only conversations in this status.",
+    }),
+    direction: t.field({
+      type: ConversationDirection,
+      description: "Only conversations in this direction.",
+    }),
+    channel: t.field({
+      type: ConversationChannel,
+      description: "Only conversations on this channel.",
+    }),
     search: t.string({ description: "Free text, matched by the upstream." }),
     startDate: t.field({ type: "DateTime", description: "Conversations started at or after." }),
     endDate: t.field({ type: "DateTime", description: "Conversations started at or before." }),
@@ -167,12 +214,16 @@ builder.queryFields((t) => ({
   conversation: t.field({
     type: Conversation,
     nullable: true,
+    description:
+      "A conversation by ID, through its status view (GET /v1/conversations/{conversationId}/status). Null, with a NOT_FOUND error, when it does not exist.",
     args: { id: t.arg.id({ required: true }) },
     extensions: { upstreamCalls: 1 },
     resolve: (_root, { id }) => assertId("conversation", id),
   }),
   conversations: t.field({
     type: ConversationConnection,
+    description:
+      "The organization's conversations, filtered (GET /v1/conversations, paged by limit and offset; 50 a page by default).",
     args: { ...connectionArgs(t.arg), filter: t.arg({ type: ConversationFilter }) },
     extensions: connectionField,
     resolve: (_root, { filter, ...args }, context) =>

@@ -3,13 +3,20 @@ import { builder } from "./builder.ts";
 import { assertId } from "./ids.ts";
 import { enumOrNull, loadEach } from "./load-each.ts";
 
-export const DocumentStatus = builder.enumType("DocumentStatus", { values: DOCUMENT_STATUSES });
+export const DocumentStatus = builder.enumType("DocumentStatus", {
+  description:
+    "A document's processing state (the sandbox's set: the REST API names none); an upstream value the schema does not know resolves to null.",
+  values: DOCUMENT_STATUSES,
+});
 
 /** The seed does not show a document body: every field may be missing, `raw` keeps it all. */
 type DocumentShape = { id: string } & Partial<DocumentDto> & JsonObject;
 
 export const Document = builder.loadableNodeRef("Document", {
-  id: { resolve: (document: DocumentShape) => document.id },
+  id: {
+    description: "The document's ID (`doc_` prefix).",
+    resolve: (document: DocumentShape) => document.id,
+  },
   load: (ids: string[], context) =>
     loadEach(ids, (id) => context.api.getDocument(id) as Promise<DocumentShape>),
 });
@@ -17,17 +24,49 @@ export const Document = builder.loadableNodeRef("Document", {
 Document.implement({
   description: "A knowledge-base document.",
   fields: (t) => ({
-    name: t.string({ nullable: true, resolve: (d) => d.name ?? null }),
-    mimeType: t.string({ nullable: true, resolve: (d) => d.mimeType ?? null }),
-    sizeBytes: t.int({ nullable: true, resolve: (d) => d.sizeBytes ?? null }),
+    name: t.string({
+      nullable: true,
+      description: "The document's name; null when the upstream's answer does not carry it.",
+      resolve: (d) => d.name ?? null,
+    }),
+    mimeType: t.string({
+      nullable: true,
+      description:
+        "The document's media type, such as `application/pdf`; null when the upstream's answer does not carry it.",
+      resolve: (d) => d.mimeType ?? null,
+    }),
+    sizeBytes: t.int({
+      nullable: true,
+      description:
+        "The document's size in bytes; null when the upstream's answer does not carry it.",
+      resolve: (d) => d.sizeBytes ?? null,
+    }),
     status: t.field({
       type: DocumentStatus,
       nullable: true,
+      description:
+        "The document's processing state; null when the upstream does not send a known one.",
       resolve: (d) => enumOrNull(DOCUMENT_STATUSES, d.status),
     }),
-    createdAt: t.field({ type: "DateTime", nullable: true, resolve: (d) => d.createdAt ?? null }),
-    updatedAt: t.field({ type: "DateTime", nullable: true, resolve: (d) => d.updatedAt ?? null }),
-    raw: t.field({ type: "JSONObject", resolve: (d) => d }),
+    createdAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description:
+        "When the document was created (ISO 8601); null when the upstream's answer does not carry it.",
+      resolve: (d) => d.createdAt ?? null,
+    }),
+    updatedAt: t.field({
+      type: "DateTime",
+      nullable: true,
+      description:
+        "When the document was last changed (ISO 8601); null when the upstream's answer does not carry it.",
+      resolve: (d) => d.updatedAt ?? null,
+    }),
+    raw: t.field({
+      type: "JSONObject",
+      description: "The upstream's document object as received, fields the schema lacks included.",
+      resolve: (d) => d,
+    }),
   }),
 });
 
@@ -35,6 +74,8 @@ builder.queryField("document", (t) =>
   t.field({
     type: Document,
     nullable: true,
+    description:
+      "A knowledge-base document by ID (GET /v1/documents/{documentId}). Null, with a NOT_FOUND error, when it does not exist.",
     args: { id: t.arg.id({ required: true }) },
     extensions: { upstreamCalls: 1 },
     resolve: (_root, { id }) => assertId("document", id),

@@ -7,13 +7,30 @@ import { builder } from "./builder.ts";
 import { patchBody } from "./patch-body.ts";
 import { readOnce } from "./read-once.ts";
 
+/** What each writable organization field holds (the seed types them all as plain strings). */
+const FIELD_DESCRIPTIONS: Record<(typeof ORGANIZATION_WRITABLE_FIELDS)[number], string> = {
+  name: "The organization's name",
+  description: "A free-text description of the organization",
+  url: "The organization's website address",
+  industry: "The industry the organization works in",
+  country: "The organization's country",
+  city: "The organization's city",
+  telephone: "The organization's telephone number",
+  email: "The organization's contact email address",
+  timezone: "The organization's time zone, such as `Europe/Berlin`",
+};
+
 export const Organization = builder.objectRef<OrganizationDto>("Organization").implement({
   description: "The organization the API key acts for.",
   fields: (t) => ({
     ...Object.fromEntries(
       ORGANIZATION_WRITABLE_FIELDS.map((field) => [
         field,
-        t.string({ nullable: true, resolve: (organization) => stringOrNull(organization[field]) }),
+        t.string({
+          nullable: true,
+          description: `${FIELD_DESCRIPTIONS[field]}; null when the upstream does not send it as a string.`,
+          resolve: (organization) => stringOrNull(organization[field]),
+        }),
       ]),
     ),
     raw: t.field({
@@ -32,7 +49,12 @@ function stringOrNull(value: unknown): string | null {
 const UpdateOrganizationInput = builder.inputType("UpdateOrganizationInput", {
   description: "Only the fields given are sent; omitted fields keep their value.",
   fields: (t) =>
-    Object.fromEntries(ORGANIZATION_WRITABLE_FIELDS.map((field) => [field, t.string()])) as {
+    Object.fromEntries(
+      ORGANIZATION_WRITABLE_FIELDS.map((field) => [
+        field,
+        t.string({ description: `${FIELD_DESCRIPTIONS[field]}.` }),
+      ]),
+    ) as {
       [K in (typeof ORGANIZATION_WRITABLE_FIELDS)[number]]: ReturnType<typeof t.string>;
     },
 });
@@ -40,12 +62,19 @@ const UpdateOrganizationInput = builder.inputType("UpdateOrganizationInput", {
 const UpdateOrganizationPayload = builder
   .objectRef<{ organization: OrganizationDto }>("UpdateOrganizationPayload")
   .implement({
-    fields: (t) => ({ organization: t.expose("organization", { type: Organization }) }),
+    description: "The result of `updateOrganization`.",
+    fields: (t) => ({
+      organization: t.expose("organization", {
+        type: Organization,
+        description: "The organization as the upstream answered the update.",
+      }),
+    }),
   });
 
 builder.queryField("organization", (t) =>
   t.field({
     type: Organization,
+    description: "The organization the API key acts for (GET /v1/organization).",
     extensions: { upstreamCalls: 1 },
     resolve: (_root, _args, context) =>
       readOnce(context, "organization", () => context.api.getOrganization()),
@@ -55,6 +84,8 @@ builder.queryField("organization", (t) =>
 builder.mutationField("updateOrganization", (t) =>
   t.field({
     type: UpdateOrganizationPayload,
+    description:
+      "Sends exactly the fields given (PATCH /v1/organization); an explicit null is refused.",
     args: { input: t.arg({ type: UpdateOrganizationInput, required: true }) },
     extensions: { upstreamCalls: 1 },
     resolve: async (_root, { input }, { api }) => {

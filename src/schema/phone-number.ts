@@ -4,9 +4,13 @@ import { builder } from "./builder.ts";
 import { assertId, assertIdLength } from "./ids.ts";
 
 const AssignPhoneNumberInput = builder.inputType("AssignPhoneNumberInput", {
+  description: "Which phone number to assign to which agent; both are sent as given.",
   fields: (t) => ({
-    phoneNumberId: t.id({ required: true }),
-    agentId: t.id({ required: true }),
+    phoneNumberId: t.id({ required: true, description: "The ID of the phone number to assign." }),
+    agentId: t.id({
+      required: true,
+      description: "The ID of the agent that takes the number (`agt_` prefix).",
+    }),
   }),
 });
 
@@ -15,8 +19,11 @@ const AssignPhoneNumberPayload = builder
     "AssignPhoneNumberPayload",
   )
   .implement({
+    description: "The result of `assignPhoneNumber`.",
     fields: (t) => ({
-      phoneNumberId: t.exposeID("phoneNumberId"),
+      phoneNumberId: t.exposeID("phoneNumberId", {
+        description: "The ID of the assigned phone number, as given.",
+      }),
       agent: t.field({
         type: Agent,
         nullable: true,
@@ -35,6 +42,8 @@ const AssignPhoneNumberPayload = builder
 builder.mutationField("assignPhoneNumber", (t) =>
   t.field({
     type: AssignPhoneNumberPayload,
+    description:
+      "Assigns a phone number to an agent, sending `phoneNumberId` and `agentId` (POST /v1/phone-numbers/assign).",
     args: { input: t.arg({ type: AssignPhoneNumberInput, required: true }) },
     extensions: { upstreamCalls: 1 },
     resolve: async (_root, { input }, context) => {

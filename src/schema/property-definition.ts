@@ -7,7 +7,10 @@ import { assertId } from "./ids.ts";
  * confirm that it exists.
  */
 export const PropertyDefinition = builder.nodeRef<{ id: string }>("PropertyDefinition", {
-  id: { resolve: (property) => property.id },
+  id: {
+    description: "The property definition's ID (`prp_` prefix), as asked: never checked upstream.",
+    resolve: (property) => property.id,
+  },
 });
 
 PropertyDefinition.implement({
@@ -17,11 +20,20 @@ PropertyDefinition.implement({
 
 const DeletePropertyDefinitionPayload = builder
   .objectRef<{ deletedId: string }>("DeletePropertyDefinitionPayload")
-  .implement({ fields: (t) => ({ deletedId: t.exposeID("deletedId") }) });
+  .implement({
+    description: "The result of `deletePropertyDefinition`.",
+    fields: (t) => ({
+      deletedId: t.exposeID("deletedId", {
+        description: "The ID of the deleted property definition.",
+      }),
+    }),
+  });
 
 builder.mutationField("deletePropertyDefinition", (t) =>
   t.field({
     type: DeletePropertyDefinitionPayload,
+    description:
+      "Deletes a custom property definition (DELETE /v1/properties/{propertyDefinitionId}).",
     args: { id: t.arg.id({ required: true }) },
     extensions: { upstreamCalls: 1 },
     resolve: async (_root, { id }, { api }) => {

@@ -9,18 +9,44 @@ type ToolCatalogEntryShape = Partial<ToolCatalogEntryDto> & JsonObject;
 const ToolCatalogEntry = builder.objectRef<ToolCatalogEntryShape>("ToolCatalogEntry").implement({
   description: "A tool or integration agents can use.",
   fields: (t) => ({
-    id: t.id({ nullable: true, resolve: (e) => (typeof e.id === "string" ? e.id : null) }),
-    name: t.string({ nullable: true, resolve: (e) => e.name ?? null }),
-    description: t.string({ nullable: true, resolve: (e) => e.description ?? null }),
-    category: t.string({ nullable: true, resolve: (e) => e.category ?? null }),
-    type: t.string({ nullable: true, resolve: (e) => e.type ?? null }),
+    id: t.id({
+      nullable: true,
+      description: "The tool's ID; null when the upstream does not send it as a string.",
+      resolve: (e) => (typeof e.id === "string" ? e.id : null),
+    }),
+    name: t.string({
+      nullable: true,
+      description: "The tool's name; null when the upstream's answer does not carry it.",
+      resolve: (e) => e.name ?? null,
+    }),
+    description: t.string({
+      nullable: true,
+      description: "What the tool does; null when the upstream's answer does not carry it.",
+      resolve: (e) => e.description ?? null,
+    }),
+    category: t.string({
+      nullable: true,
+      description:
+        "The catalog category the tool is listed under; null when the upstream's answer does not carry it.",
+      resolve: (e) => e.category ?? null,
+    }),
+    type: t.string({
+      nullable: true,
+      description:
+        "The kind of tool (`FUNCTION` or `INTEGRATION` in the sandbox); null when the upstream's answer does not carry it.",
+      resolve: (e) => e.type ?? null,
+    }),
     parameters: t.field({
       type: "JSONObject",
       nullable: true,
       description: "The tool's parameters (a JSON Schema in the sandbox).",
       resolve: (e) => e.parameters ?? null,
     }),
-    raw: t.field({ type: "JSONObject", resolve: (e) => e }),
+    raw: t.field({
+      type: "JSONObject",
+      description: "The upstream's catalog entry as received, fields the schema lacks included.",
+      resolve: (e) => e,
+    }),
   }),
 });
 
@@ -43,6 +69,8 @@ function isObject(value: unknown): value is JsonObject {
 builder.queryField("toolCatalog", (t) =>
   t.field({
     type: [ToolCatalogEntry],
+    description:
+      "The tools and integrations agents can use (GET /v1/tools/catalog, read as a bare list or as `{ items }`).",
     extensions: { upstreamCalls: 1 },
     resolve: async (_root, _args, context) =>
       catalogEntries(await readOnce(context, "toolCatalog", () => context.api.getToolCatalog())),

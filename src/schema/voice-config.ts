@@ -5,24 +5,36 @@ import { patchBody } from "./patch-body.ts";
 export const VoiceConfig = builder.objectRef<VoiceConfigDto>("VoiceConfig").implement({
   description: "One voice an agent can speak with.",
   fields: (t) => ({
-    id: t.exposeID("id"),
-    voiceId: t.exposeString("voiceId"),
-    language: t.exposeString("language"),
-    label: t.string({ nullable: true, resolve: (config) => config.label ?? null }),
-    settings: t.field({ type: "JSONObject", resolve: (config) => config.settings ?? {} }),
-    isDefault: t.boolean({ resolve: (config) => config.isDefault === true }),
+    id: t.exposeID("id", { description: "The voice config's ID, as the upstream assigns it." }),
+    voiceId: t.exposeString("voiceId", { description: "The upstream's identifier of the voice." }),
+    language: t.exposeString("language", { description: "The language spoken with this voice." }),
+    label: t.string({
+      nullable: true,
+      description: "A human-readable label; null when the upstream's answer does not carry it.",
+      resolve: (config) => config.label ?? null,
+    }),
+    settings: t.field({
+      type: "JSONObject",
+      description: "Free-form voice settings; `{}` when the upstream's answer does not carry them.",
+      resolve: (config) => config.settings ?? {},
+    }),
+    isDefault: t.boolean({
+      description:
+        "Whether this is the agent's default voice; false unless the upstream says true.",
+      resolve: (config) => config.isDefault === true,
+    }),
   }),
 });
 
 export const VoiceConfigInput = builder.inputType("VoiceConfigInput", {
   description: "A voice config as sent upstream; an `id` naming an existing config keeps it.",
   fields: (t) => ({
-    id: t.id(),
-    voiceId: t.string({ required: true }),
-    language: t.string({ required: true }),
-    label: t.string(),
-    settings: t.field({ type: "JSONObject" }),
-    isDefault: t.boolean(),
+    id: t.id({ description: "The ID of an existing voice config to keep; omit it for a new one." }),
+    voiceId: t.string({ required: true, description: "The upstream's identifier of the voice." }),
+    language: t.string({ required: true, description: "The language spoken with this voice." }),
+    label: t.string({ description: "A human-readable label." }),
+    settings: t.field({ type: "JSONObject", description: "Free-form voice settings." }),
+    isDefault: t.boolean({ description: "Whether this is the agent's default voice." }),
   }),
 });
 

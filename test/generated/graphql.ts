@@ -4,16 +4,21 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** An agent's state; a value the upstream sends that the schema does not know resolves to null. */
 export type AgentStatus =
   | 'ACTIVE'
   | 'INACTIVE'
   | 'PAUSED';
 
+/** Which phone number to assign to which agent; both are sent as given. */
 export type AssignPhoneNumberInput = {
+  /** The ID of the agent that takes the number (`agt_` prefix). */
   agentId: string | number;
+  /** The ID of the phone number to assign. */
   phoneNumberId: string | number;
 };
 
+/** A campaign's state (the sandbox's set: the REST API names none); an upstream value the schema does not know resolves to null. */
 export type CampaignStatus =
   | 'COMPLETED'
   | 'DRAFT'
@@ -22,19 +27,26 @@ export type CampaignStatus =
   | 'RUNNING'
   | 'SCHEDULED';
 
+/** The medium of a conversation: a voice call, a chat or SMS messages. */
 export type ConversationChannel =
   | 'CHAT'
   | 'SMS'
   | 'VOICE';
 
+/** Which way a conversation went: in to the organization (`INBOUND`) or out from it (`OUTBOUND`). */
 export type ConversationDirection =
   | 'INBOUND'
   | 'OUTBOUND';
 
+/** Narrows a conversation list: every field given applies, and the upstream does the filtering. */
 export type ConversationFilter = {
+  /** Only the conversations of this agent (`agt_` prefix). */
   agentId?: string | number | null | undefined;
+  /** Only conversations on this channel. */
   channel?: ConversationChannel | null | undefined;
+  /** Only the conversations with this contact (`cnt_` prefix). */
   contactId?: string | number | null | undefined;
+  /** Only conversations in this direction. */
   direction?: ConversationDirection | null | undefined;
   /** Conversations started at or before. */
   endDate?: string | null | undefined;
@@ -42,9 +54,11 @@ export type ConversationFilter = {
   search?: string | null | undefined;
   /** Conversations started at or after. */
   startDate?: string | null | undefined;
+  /** Only conversations in this status. */
   status?: ConversationStatus | null | undefined;
 };
 
+/** A conversation's status; `IN_PROGRESS` marks a live call. An upstream value the schema does not know resolves to null. */
 export type ConversationStatus =
   | 'FAILED'
   | 'IN_PROGRESS'
@@ -54,17 +68,27 @@ export type ConversationStatus =
   | 'UNKNOWN'
   | 'VOICEMAIL';
 
+/** A new agent: `name` and exactly the other fields given are sent. */
 export type CreateAgentInput = {
+  /** What the agent says to open a conversation. */
   greeting?: string | null | undefined;
+  /** Free-form metadata, sent whole. */
   metadata?: Record<string, unknown> | null | undefined;
+  /** The model the agent runs on. */
   model?: string | null | undefined;
+  /** The agent's name. */
   name: string;
+  /** The language the agent speaks first, such as `en-US`. */
   primaryLanguage?: string | null | undefined;
+  /** The languages the agent can speak. */
   supportedLanguages?: Array<string> | null | undefined;
+  /** The instructions that steer the agent. */
   systemPrompt?: string | null | undefined;
+  /** The agent's voices, sent whole as the complete list. */
   voiceConfigs?: Array<VoiceConfigInput> | null | undefined;
 };
 
+/** A document's processing state (the sandbox's set: the REST API names none); an upstream value the schema does not know resolves to null. */
 export type DocumentStatus =
   | 'FAILED'
   | 'PROCESSING'
@@ -72,35 +96,57 @@ export type DocumentStatus =
 
 /** Only the fields given are sent; `voiceConfigs`, when given, is sent whole. */
 export type UpdateAgentInput = {
+  /** What the agent says to open a conversation. */
   greeting?: string | null | undefined;
+  /** Free-form metadata, sent whole. */
   metadata?: Record<string, unknown> | null | undefined;
+  /** The model the agent runs on. */
   model?: string | null | undefined;
+  /** The agent's new name. */
   name?: string | null | undefined;
+  /** The language the agent speaks first, such as `en-US`. */
   primaryLanguage?: string | null | undefined;
+  /** The instructions that steer the agent. */
   systemPrompt?: string | null | undefined;
+  /** The agent's voices, sent whole as the complete list. */
   voiceConfigs?: Array<VoiceConfigInput> | null | undefined;
 };
 
 /** Only the fields given are sent; omitted fields keep their value. */
 export type UpdateOrganizationInput = {
+  /** The organization's city. */
   city?: string | null | undefined;
+  /** The organization's country. */
   country?: string | null | undefined;
+  /** A free-text description of the organization. */
   description?: string | null | undefined;
+  /** The organization's contact email address. */
   email?: string | null | undefined;
+  /** The industry the organization works in. */
   industry?: string | null | undefined;
+  /** The organization's name. */
   name?: string | null | undefined;
+  /** The organization's telephone number. */
   telephone?: string | null | undefined;
+  /** The organization's time zone, such as `Europe/Berlin`. */
   timezone?: string | null | undefined;
+  /** The organization's website address. */
   url?: string | null | undefined;
 };
 
 /** A voice config as sent upstream; an `id` naming an existing config keeps it. */
 export type VoiceConfigInput = {
+  /** The ID of an existing voice config to keep; omit it for a new one. */
   id?: string | number | null | undefined;
+  /** Whether this is the agent's default voice. */
   isDefault?: boolean | null | undefined;
+  /** A human-readable label. */
   label?: string | null | undefined;
+  /** The language spoken with this voice. */
   language: string;
+  /** Free-form voice settings. */
   settings?: Record<string, unknown> | null | undefined;
+  /** The upstream's identifier of the voice. */
   voiceId: string;
 };
 
