@@ -5,6 +5,10 @@ const httpUrl = z
   .string()
   .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
     error: "must be an http(s) URL without /v1, e.g. https://api.example.com",
+  })
+  // Every operation path already carries /v1: a base ending in it would ask for /v1/v1/...
+  .refine((value) => !/\/v1\/?$/.test(new URL(value).pathname), {
+    error: "must not end with /v1 (the gateway adds it), e.g. https://api.example.com",
   });
 
 /** The gateway's environment (README: Configuration). */

@@ -79,6 +79,10 @@ describe("npm start", () => {
       'UPSTREAM_URL must be an http(s) URL without /v1, e.g. https://api.example.com (got "ftp://example.com")',
     ],
     [
+      { UPSTREAM_URL: "https://api.example.com/v1" },
+      'UPSTREAM_URL must not end with /v1 (the gateway adds it), e.g. https://api.example.com (got "https://api.example.com/v1")',
+    ],
+    [
       { MAX_UPSTREAM_CALLS: "0" },
       'MAX_UPSTREAM_CALLS must be an integer from 1 to 100000 (got "0")',
     ],
