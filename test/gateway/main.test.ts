@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
+import { startSandbox } from "../../src/sandbox/server.ts";
 
 const children: ChildProcess[] = [];
 afterEach(() => {
@@ -24,8 +25,9 @@ function start(env: Record<string, string>) {
   return {
     child,
     output: () => ({ stdout, stderr }),
-    async banner(): Promise<string> {
-      for (let waited = 0; waited < 10_000 && !stdout.includes("demo key"); waited += 50) {
+    /** stdout once the banner's last line (`upstream: …`, or the keys) is out. */
+    async banner(last = "other keys"): Promise<string> {
+      for (let waited = 0; waited < 10_000 && !stdout.includes(last); waited += 50) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       return stdout;
@@ -53,6 +55,33 @@ describe("npm start", () => {
       body: JSON.stringify({ query: "{ organization { name } }" }),
     });
     expect(await answer.json()).toMatchObject({ data: { organization: { name: "Acme Health" } } });
+  });
+
+  it("uses the upstream UPSTREAM_URL names, and starts no sandbox", async () => {
+    const upstream = await startSandbox({ port: 0 });
+    try {
+      const gateway = start({ PORT: "0", LOG_LEVEL: "error", UPSTREAM_URL: upstream.url });
+      const banner = await gateway.banner("upstream:");
+      expect(banner).toContain(`upstream: ${upstream.url}`);
+      expect(banner).not.toContain("demo key");
+      const url = /GraphiQL at (\S+)/.exec(banner)?.[1] as string;
+      const html = await (await fetch(url, { headers: { accept: "text/html" } })).text();
+      expect(html).not.toContain("sk_test_acme");
+
+      const answer = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: "Bearer sk_test_globex" },
+        body: JSON.stringify({ query: "{ organization { name } }" }),
+      });
+      expect(await answer.json()).toMatchObject({
+        data: { organization: { name: expect.any(String) } },
+      });
+      expect(upstream.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
+        "GET /v1/organization",
+      ]);
+    } finally {
+      await upstream.close();
+    }
   });
 
   it("gives the embedded sandbox the SANDBOX_* settings", async () => {
