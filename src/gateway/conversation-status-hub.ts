@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { Repeater, SlidingBuffer } from "graphql-yoga";
+import { retryAfterSeconds } from "../schema/errors.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import type { ConversationStatusDto } from "../upstream/dto.ts";
 import { UpstreamError } from "../upstream/errors.ts";
@@ -164,15 +165,13 @@ function changed(before: ConversationStatusDto, after: ConversationStatusDto): b
 const MAX_RATE_LIMIT_WAIT_MS = 60_000;
 
 /**
- * After a 429 the next poll waits for the organization's window to reset (`X-RateLimit-Reset`,
- * Unix seconds) rather than spending the tolerated failures on a window that is still closed.
+ * After a 429 the next poll waits as long as the client is told to (`retryAfter`, from the
+ * window's reset) rather than spending the tolerated failures on a window that is still closed.
  */
-function rateLimitWaitMs(error: unknown, intervalMs: number, now = Date.now()): number {
-  if (!(error instanceof UpstreamError) || error.status !== 429 || !error.rateLimit) {
-    return intervalMs;
-  }
-  const untilReset = error.rateLimit.reset * 1000 - now;
-  return Math.max(intervalMs, Math.min(untilReset, MAX_RATE_LIMIT_WAIT_MS));
+function rateLimitWaitMs(error: unknown, intervalMs: number): number {
+  if (!(error instanceof UpstreamError) || error.status !== 429) return intervalMs;
+  const waitMs = retryAfterSeconds(error) * 1000;
+  return Math.max(intervalMs, Math.min(waitMs, MAX_RATE_LIMIT_WAIT_MS));
 }
 
 /** Worth polling again: rate limits, upstream 5xx and unreachability pass; 4xx do not. */

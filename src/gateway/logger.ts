@@ -1,6 +1,6 @@
 import { createLogger, type LogLevel, type YogaLogger } from "@graphql-yoga/logger";
-import { GraphQLError } from "graphql";
-import { UpstreamError, UpstreamUnavailableError } from "../upstream/errors.ts";
+import { upstreamFailureOf } from "../schema/errors.ts";
+import { UpstreamError } from "../upstream/errors.ts";
 
 /**
  * yoga logs, at error level with a stack, every error its masking replaces — which includes
@@ -13,7 +13,7 @@ export function createGatewayLogger(level: LogLevel | "silent"): YogaLogger {
   return {
     ...base,
     error: (...args: unknown[]) => {
-      const upstream = upstreamCause(args[0]);
+      const upstream = upstreamFailureOf(args[0]);
       if (upstream instanceof UpstreamError && upstream.status < 500) {
         base.debug(`upstream answered ${upstream.status} ${upstream.code}: ${upstream.message}`);
       } else if (upstream instanceof UpstreamError) {
@@ -25,12 +25,4 @@ export function createGatewayLogger(level: LogLevel | "silent"): YogaLogger {
       }
     },
   };
-}
-
-function upstreamCause(value: unknown): UpstreamError | UpstreamUnavailableError | undefined {
-  let cause = value;
-  while (cause instanceof GraphQLError && cause.originalError) cause = cause.originalError;
-  return cause instanceof UpstreamError || cause instanceof UpstreamUnavailableError
-    ? cause
-    : undefined;
 }

@@ -1,6 +1,6 @@
-import { type ExecutionResult, GraphQLError, getOperationAST, Kind } from "graphql";
+import { type ExecutionResult, type GraphQLError, getOperationAST, Kind } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
-import { retryAfterSeconds } from "../schema/errors.ts";
+import { retryAfterSeconds, upstreamFailureOf } from "../schema/errors.ts";
 import { UpstreamError } from "../upstream/errors.ts";
 import type { GatewayContext, UpstreamUsage } from "./context.ts";
 
@@ -100,8 +100,8 @@ function retryAfterOf(error: GraphQLError): number {
   return typeof fromExtensions === "number" ? fromExtensions : 1;
 }
 
+/** The upstream's 429, 5xx or other answer behind a field error, if there is one. */
 function upstreamOf(error: GraphQLError): UpstreamError | undefined {
-  let cause: unknown = error.originalError;
-  while (cause instanceof GraphQLError) cause = cause.originalError;
-  return cause instanceof UpstreamError ? cause : undefined;
+  const failure = upstreamFailureOf(error);
+  return failure instanceof UpstreamError ? failure : undefined;
 }

@@ -93,8 +93,8 @@ export function fromUpstreamError(error: UpstreamError | UpstreamUnavailableErro
  * gateway raised on purpose pass, anything else is masked as an unexpected error.
  */
 export function maskError(error: unknown, message: string): Error {
-  const original = error instanceof GraphQLError ? error.originalError : error;
-  if (original instanceof UpstreamError || original instanceof UpstreamUnavailableError) {
+  const original = upstreamFailureOf(error);
+  if (original) {
     const mapped = fromUpstreamError(original);
     if (!(error instanceof GraphQLError)) return mapped;
     return createGraphQLError(mapped.message, {
@@ -112,6 +112,20 @@ export function maskError(error: unknown, message: string): Error {
       : {}),
     extensions: { code: "INTERNAL_SERVER_ERROR", unexpected: true },
   });
+}
+
+/**
+ * The upstream failure behind an error, however deep graphql-js and yoga wrapped it; undefined
+ * for every other error.
+ */
+export function upstreamFailureOf(
+  error: unknown,
+): UpstreamError | UpstreamUnavailableError | undefined {
+  let cause = error;
+  while (cause instanceof GraphQLError && cause.originalError) cause = cause.originalError;
+  return cause instanceof UpstreamError || cause instanceof UpstreamUnavailableError
+    ? cause
+    : undefined;
 }
 
 /** A GraphQLError that carries no foreign error inside: one graphql-js or the gateway made. */
