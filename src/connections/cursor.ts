@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { isJsonObject } from "../upstream/dto.ts";
 import { cursorNotIssuedHere } from "./errors.ts";
 import type { PageForm } from "./types.ts";
 
@@ -61,9 +62,7 @@ function parseCompact(raw: string): Record<string, unknown> | undefined {
   if (!/^[A-Za-z0-9_-]+$/.test(raw)) return undefined;
   try {
     const parsed: unknown = JSON.parse(Buffer.from(raw, "base64url").toString("utf8"));
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : undefined;
+    return isJsonObject(parsed) ? parsed : undefined;
   } catch {
     return undefined;
   }
@@ -76,10 +75,10 @@ function isIndex(value: unknown): value is number {
 /** JSON with object keys sorted and null/undefined members dropped, at every depth. */
 function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, member: unknown) => {
-    if (typeof member !== "object" || member === null || Array.isArray(member)) return member;
+    if (!isJsonObject(member)) return member;
     const sorted: Record<string, unknown> = {};
     for (const key of Object.keys(member).sort()) {
-      const field = (member as Record<string, unknown>)[key];
+      const field = member[key];
       if (field !== undefined && field !== null) sorted[key] = field;
     }
     return sorted;

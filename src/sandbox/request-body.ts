@@ -1,4 +1,5 @@
 import type { IncomingMessage } from "node:http";
+import { isJsonObject } from "../upstream/dto.ts";
 import { ApiError } from "./error-codes.ts";
 
 /** Bodies above this are refused: nothing in the API needs more. */
@@ -59,11 +60,11 @@ export function requireJsonObject(body: RequestBody): Record<string, unknown> {
     });
   }
   const value = body.json.value;
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!isJsonObject(value)) {
     throw new ApiError("BAD_REQUEST", "The request body must be a JSON object.", {
       location: "body",
       reason: "not an object",
     });
   }
-  return value as Record<string, unknown>;
+  return value;
 }

@@ -1,4 +1,4 @@
-import type { JsonObject, ToolCatalogEntryDto } from "../upstream/dto.ts";
+import { isJsonObject, type JsonObject, type ToolCatalogEntryDto } from "../upstream/dto.ts";
 import { UpstreamUnavailableError } from "../upstream/errors.ts";
 import { builder } from "./builder.ts";
 import { readOnce } from "./read-once.ts";
@@ -53,17 +53,13 @@ const ToolCatalogEntry = builder.objectRef<ToolCatalogEntryShape>("ToolCatalogEn
 /** The catalog body is not shown by the seed: a bare array and `{ items }` are both read. */
 function catalogEntries(body: unknown): ToolCatalogEntryShape[] {
   const items = Array.isArray(body) ? body : (body as { items?: unknown } | null)?.items;
-  if (!Array.isArray(items) || !items.every(isObject)) {
+  if (!Array.isArray(items) || !items.every(isJsonObject)) {
     throw new UpstreamUnavailableError(
       "INVALID_RESPONSE",
       "The tool catalog is neither a list nor an object with `items`.",
     );
   }
   return items as ToolCatalogEntryShape[];
-}
-
-function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 builder.queryField("toolCatalog", (t) =>

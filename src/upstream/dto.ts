@@ -60,6 +60,11 @@ export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
 
 export type JsonObject = { [key: string]: unknown };
 
+/** A JSON object: not null, not an array. */
+export function isJsonObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
 // ---------------------------------------------------------------------------------------------
 // Errors and pagination (seed: Errors, Pagination conventions)
 

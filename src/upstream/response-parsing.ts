@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { STATUS_CODES } from "node:http";
-import type { JsonObject } from "./dto.ts";
+import { isJsonObject } from "./dto.ts";
 import { type RateLimit, UpstreamError } from "./errors.ts";
 
 /** Result of reading a body as JSON: `empty` covers no bytes and whitespace only. */
@@ -52,10 +52,6 @@ export function retryAfterFromHeaders(
   if (seconds !== undefined) return atLeastOne(seconds);
   const date = Date.parse(value);
   return Number.isNaN(date) ? undefined : atLeastOne((date - nowMs) / 1000);
-}
-
-function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function nonEmptyString(value: unknown): string | undefined {
