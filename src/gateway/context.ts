@@ -1,6 +1,6 @@
 import { initContextCache } from "@pothos/core";
 import type { UpstreamClient } from "../upstream/client.ts";
-import type { RateLimit } from "../upstream/errors.ts";
+import type { RateLimit } from "../upstream/dto.ts";
 import { createRestApi, type RestApi } from "../upstream/rest-api.ts";
 import type { ConversationStatusHub } from "./conversation-status-hub.ts";
 

@@ -1,8 +1,9 @@
 import { type ExecutionResult, type GraphQLError, getOperationAST, Kind } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import { retryAfterSeconds, upstreamFailureOf } from "../schema/errors.ts";
+import { rateLimitHeaders } from "../upstream/dto.ts";
 import { UpstreamError } from "../upstream/errors.ts";
-import type { GatewayContext, UpstreamUsage } from "./context.ts";
+import type { GatewayContext } from "./context.ts";
 
 /**
  * Reports an operation's upstream traffic: `extensions.cost { estimated upstreamCalls }`,
@@ -35,7 +36,7 @@ function withReport(
     ...result.extensions,
     cost: { estimated: context.estimatedUpstreamCalls ?? 0, upstreamCalls: usage.calls },
   };
-  const headers = rateLimitHeaders(usage);
+  const headers = usage.rateLimit ? rateLimitHeaders(usage.rateLimit) : {};
   if (usage.rateLimit) {
     extensions.rateLimit = {
       limit: usage.rateLimit.limit,
@@ -50,15 +51,6 @@ function withReport(
     extensions.http = { headers };
   }
   return { ...result, extensions };
-}
-
-function rateLimitHeaders(usage: UpstreamUsage): Record<string, string> {
-  if (!usage.rateLimit) return {};
-  return {
-    "X-RateLimit-Limit": String(usage.rateLimit.limit),
-    "X-RateLimit-Remaining": String(usage.rateLimit.remaining),
-    "X-RateLimit-Reset": String(usage.rateLimit.reset),
-  };
 }
 
 type Selections = ReadonlyArray<import("graphql").SelectionNode>;

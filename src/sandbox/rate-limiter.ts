@@ -42,11 +42,3 @@ export class FixedWindowRateLimiter {
     };
   }
 }
-
-export function rateLimitHeaders(decision: RateLimitDecision): Record<string, string> {
-  return {
-    "X-RateLimit-Limit": String(decision.limit),
-    "X-RateLimit-Remaining": String(decision.remaining),
-    "X-RateLimit-Reset": String(decision.reset),
-  };
-}

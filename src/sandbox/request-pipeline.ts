@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { rateLimitHeaders } from "../upstream/dto.ts";
 import { forbiddenWrite, identifyCaller, unauthorized } from "./auth.ts";
 import type { CursorCodec } from "./cursor.ts";
 import { ApiError, defaultCodeForStatus, errorBody } from "./error-codes.ts";
@@ -7,7 +8,7 @@ import { newRequestId } from "./ids.ts";
 import { advanceLiveCalls, type LiveCallSchedule } from "./live-calls.ts";
 import type { ResolvedOptions } from "./options.ts";
 import { QueryReader } from "./query-params.ts";
-import { type FixedWindowRateLimiter, rateLimitHeaders } from "./rate-limiter.ts";
+import type { FixedWindowRateLimiter } from "./rate-limiter.ts";
 import { loggedBody, readRequestBody } from "./request-body.ts";
 import { sendResponse } from "./responses.ts";
 import type { Router } from "./router.ts";

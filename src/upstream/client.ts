@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Dispatcher, Pool } from "undici";
-import { type RateLimit, UpstreamUnavailableError } from "./errors.ts";
+import type { RateLimit } from "./dto.ts";
+import { UpstreamUnavailableError } from "./errors.ts";
 import { headerValue, parseJsonBody, parseRateLimit, toUpstreamError } from "./response-parsing.ts";
 import { isRetryableTransportError, toUnavailableError } from "./transport-errors.ts";
 

@@ -66,6 +66,26 @@ export function isJsonObject(value: unknown): value is JsonObject {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Rate limits (seed: Limits)
+
+/** The three `X-RateLimit-*` headers of one response. */
+export interface RateLimit {
+  limit: number;
+  remaining: number;
+  /** Unix timestamp (seconds) at which the window resets. */
+  reset: number;
+}
+
+/** The headers as the seed names them: sent by the sandbox, passed on by the gateway. */
+export function rateLimitHeaders(rateLimit: RateLimit): Record<string, string> {
+  return {
+    "X-RateLimit-Limit": String(rateLimit.limit),
+    "X-RateLimit-Remaining": String(rateLimit.remaining),
+    "X-RateLimit-Reset": String(rateLimit.reset),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
 // Errors and pagination (seed: Errors, Pagination conventions)
 
 export interface ErrorBody {

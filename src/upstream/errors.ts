@@ -1,12 +1,4 @@
-import type { JsonObject } from "./dto.ts";
-
-/** The three `X-RateLimit-*` headers of one upstream response. */
-export interface RateLimit {
-  limit: number;
-  remaining: number;
-  /** Unix timestamp (seconds) at which the window resets. */
-  reset: number;
-}
+import type { JsonObject, RateLimit } from "./dto.ts";
 
 /**
  * The upstream answered with a non-2xx status. Carries everything the seed's error body

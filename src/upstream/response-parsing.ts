@@ -1,7 +1,8 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { STATUS_CODES } from "node:http";
+import type { RateLimit } from "./dto.ts";
 import { isJsonObject } from "./dto.ts";
-import { type RateLimit, UpstreamError } from "./errors.ts";
+import { UpstreamError } from "./errors.ts";
 
 /** Result of reading a body as JSON: `empty` covers no bytes and whitespace only. */
 export type ParsedBody = { kind: "empty" } | { kind: "json"; value: unknown } | { kind: "invalid" };

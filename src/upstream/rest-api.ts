@@ -12,10 +12,10 @@ import type {
   OffsetResponse,
   OrganizationDto,
   PageResponse,
+  RateLimit,
   UpdateAgentBody,
   UpdateOrganizationBody,
 } from "./dto.ts";
-import type { RateLimit } from "./errors.ts";
 
 /** Who is calling: every operation forwards this key, signal and rate-limit observer. */
 export interface CallContext {

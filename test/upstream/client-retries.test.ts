@@ -4,7 +4,7 @@ import {
   type UpstreamClient,
   type UpstreamRequest,
 } from "../../src/upstream/client.ts";
-import type { RateLimit } from "../../src/upstream/errors.ts";
+import type { RateLimit } from "../../src/upstream/dto.ts";
 import {
   type RecordingUpstream,
   sendJson,
