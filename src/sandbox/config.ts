@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { intVar, parseEnv, rateVar } from "../env.ts";
+import { DIALECTS } from "./dialects.ts";
 import type { SandboxOptions } from "./server.ts";
 
 const DAY_S = 86_400;
@@ -16,6 +17,9 @@ const sandboxEnv = z.object({
   SANDBOX_CALL_DURATION_S: intVar(1, DAY_S).default(90),
   SANDBOX_CALL_INTERVAL_S: intVar(1, DAY_S).default(20),
   SANDBOX_CURSOR_TTL_S: intVar(1, 7 * DAY_S).default(15 * 60),
+  SANDBOX_DIALECT: z
+    .enum(DIALECTS, { error: `must be one of ${DIALECTS.join(", ")}` })
+    .default("standard"),
 });
 
 export interface SandboxConfig {
@@ -39,6 +43,7 @@ export function readSandboxConfig(env: NodeJS.ProcessEnv = process.env): Sandbox
       callDurationMs: vars.SANDBOX_CALL_DURATION_S * 1000,
       callIntervalMs: vars.SANDBOX_CALL_INTERVAL_S * 1000,
       cursorTtlMs: vars.SANDBOX_CURSOR_TTL_S * 1000,
+      dialect: vars.SANDBOX_DIALECT,
     },
   };
 }

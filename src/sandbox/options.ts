@@ -1,3 +1,4 @@
+import { dialect, isDialectName } from "./dialects.ts";
 import type { SandboxOptions } from "./server.ts";
 
 /** Every option with its default applied. */
@@ -13,6 +14,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
   callIntervalMs: 20_000,
   cursorTtlMs: 15 * 60_000,
   campaignsMaxLimit: 100,
+  dialect: "standard",
   random: Math.random,
 };
 
@@ -25,7 +27,16 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   const defined = Object.fromEntries(
     Object.entries(options).filter(([, value]) => value !== undefined),
   );
-  const resolved: ResolvedOptions = { ...DEFAULT_OPTIONS, ...defined };
+  check(
+    defined.dialect === undefined || isDialectName(defined.dialect),
+    'dialect must be "standard" or "alternate"',
+  );
+  const chosen = dialect((defined.dialect as ResolvedOptions["dialect"]) ?? "standard");
+  const resolved: ResolvedOptions = {
+    ...DEFAULT_OPTIONS,
+    campaignsMaxLimit: chosen.campaignsMaxLimit,
+    ...defined,
+  };
   const isInt = (n: number, min: number) => Number.isInteger(n) && n >= min;
   check(isInt(resolved.rateLimit, 1), "rateLimit must be an integer >= 1");
   check(isInt(resolved.rateWindowSeconds, 1), "rateWindowSeconds must be an integer >= 1");

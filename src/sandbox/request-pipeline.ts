@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { rateLimitHeaders } from "../upstream/dto.ts";
 import { forbiddenWrite, identifyCaller, unauthorized } from "./auth.ts";
 import type { CursorCodec } from "./cursor.ts";
+import type { Dialect } from "./dialects.ts";
 import { ApiError, defaultCodeForStatus, errorBody } from "./error-codes.ts";
 import type { FaultQueue } from "./faults.ts";
 import { newRequestId } from "./ids.ts";
@@ -19,6 +20,8 @@ import type { Store } from "./store.ts";
 /** Everything one sandbox instance shares between its requests. */
 export interface SandboxRuntime {
   options: ResolvedOptions;
+  /** The reading of the seed's silent spots this instance serves. */
+  dialect: Dialect;
   store: Store;
   router: Router;
   limiter: FixedWindowRateLimiter;
@@ -71,7 +74,11 @@ export async function handleRequest(
   res.setHeader("X-Request-Id", requestId);
   const url = new URL(req.url ?? "/", "http://sandbox.invalid");
   const method = (req.method ?? "GET").toUpperCase();
-  const path = url.pathname;
+  // A dialect may serve the unprefixed paths of the overview's example as their /v1 twins.
+  const path =
+    runtime.dialect.acceptsUnprefixedPaths && !isV1(url.pathname) && url.pathname !== "/"
+      ? `/v1${url.pathname}`
+      : url.pathname;
   const entry = isV1(path) ? record(req, url) : undefined;
   if (entry !== undefined) {
     runtime.requests.push(entry);
@@ -155,13 +162,25 @@ export async function handleRequest(
       cursors: runtime.cursors,
       options: runtime.options,
     });
-    sendResponse(res, result.status, result.body, result.headers);
+    const shaped = runtime.dialect.answer({
+      route: `${method} ${match.route.path}`,
+      params: match.params,
+      result,
+    });
+    sendResponse(res, shaped.status, shaped.body, shaped.headers);
   } catch (error) {
-    if (error instanceof ApiError) {
-      const answer = errorBody(error.code, error.message, requestId, error.details);
-      return sendResponse(res, error.status, answer, error.headers);
-    }
-    console.error("sandbox: unexpected error", error);
-    sendResponse(res, 500, errorBody("INTERNAL_ERROR", "Internal server error.", requestId));
+    const failure =
+      error instanceof ApiError
+        ? error
+        : new ApiError("INTERNAL_ERROR", "Internal server error.", undefined);
+    if (!(error instanceof ApiError)) console.error("sandbox: unexpected error", error);
+    const { status, body } = runtime.dialect.error({
+      status: failure.status,
+      code: failure.code,
+      message: failure.message,
+      requestId,
+      details: failure.details,
+    });
+    return sendResponse(res, status, body, failure.headers);
   }
 }

@@ -1,6 +1,7 @@
 import { createServer, type ServerResponse } from "node:http";
 import { listenHttp } from "../listen.ts";
 import { CursorCodec } from "./cursor.ts";
+import { type DialectName, dialect } from "./dialects.ts";
 import { FaultQueue } from "./faults.ts";
 import { resolveOptions } from "./options.ts";
 import { FixedWindowRateLimiter } from "./rate-limiter.ts";
@@ -26,8 +27,16 @@ export interface SandboxOptions {
   callIntervalMs?: number;
   /** Cursors older than this are stale -> 400 INVALID_CURSOR; default 15 minutes. */
   cursorTtlMs?: number;
-  /** The campaigns endpoint's own tighter bound: a larger `limit` (up to 100) gets a short page; default 100. */
+  /**
+   * The campaigns endpoint's own tighter bound: a larger `limit` (up to 100) gets a short page;
+   * default: the dialect's (100 standard, 50 alternate).
+   */
   campaignsMaxLimit?: number;
+  /**
+   * Which reading of the seed's silent spots to serve (src/sandbox/dialects.ts); default
+   * "standard".
+   */
+  dialect?: DialectName;
   /** For fault injection; default Math.random. */
   random?: () => number;
 }
@@ -90,6 +99,7 @@ export async function startSandbox(
   const timers = new Set<NodeJS.Timeout>();
   const runtime: SandboxRuntime = {
     options: resolved,
+    dialect: dialect(resolved.dialect),
     store: seedStore(startMs, resolved.callDurationMs),
     router: new Router(ROUTES),
     limiter: new FixedWindowRateLimiter(resolved.rateLimit, resolved.rateWindowSeconds),

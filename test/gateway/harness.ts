@@ -6,6 +6,7 @@ import {
   type GatewayOptions,
 } from "../../src/gateway/create-gateway.ts";
 import { type ListeningGateway, listen } from "../../src/gateway/server.ts";
+import { type DialectName, isDialectName } from "../../src/sandbox/dialects.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
@@ -37,6 +38,16 @@ export interface Harness {
   close(): Promise<void>;
 }
 
+/**
+ * The sandbox dialect this test run speaks to: vitest runs test/gateway once per dialect
+ * (vitest.config.ts), so every end-to-end test meets both readings of the seed.
+ */
+export function testDialect(): DialectName {
+  const name = process.env.SANDBOX_DIALECT ?? "standard";
+  if (!isDialectName(name)) throw new Error(`SANDBOX_DIALECT: unknown dialect ${name}`);
+  return name;
+}
+
 /** A real sandbox and a real gateway, each listening on a free loopback port. */
 export async function startHarness(
   options: {
@@ -45,7 +56,7 @@ export async function startHarness(
     upstream?: { timeoutMs?: number; maxRetries?: number; baseUrl?: string };
   } = {},
 ): Promise<Harness> {
-  const sandbox = await startSandbox({ port: 0, ...options.sandbox });
+  const sandbox = await startSandbox({ port: 0, dialect: testDialect(), ...options.sandbox });
   const upstream = createUpstreamClient({
     baseUrl: options.upstream?.baseUrl ?? sandbox.url,
     timeoutMs: options.upstream?.timeoutMs ?? 5_000,
