@@ -20,7 +20,7 @@ import { validateConnectionArgs } from "../connections/validate-args.ts";
  * `connection` marks a Relay connection whose page size multiplies what is selected inside it.
  */
 export interface UpstreamCostExtensions {
-  upstreamCalls?: number | { perItemOf: string };
+  upstreamCalls?: number | { perItemOf: string; each: number };
   connection?: { defaultSize: number; forwardOnly?: boolean };
 }
 
@@ -97,8 +97,9 @@ function estimateField(
     calls = cost.upstreamCalls;
   } else if (cost.upstreamCalls) {
     const items = args[cost.upstreamCalls.perItemOf];
-    calls = Array.isArray(items) ? items.length : 0;
-    childMultiplier = multiplier * calls;
+    const count = Array.isArray(items) ? items.length : 0;
+    calls = count * cost.upstreamCalls.each;
+    childMultiplier = multiplier * count;
   }
   if (cost.connection) {
     validateConnectionArgs(args, { forwardOnly: cost.connection.forwardOnly ?? false });

@@ -1,6 +1,7 @@
 import SchemaBuilder from "@pothos/core";
 import DataloaderPlugin from "@pothos/plugin-dataloader";
 import RelayPlugin from "@pothos/plugin-relay";
+import { GraphQLScalarType } from "graphql";
 import { DateTimeResolver, JSONObjectResolver } from "graphql-scalars";
 import type { GatewayContext } from "../gateway/context.ts";
 import type { JsonObject } from "../upstream/dto.ts";
@@ -67,7 +68,16 @@ export const builder = new SchemaBuilder<SchemaTypes>({
   },
 });
 
-builder.addScalarType("DateTime", DateTimeResolver);
+// Upstream timestamps are valid ISO 8601 in any offset and precision; clients get one form (UTC,
+// milliseconds), so the same instant is the same string whatever the upstream wrote.
+builder.addScalarType(
+  "DateTime",
+  new GraphQLScalarType({
+    ...DateTimeResolver.toConfig(),
+    serialize: (value) =>
+      new Date(DateTimeResolver.serialize(value) as string | Date).toISOString(),
+  }),
+);
 builder.addScalarType("JSONObject", JSONObjectResolver);
 
 // Every connection reports how many items the whole list holds, when the upstream tells.

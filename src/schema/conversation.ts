@@ -1,19 +1,20 @@
 import { resolveConnection } from "../connections/resolve-connection.ts";
 import type { GatewayContext } from "../gateway/context.ts";
+import type { ConversationItem } from "../upstream/conversation-reading.ts";
 import {
   CONVERSATION_CHANNELS,
   CONVERSATION_DIRECTIONS,
   CONVERSATION_STATUSES,
-  type ConversationDto,
   type ListConversationsQuery,
 } from "../upstream/dto.ts";
 import { Agent } from "./agent.ts";
 import { builder } from "./builder.ts";
 import { connectionArgs } from "./connection-args.ts";
 import { Contact } from "./contact.ts";
+import { loadConversationsById } from "./conversation-by-id.ts";
 import { badUserInput } from "./errors.ts";
 import { assertId } from "./ids.ts";
-import { enumOrNull, loadEach } from "./load-each.ts";
+import { enumOrNull } from "./load-each.ts";
 import { listKey, readOnce } from "./read-once.ts";
 
 export const ConversationStatus = builder.enumType("ConversationStatus", {
@@ -31,22 +32,18 @@ export const ConversationChannel = builder.enumType("ConversationChannel", {
   values: CONVERSATION_CHANNELS,
 });
 
-/** A list item, or the status view of operation 8 (which carries fewer fields). */
-export type ConversationShape = { id: string } & Partial<ConversationDto>;
-
 export const Conversation = builder.loadableNodeRef("Conversation", {
   id: {
     description: "The conversation's ID (`cnv_` prefix).",
-    resolve: (conversation: ConversationShape) => conversation.id,
+    resolve: (conversation: ConversationItem) => conversation.id,
   },
-  load: (ids: string[], context) =>
-    loadEach(ids, (id) => context.api.getConversationStatus(id) as Promise<ConversationShape>),
+  load: loadConversationsById,
 });
 
 Conversation.implement({
   description:
-    "A voice conversation or call. Loaded by ID through the status view (operation 8), which " +
-    "may not carry the agent, contact, direction and channel: those are then null.",
+    "A voice conversation or call: the same item whether it comes from a list or by ID " +
+    "(`conversation`, `node`), so every field agrees for one ID.",
   fields: (t) => ({
     status: t.field({
       type: ConversationStatus,
@@ -109,7 +106,7 @@ Conversation.implement({
       type: "JSONObject",
       description:
         "The upstream's conversation object as received, fields the schema lacks included.",
-      resolve: (c) => c,
+      resolve: (c) => c.raw,
     }),
   }),
 });
@@ -190,7 +187,7 @@ function listConversations(
   query: ListConversationsQuery,
   args: Parameters<typeof resolveConnection>[1],
 ) {
-  return resolveConnection<ConversationDto>(
+  return resolveConnection<ConversationItem>(
     {
       name: "conversations",
       assumedForm: "offset",
@@ -215,9 +212,9 @@ builder.queryFields((t) => ({
     type: Conversation,
     nullable: true,
     description:
-      "A conversation by ID, through its status view (GET /v1/conversations/{conversationId}/status). Null, with a NOT_FOUND error, when it does not exist.",
+      "A conversation by ID, the same item the lists hold: its status view (GET /v1/conversations/{conversationId}/status) gives its start time, and the list filtered to that second gives the item. Null, with a NOT_FOUND error, when it does not exist.",
     args: { id: t.arg.id({ required: true }) },
-    extensions: { upstreamCalls: 1 },
+    extensions: { upstreamCalls: 2 },
     resolve: (_root, { id }) => assertId("conversation", id),
   }),
   conversations: t.field({

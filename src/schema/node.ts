@@ -39,7 +39,8 @@ builder.queryFields((t) => ({
     description:
       "Any object by its ID; the prefix (agt_, cnt_, cnv_, cmp_, prp_, doc_) picks the type.",
     args: { id: t.arg.id({ required: true }) },
-    extensions: { upstreamCalls: 1 },
+    // A conversation takes two calls (conversation-by-id.ts); every other type one at most.
+    extensions: { upstreamCalls: 2 },
     resolve: (_root, { id }, context) => loadNode(id, context) as never,
   }),
   nodes: t.field({
@@ -47,7 +48,7 @@ builder.queryFields((t) => ({
     nullable: { list: false, items: true },
     description: "Objects by ID, in order; an ID that fails yields null and its own error.",
     args: { ids: t.arg.idList({ required: true }) },
-    extensions: { upstreamCalls: { perItemOf: "ids" } },
+    extensions: { upstreamCalls: { perItemOf: "ids", each: 2 } },
     resolve: (_root, { ids }, context) => ids.map(async (id) => loadNode(id, context)) as never,
   }),
 }));

@@ -1,4 +1,5 @@
 import type { QueryValue, UpstreamClient, UpstreamRequest } from "./client.ts";
+import { type ConversationItem, readConversationList } from "./conversation-reading.ts";
 import type {
   AgentDto,
   AssignPhoneNumberBody,
@@ -53,7 +54,10 @@ export interface RestApi {
   /** Operation 6: POST /v1/phone-numbers/assign; `{}` when the answer has no body. */
   assignPhoneNumber(body: AssignPhoneNumberBody): Promise<JsonObject>;
   /** Operation 7: GET /v1/conversations. */
-  listConversations(query: ListConversationsQuery & PageParams): Promise<ListBody<ConversationDto>>;
+  /** Items read into one shape whatever the upstream's (`conversation-reading.ts`). */
+  listConversations(
+    query: ListConversationsQuery & PageParams,
+  ): Promise<ListBody<ConversationItem>>;
   /** Operation 8: GET /v1/conversations/{conversationId}/status. */
   getConversationStatus(conversationId: string): Promise<ConversationStatusDto>;
   /** Operation 9: DELETE /v1/properties/{propertyDefinitionId}. */
@@ -133,8 +137,10 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
     updateAgent: (agentId, body) => send("PATCH", `/v1/agents/${segment(agentId)}`, { body }),
     getAgentStats: (agentId) => send("GET", `/v1/agents/${segment(agentId)}/stats`),
     assignPhoneNumber: (body) => send("POST", "/v1/phone-numbers/assign", { body }),
-    listConversations: (query) =>
-      send("GET", "/v1/conversations", { query: listQuery(query, CONVERSATION_FILTERS) }),
+    listConversations: async (query) =>
+      readConversationList(
+        await send("GET", "/v1/conversations", { query: listQuery(query, CONVERSATION_FILTERS) }),
+      ) as ListBody<ConversationItem>,
     getConversationStatus: (conversationId) =>
       send("GET", `/v1/conversations/${segment(conversationId)}/status`),
     deletePropertyDefinition: (propertyDefinitionId) =>

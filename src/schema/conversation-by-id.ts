@@ -1,0 +1,59 @@
+import type { GatewayContext } from "../gateway/context.ts";
+import type { ConversationItem } from "../upstream/conversation-reading.ts";
+import { UpstreamUnavailableError } from "../upstream/errors.ts";
+import { loadEach } from "./load-each.ts";
+import { listKey, readOnce } from "./read-once.ts";
+
+/** The widest page operation 7 grants (seed: `limit` 1 to 100). */
+const LIST_LIMIT = 100;
+
+/**
+ * Conversations by ID, each as its full list item, so `conversation(id)`, `node(id)` and every
+ * list agree on every field (one ID, one truth; normalised client caches depend on it). The seed
+ * has no read of one conversation: operation 8 gives its `startedAt`, and operation 7 filtered to
+ * that start time holds the item. IDs that started in the same second share one list request.
+ */
+export async function loadConversationsById(
+  ids: readonly string[],
+  context: GatewayContext,
+): Promise<(ConversationItem | Error)[]> {
+  const views = await loadEach(ids, (id) => context.api.getConversationStatus(id));
+  return Promise.all(
+    views.map(async (view, index) => {
+      const id = ids[index] as string;
+      if (view instanceof Error) return view;
+      const startedAt = typeof view.startedAt === "string" ? Date.parse(view.startedAt) : NaN;
+      if (Number.isNaN(startedAt)) return notListed(id, "its status view has no start time");
+      try {
+        const items = await itemsStartedAt(context, startedAt);
+        return items.find((item) => item.id === id) ?? notListed(id, "the list does not hold it");
+      } catch (error) {
+        return error instanceof Error ? error : new Error(String(error));
+      }
+    }),
+  );
+}
+
+/**
+ * The items that started within the second of `startedAtMs`: a window, not an instant, so an
+ * upstream whose `endDate` is exclusive or whose clock has second precision still holds the item.
+ */
+async function itemsStartedAt(context: GatewayContext, startedAtMs: number) {
+  const second = Math.floor(startedAtMs / 1000) * 1000;
+  const query = {
+    limit: LIST_LIMIT,
+    startDate: new Date(second).toISOString(),
+    endDate: new Date(second + 999).toISOString(),
+  };
+  const body = await readOnce(context, listKey("conversations", query), () =>
+    context.api.listConversations(query),
+  );
+  return Array.isArray(body.items) ? body.items : [];
+}
+
+function notListed(id: string, why: string): Error {
+  return new UpstreamUnavailableError(
+    "INVALID_RESPONSE",
+    `The conversation ${id} could not be read in full: ${why}`,
+  );
+}
