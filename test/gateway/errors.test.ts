@@ -7,9 +7,20 @@ import {
   sendJson,
   startRecordingUpstream,
 } from "../upstream/recording-upstream.ts";
+import { upstreamError } from "./dialect-facts.ts";
 import { ACME_READONLY, type Harness, startHarness } from "./harness.ts";
 
 const REQUEST_ID = expect.stringMatching(/^req_[a-z0-9]+$/);
+
+/**
+ * `extensions.upstream`'s status, code and requestId where the standard dialect answers `code`:
+ * the request ID comes from the body, else from the upstream's `X-Request-Id` header.
+ */
+function upstreamAnswer(code: string, status: number) {
+  const answer = upstreamError(code, status);
+  return { status: answer.status, code: answer.code, requestId: REQUEST_ID };
+}
+
 const UNAVAILABLE = "The upstream API is unavailable; try again later.";
 
 /** The seed's error body, as an injected fault answers it. */
@@ -80,10 +91,8 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
           code: "UNAUTHENTICATED",
           http: { status: 401 },
           upstream: {
-            status: 401,
-            code: "UNAUTHORIZED",
+            ...upstreamAnswer("UNAUTHORIZED", 401),
             message: "Invalid API key or malformed Authorization header.",
-            requestId: REQUEST_ID,
             details: null,
           },
         },
@@ -110,10 +119,8 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
           code: "FORBIDDEN",
           http: { status: 403 },
           upstream: {
-            status: 403,
-            code: "FORBIDDEN",
+            ...upstreamAnswer("FORBIDDEN", 403),
             message: "This API key is read-only; it cannot change data.",
-            requestId: REQUEST_ID,
             details: null,
           },
         },
@@ -215,10 +222,9 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
           code: "VALIDATION_FAILED",
           http: { status: 422 },
           upstream: {
-            status: 422,
-            code: "VALIDATION_ERROR",
+            ...upstreamAnswer("VALIDATION_ERROR", 422),
             message: "Body field `email` must be an email address.",
-            requestId: REQUEST_ID,
+
             details: { location: "body", field: "email", reason: "must be an email address" },
           },
         },

@@ -15,7 +15,13 @@ import {
   UpdateAgentStatusDocument,
   UpdateOrganizationDocument,
 } from "../generated/graphql.ts";
+import { upstreamBody, upstreamError, upstreamStatus } from "./dialect-facts.ts";
 import { ACME_READONLY, type GraphQLResponse, type Harness, startHarness } from "./harness.ts";
+
+const ASSIGN = "POST /v1/phone-numbers/assign";
+const RETRY = "POST /v1/campaigns/{campaignId}/retry";
+/** The status of a created agent in this run's dialect. */
+const CREATED = upstreamStatus("POST /v1/agents", 201);
 
 // Every test writes: each gets its own freshly seeded sandbox.
 let harness: Harness;
@@ -296,7 +302,7 @@ describe("createAgent", () => {
         },
       },
     });
-    expect(upstreamCalls()).toEqual([["POST /v1/agents", input, 201]]);
+    expect(upstreamCalls()).toEqual([["POST /v1/agents", input, CREATED]]);
   });
 
   it("POSTs only the name when only the name is given", async () => {
@@ -307,7 +313,7 @@ describe("createAgent", () => {
       status: "ACTIVE",
       primaryLanguage: "en-US",
     });
-    expect(upstreamCalls()).toEqual([["POST /v1/agents", { name: "Overflow" }, 201]]);
+    expect(upstreamCalls()).toEqual([["POST /v1/agents", { name: "Overflow" }, CREATED]]);
   });
 
   it("answers CONFLICT for a name already taken", async () => {
@@ -352,17 +358,17 @@ describe("assignPhoneNumber", () => {
       assignPhoneNumber: {
         phoneNumberId: SEED_IDS.acmePhoneNumberUnassigned,
         agent: { id: SEED_IDS.acmeAgentSimple, name: "Outreach Agent 004" },
-        raw: {
+        raw: upstreamBody(ASSIGN, 200, {
           id: SEED_IDS.acmePhoneNumberUnassigned,
           number: "+16175550204",
           country: "US",
           agentId: SEED_IDS.acmeAgentSimple,
           assignedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-        },
+        }),
       },
     });
     expect(upstreamCalls()).toEqual([
-      ["POST /v1/phone-numbers/assign", input, 200],
+      ["POST /v1/phone-numbers/assign", input, upstreamStatus(ASSIGN, 200)],
       ["GET /v1/agents/agt_acme_004", undefined, 200],
     ]);
   });
@@ -415,7 +421,11 @@ describe("deletePropertyDefinition", () => {
       extensions: { code: "NOT_FOUND", http: { status: 404 }, upstream: { status: 404 } },
     });
     expect(upstreamCalls()).toEqual([
-      ["DELETE /v1/properties/prp_acme_insurance_provider", undefined, 204],
+      [
+        "DELETE /v1/properties/prp_acme_insurance_provider",
+        undefined,
+        upstreamStatus("DELETE /v1/properties/{propertyDefinitionId}", 204),
+      ],
       ["DELETE /v1/properties/prp_acme_insurance_provider", undefined, 404],
     ]);
   });
@@ -444,7 +454,11 @@ describe("deleteCampaign", () => {
     expect(after.body.data).toEqual({ campaign: null });
     expect(errorCodes(after)).toEqual([[["campaign"], "NOT_FOUND"]]);
     expect(upstreamCalls()).toEqual([
-      ["DELETE /v1/campaigns/cmp_acme_survey", undefined, 204],
+      [
+        "DELETE /v1/campaigns/cmp_acme_survey",
+        undefined,
+        upstreamStatus("DELETE /v1/campaigns/{campaignId}", 204),
+      ],
       ["GET /v1/campaigns/cmp_acme_survey", undefined, 404],
     ]);
   });
@@ -480,15 +494,15 @@ describe("retryCampaign", () => {
     expect(response.body.data).toEqual({
       retryCampaign: {
         campaign: { id: SEED_IDS.acmeCampaignWithFailedRows, failedRows: 0, status: "RUNNING" },
-        raw: {
+        raw: upstreamBody(RETRY, 200, {
           campaignId: SEED_IDS.acmeCampaignWithFailedRows,
           retriedRows: 12,
           status: "RUNNING",
-        },
+        }),
       },
     });
     expect(upstreamCalls()).toEqual([
-      ["POST /v1/campaigns/cmp_acme_flu_shots/retry", undefined, 200],
+      ["POST /v1/campaigns/cmp_acme_flu_shots/retry", undefined, upstreamStatus(RETRY, 200)],
       ["GET /v1/campaigns/cmp_acme_flu_shots", undefined, 200],
     ]);
   });
@@ -498,9 +512,15 @@ describe("retryCampaign", () => {
       id: SEED_IDS.acmeCampaignWithFailedRows,
     });
 
-    expect(response.body.data?.retryCampaign.raw).toMatchObject({ retriedRows: 12 });
+    expect(response.body.data?.retryCampaign.raw).toEqual(
+      upstreamBody(RETRY, 200, {
+        campaignId: SEED_IDS.acmeCampaignWithFailedRows,
+        retriedRows: 12,
+        status: "RUNNING",
+      }),
+    );
     expect(upstreamCalls()).toEqual([
-      ["POST /v1/campaigns/cmp_acme_flu_shots/retry", undefined, 200],
+      ["POST /v1/campaigns/cmp_acme_flu_shots/retry", undefined, upstreamStatus(RETRY, 200)],
     ]);
   });
 
@@ -669,7 +689,7 @@ describe("a read-only key", () => {
         extensions: {
           code: "FORBIDDEN",
           http: { status: 403 },
-          upstream: { status: 403, code: "FORBIDDEN" },
+          upstream: { status: 403, code: upstreamError("FORBIDDEN", 403).code },
         },
       });
       expect(upstreamCalls()).toEqual([request]);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import { upstreamError } from "./dialect-facts.ts";
 import { type Harness, startHarness } from "./harness.ts";
 
 // A day-long window: the sandbox aligns windows on multiples of their length since the epoch,
@@ -140,6 +141,7 @@ describe("HTTP 429 when every root field was rate-limited", () => {
     const errors = [...(response.body.errors ?? [])].sort((a, b) =>
       String(a.path?.[0]).localeCompare(String(b.path?.[0])),
     );
+    const limited = upstreamError("RATE_LIMITED", 429);
     expect(errors).toEqual(
       ["agent", "document"].map((field) => ({
         message: "Rate limit exceeded; retry after the window resets.",
@@ -150,7 +152,7 @@ describe("HTTP 429 when every root field was rate-limited", () => {
           http: { status: 429 },
           upstream: {
             status: 429,
-            code: "RATE_LIMITED",
+            code: limited.code,
             message: "Rate limit exceeded; retry after the window resets.",
             requestId: expect.stringMatching(/^req_/),
             details: { limit: 2, reset, retryAfter: expect.any(Number) },
