@@ -20,13 +20,9 @@ export async function loadConversationsById(
   const views = await loadEach(ids, (id) => context.api.getConversationStatus(id));
   return Promise.all(
     views.map(async (view, index) => {
-      const id = ids[index] as string;
       if (view instanceof Error) return view;
-      const startedAt = typeof view.startedAt === "string" ? Date.parse(view.startedAt) : NaN;
-      if (Number.isNaN(startedAt)) return notListed(id, "its status view has no start time");
       try {
-        const items = await itemsStartedAt(context, startedAt);
-        return items.find((item) => item.id === id) ?? notListed(id, "the list does not hold it");
+        return await conversationOfView(context, { ...view, id: ids[index] as string }, "cached");
       } catch (error) {
         return error instanceof Error ? error : new Error(String(error));
       }
@@ -35,19 +31,41 @@ export async function loadConversationsById(
 }
 
 /**
+ * The full item of the conversation whose status view is `view`. "fresh" reads the list again
+ * even if this operation already did (a subscription's context outlives each of its events).
+ */
+export async function conversationOfView(
+  context: GatewayContext,
+  view: { id: string; startedAt?: unknown },
+  reading: "cached" | "fresh",
+): Promise<ConversationItem> {
+  const startedAt = typeof view.startedAt === "string" ? Date.parse(view.startedAt) : NaN;
+  if (Number.isNaN(startedAt)) throw notListed(view.id, "its status view has no start time");
+  const items = await itemsStartedAt(context, startedAt, reading);
+  const item = items.find((candidate) => candidate.id === view.id);
+  if (item === undefined) throw notListed(view.id, "the list does not hold it");
+  return item;
+}
+
+/**
  * The items that started within the second of `startedAtMs`: a window, not an instant, so an
  * upstream whose `endDate` is exclusive or whose clock has second precision still holds the item.
  */
-async function itemsStartedAt(context: GatewayContext, startedAtMs: number) {
+async function itemsStartedAt(
+  context: GatewayContext,
+  startedAtMs: number,
+  reading: "cached" | "fresh",
+) {
   const second = Math.floor(startedAtMs / 1000) * 1000;
   const query = {
     limit: LIST_LIMIT,
     startDate: new Date(second).toISOString(),
     endDate: new Date(second + 999).toISOString(),
   };
-  const body = await readOnce(context, listKey("conversations", query), () =>
-    context.api.listConversations(query),
-  );
+  const read = () => context.api.listConversations(query);
+  const body = await (reading === "fresh"
+    ? read()
+    : readOnce(context, listKey("conversations", query), read));
   return Array.isArray(body.items) ? body.items : [];
 }
 

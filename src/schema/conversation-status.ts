@@ -1,21 +1,27 @@
 import type { StatusEvent } from "../gateway/conversation-status-hub.ts";
-import { CONVERSATION_STATUSES, type ConversationStatusDto } from "../upstream/dto.ts";
+import type { ConversationStatusDto } from "../upstream/dto.ts";
 import { builder } from "./builder.ts";
-import { ConversationStatus } from "./conversation.ts";
+import { Conversation } from "./conversation.ts";
+import { conversationOfView } from "./conversation-by-id.ts";
 import { assertId } from "./ids.ts";
-import { enumOrNull } from "./load-each.ts";
 
+/**
+ * One change of a live call. It has no ID of its own (an ID belongs to one type only): the
+ * conversation it carries is the same object `conversation(id)` answers, so a client's cached
+ * `Conversation` is updated in place.
+ */
 const ConversationStatusUpdate = builder
   .objectRef<ConversationStatusDto>("ConversationStatusUpdate")
   .implement({
-    description: "The status view of a conversation (operation 8), as it changes.",
+    description:
+      "A live call's figures as they change (operation 8), with the conversation itself, so a client's cached Conversation is updated in place.",
     fields: (t) => ({
-      id: t.exposeID("id", { description: "The conversation's ID (`cnv_` prefix)." }),
-      status: t.field({
-        type: ConversationStatus,
-        nullable: true,
-        description: "The call's status; null when the upstream's view does not carry a known one.",
-        resolve: (update) => enumOrNull(CONVERSATION_STATUSES, update.status),
+      conversation: t.field({
+        type: Conversation,
+        description:
+          "The conversation as it is now: the same item `conversation(id)` answers (one list request per update when selected).",
+        extensions: { upstreamCalls: 1 },
+        resolve: (update, _args, context) => conversationOfView(context, update, "fresh"),
       }),
       duration: t.int({
         nullable: true,
@@ -45,7 +51,7 @@ builder.subscriptionField("conversationStatus", (t) =>
   t.field({
     type: ConversationStatusUpdate,
     description:
-      "Follows a live call: emits the status when it changes and completes after the call ends.",
+      "Follows a live call: emits when its status view changes and completes after the call ends.",
     args: { id: t.arg.id({ required: true }) },
     extensions: { upstreamCalls: 1 },
     subscribe: (_root, { id }, context) =>

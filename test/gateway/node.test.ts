@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { NodeByIdDocument, NodesByIdsDocument } from "../generated/graphql.ts";
+import { upstreamBody } from "./dialect-facts.ts";
 import { GLOBEX, type Harness, startHarness } from "./harness.ts";
 
 let harness: Harness;
@@ -12,6 +13,11 @@ afterAll(() => harness.close());
 afterEach(() => {
   harness.takeUpstreamRequests();
 });
+
+/** The list request that holds the seeded Acme conversation, which started at 09:00:00. */
+const ACME_CONVERSATION_LIST =
+  "GET /v1/conversations?limit=100&startDate=2026-01-06T09%3A00%3A00.000Z" +
+  "&endDate=2026-01-06T09%3A00%3A00.999Z";
 
 const NODE_ID_PREFIXES = "agt_, cnt_, cnv_, cmp_, prp_, doc_";
 
@@ -35,7 +41,8 @@ describe("node(id) dispatches on the ID's prefix", () => {
       node: {
         __typename: "Contact",
         id: "cnt_acme_noah",
-        stats: {
+        // The stats are the upstream's own JSON, timestamps as it wrote them.
+        stats: upstreamBody("GET /v1/contacts/{contactId}/stats", 200, {
           contactId: "cnt_acme_noah",
           totalConversations: 5,
           inbound: 3,
@@ -43,7 +50,7 @@ describe("node(id) dispatches on the ID's prefix", () => {
           byStatus: { FAILED: 1, UNKNOWN: 1, VOICEMAIL: 2, NO_ANSWER: 1 },
           totalDurationSeconds: 104,
           lastInteractionAt: "2026-01-17T10:41:00.000Z",
-        },
+        }),
       },
       requests: ["GET /v1/contacts/cnt_acme_noah/stats"],
     },
@@ -59,7 +66,8 @@ describe("node(id) dispatches on the ID's prefix", () => {
         endedAt: "2026-01-06T09:01:00.000Z",
         contact: { id: SEED_IDS.acmeContact },
       },
-      requests: ["GET /v1/conversations/cnv_acme_0001/status"],
+      // The status view gives its start, the list filtered to that second the full item.
+      requests: ["GET /v1/conversations/cnv_acme_0001/status", ACME_CONVERSATION_LIST],
     },
     {
       prefix: "cmp_",
@@ -188,6 +196,7 @@ describe("nodes(ids)", () => {
       "GET /v1/campaigns/cmp_acme_reminders",
       "GET /v1/contacts/cnt_acme_maria/stats",
       "GET /v1/conversations/cnv_acme_0001/status",
+      ACME_CONVERSATION_LIST,
       "GET /v1/documents/doc_acme_faq",
     ]);
   });
@@ -272,6 +281,7 @@ describe("nodes(ids)", () => {
     expect(harness.takeUpstreamRequests().sort()).toEqual([
       "GET /v1/conversations/cnv_acme_0001/status",
       "GET /v1/conversations/cnv_globex_0001/status",
+      expect.stringMatching(/^GET \/v1\/conversations\?limit=100&startDate=/),
       "GET /v1/documents/doc_acme_faq",
     ]);
   });
