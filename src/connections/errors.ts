@@ -1,5 +1,5 @@
-import { gatewayError, upstreamFacts } from "../schema/errors.ts";
-import type { UpstreamError } from "../upstream/errors.ts";
+import { gatewayError } from "../errors.ts";
+import { type UpstreamError, upstreamFacts } from "../upstream/errors.ts";
 
 /**
  * The errors the connection adapter raises itself. All are the client's to fix (HTTP 400);

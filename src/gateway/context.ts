@@ -1,4 +1,5 @@
 import { initContextCache } from "@pothos/core";
+import type { SchemaContext } from "../schema/context.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import type { RateLimit } from "../upstream/dto.ts";
 import { createRestApi, type RestApi } from "../upstream/rest-api.ts";
@@ -21,14 +22,9 @@ export class UpstreamUsage {
   };
 }
 
-export interface GatewayContext {
-  /** The caller's `Authorization` header, forwarded verbatim; undefined when absent. */
-  readonly authorization: string | undefined;
-  /** The REST API bound to this caller, this request's abort signal and its usage. */
-  readonly api: RestApi;
+/** The schema's context, plus what the gateway's plugins keep per operation. */
+export interface GatewayContext extends SchemaContext {
   readonly usage: UpstreamUsage;
-  /** Process-wide pollers behind `Subscription.conversationStatus`. */
-  readonly conversationStatusHub: ConversationStatusHub;
   /** Filled by the cost check before execution. */
   estimatedUpstreamCalls?: number;
 }

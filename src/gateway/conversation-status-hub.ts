@@ -1,13 +1,13 @@
 import { createHash } from "node:crypto";
 import { Repeater, SlidingBuffer } from "graphql-yoga";
-import { retryAfterSeconds } from "../schema/errors.ts";
+import type { ConversationStatusFeed, StatusEvent } from "../schema/context.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import type { ConversationStatusDto } from "../upstream/dto.ts";
 import { UpstreamError } from "../upstream/errors.ts";
 import { createRestApi } from "../upstream/rest-api.ts";
+import { retryAfterSeconds } from "./mask-error.ts";
 
 /** What a subscriber receives: a changed status view, or the error that ends the stream. */
-export type StatusEvent = ConversationStatusDto | Error;
 
 export interface ConversationStatusHubOptions {
   upstream: UpstreamClient;
@@ -27,7 +27,7 @@ type Subscriber = (event: StatusEvent | "end") => void;
  * conversation) however many subscribers share it; subscribers see only changes, and the
  * stream ends once the call has ended, or with the error that stopped the polling.
  */
-export class ConversationStatusHub {
+export class ConversationStatusHub implements ConversationStatusFeed {
   readonly #pollers = new Map<string, Poller>();
   readonly #options: Required<ConversationStatusHubOptions>;
 

@@ -8,12 +8,12 @@ import {
   type YogaLogger,
   type YogaServerInstance,
 } from "graphql-yoga";
-import { maskError } from "../schema/errors.ts";
 import { schema } from "../schema/index.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { authorizationFrom, createContext, type GatewayContext } from "./context.ts";
 import { ConversationStatusHub } from "./conversation-status-hub.ts";
 import { createGatewayLogger } from "./logger.ts";
+import { maskError } from "./mask-error.ts";
 import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
 import { useOperationLimits } from "./use-operation-limits.ts";
 import { useRequestSizeLimit } from "./use-request-size-limit.ts";

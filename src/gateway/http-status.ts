@@ -1,6 +1,6 @@
 import { type ExecutionResult, GraphQLError } from "graphql";
 import { createGraphQLError } from "graphql-yoga";
-import { ERROR_CODES, isGatewayErrorCode } from "../schema/errors.ts";
+import { ERROR_CODES, isGatewayErrorCode } from "../errors.ts";
 
 /**
  * A copy of a catalogue error that decides the HTTP status of the response: only errors that

@@ -1,6 +1,6 @@
 import { createLogger, type LogLevel, type YogaLogger } from "@graphql-yoga/logger";
-import { upstreamFailureOf } from "../schema/errors.ts";
 import { UpstreamError } from "../upstream/errors.ts";
+import { upstreamFailureOf } from "./mask-error.ts";
 
 /**
  * yoga logs, at error level with a stack, every error its masking replaces — which includes

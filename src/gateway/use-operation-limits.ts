@@ -3,7 +3,7 @@ import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
 import type { GraphQLError, ValidationContext } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { type ErrorCode, gatewayError } from "../schema/errors.ts";
+import { type ErrorCode, gatewayError } from "../errors.ts";
 
 export interface OperationLimitsOptions {
   /** Deepest selection allowed (introspection's `__schema` not counted); default 12. */

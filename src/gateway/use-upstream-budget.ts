@@ -8,7 +8,7 @@ import {
 } from "graphql";
 import { getVariableValues } from "graphql/execution/values.js";
 import { createGraphQLError, type Plugin } from "graphql-yoga";
-import { gatewayError } from "../schema/errors.ts";
+import { gatewayError } from "../errors.ts";
 import type { GatewayContext } from "./context.ts";
 import { estimateUpstreamCalls } from "./estimate-upstream-calls.ts";
 import { requestLevel } from "./http-status.ts";

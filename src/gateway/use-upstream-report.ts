@@ -1,9 +1,9 @@
 import { type ExecutionResult, type GraphQLError, getOperationAST, Kind } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
-import { retryAfterSeconds, upstreamFailureOf } from "../schema/errors.ts";
 import { rateLimitHeaders } from "../upstream/dto.ts";
 import { UpstreamError } from "../upstream/errors.ts";
 import type { GatewayContext } from "./context.ts";
+import { retryAfterSeconds, upstreamFailureOf } from "./mask-error.ts";
 
 /**
  * Reports an operation's upstream traffic: `extensions.cost { estimated upstreamCalls }`,

@@ -3,12 +3,12 @@ import DataloaderPlugin from "@pothos/plugin-dataloader";
 import RelayPlugin from "@pothos/plugin-relay";
 import { GraphQLScalarType } from "graphql";
 import { DateTimeResolver, JSONObjectResolver } from "graphql-scalars";
-import type { GatewayContext } from "../gateway/context.ts";
 import type { JsonObject } from "../upstream/dto.ts";
+import type { SchemaContext } from "./context.ts";
 import { typenameForId } from "./ids.ts";
 
 export interface SchemaTypes {
-  Context: GatewayContext;
+  Context: SchemaContext;
   /** Fields are non-null unless they say otherwise: what may be missing is marked so. */
   DefaultFieldNullability: false;
   Scalars: {

@@ -1,6 +1,6 @@
-import type { GatewayContext } from "../gateway/context.ts";
 import type { ConversationItem } from "../upstream/conversation-reading.ts";
 import { UpstreamUnavailableError } from "../upstream/errors.ts";
+import type { SchemaContext } from "./context.ts";
 import { loadEach } from "./load-each.ts";
 import { listKey, readOnce } from "./read-once.ts";
 
@@ -15,7 +15,7 @@ const LIST_LIMIT = 100;
  */
 export async function loadConversationsById(
   ids: readonly string[],
-  context: GatewayContext,
+  context: SchemaContext,
 ): Promise<(ConversationItem | Error)[]> {
   const views = await loadEach(ids, (id) => context.api.getConversationStatus(id));
   return Promise.all(
@@ -35,7 +35,7 @@ export async function loadConversationsById(
  * even if this operation already did (a subscription's context outlives each of its events).
  */
 export async function conversationOfView(
-  context: GatewayContext,
+  context: SchemaContext,
   view: { id: string; startedAt?: unknown },
   reading: "cached" | "fresh",
 ): Promise<ConversationItem> {
@@ -52,7 +52,7 @@ export async function conversationOfView(
  * upstream whose `endDate` is exclusive or whose clock has second precision still holds the item.
  */
 async function itemsStartedAt(
-  context: GatewayContext,
+  context: SchemaContext,
   startedAtMs: number,
   reading: "cached" | "fresh",
 ) {

@@ -1,6 +1,6 @@
-import type { StatusEvent } from "../gateway/conversation-status-hub.ts";
 import type { ConversationStatusDto } from "../upstream/dto.ts";
 import { builder } from "./builder.ts";
+import type { StatusEvent } from "./context.ts";
 import { Conversation } from "./conversation.ts";
 import { conversationOfView } from "./conversation-by-id.ts";
 import { assertId } from "./ids.ts";

@@ -1,5 +1,5 @@
 import { resolveConnection } from "../connections/resolve-connection.ts";
-import type { GatewayContext } from "../gateway/context.ts";
+import { badUserInput } from "../errors.ts";
 import type { ConversationItem } from "../upstream/conversation-reading.ts";
 import {
   CONVERSATION_CHANNELS,
@@ -11,8 +11,8 @@ import { Agent } from "./agent.ts";
 import { builder } from "./builder.ts";
 import { connectionArgs } from "./connection-args.ts";
 import { Contact } from "./contact.ts";
+import type { SchemaContext } from "./context.ts";
 import { loadConversationsById } from "./conversation-by-id.ts";
-import { badUserInput } from "./errors.ts";
 import { assertId } from "./ids.ts";
 import { enumOrNull } from "./load-each.ts";
 import { listKey, readOnce } from "./read-once.ts";
@@ -183,7 +183,7 @@ function pinned(
 }
 
 function listConversations(
-  context: GatewayContext,
+  context: SchemaContext,
   query: ListConversationsQuery,
   args: Parameters<typeof resolveConnection>[1],
 ) {

@@ -1,16 +1,16 @@
-import type { GatewayContext } from "../gateway/context.ts";
+import { badUserInput } from "../errors.ts";
 import { ID_PREFIX } from "../upstream/dto.ts";
 import { Agent } from "./agent.ts";
 import { builder } from "./builder.ts";
 import { Campaign } from "./campaign.ts";
 import { Contact } from "./contact.ts";
+import type { SchemaContext } from "./context.ts";
 import { Conversation } from "./conversation.ts";
 import { Document } from "./document.ts";
-import { badUserInput } from "./errors.ts";
 import { assertIdLength, quoteId, typenameForId } from "./ids.ts";
 
 /** Loads any node by its ID's prefix, through the same per-request loaders as every field. */
-function loadNode(id: string, context: GatewayContext): Promise<unknown> | unknown {
+function loadNode(id: string, context: SchemaContext): Promise<unknown> | unknown {
   switch (typenameForId(assertIdLength(id))) {
     case "Agent":
       return Agent.getDataloader(context).load(id);

@@ -1,5 +1,5 @@
 import { createContextCache } from "@pothos/core";
-import type { GatewayContext } from "../gateway/context.ts";
+import type { SchemaContext } from "./context.ts";
 
 /**
  * Reads that no node loader covers (the organization, the tool catalog, list pages), keyed by
@@ -8,11 +8,11 @@ import type { GatewayContext } from "../gateway/context.ts";
  * list filtered by that agent) goes upstream once, and nothing outlives the operation.
  */
 const readsOf = createContextCache(
-  (_context: GatewayContext) => new Map<string, Promise<unknown>>(),
+  (_context: SchemaContext) => new Map<string, Promise<unknown>>(),
 );
 
 export function readOnce<T>(
-  context: GatewayContext,
+  context: SchemaContext,
   key: string,
   read: () => Promise<T>,
 ): Promise<T> {

@@ -57,3 +57,14 @@ export class UpstreamUnavailableError extends Error {
     this.reason = reason;
   }
 }
+
+/** The facts of an upstream failure that reach the client in `extensions.upstream`. */
+export function upstreamFacts(error: UpstreamError): JsonObject {
+  return {
+    status: error.status,
+    code: error.code,
+    message: error.message,
+    requestId: error.requestId ?? null,
+    details: error.details ?? null,
+  };
+}

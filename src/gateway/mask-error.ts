@@ -1,44 +1,8 @@
 import { GraphQLError } from "graphql";
 import { createGraphQLError } from "graphql-yoga";
+import { type ErrorCode, gatewayError } from "../errors.ts";
 import type { JsonObject } from "../upstream/dto.ts";
-import { UpstreamError, UpstreamUnavailableError } from "../upstream/errors.ts";
-
-/**
- * Every `extensions.code` the gateway answers with, and the HTTP status that goes with it
- * (shown as `extensions.http.status`; it decides the response status only for request-level
- * errors, see gateway/use-http-status.ts).
- */
-export const ERROR_CODES = {
-  BAD_USER_INPUT: 400,
-  CURSOR_MISMATCH: 400,
-  CURSOR_EXPIRED: 400,
-  UNAUTHENTICATED: 401,
-  FORBIDDEN: 403,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  VALIDATION_FAILED: 422,
-  RATE_LIMITED: 429,
-  COST_LIMIT_EXCEEDED: 400,
-  DEPTH_LIMIT_EXCEEDED: 400,
-  ALIAS_LIMIT_EXCEEDED: 400,
-  UPSTREAM_ERROR: 502,
-  UPSTREAM_UNAVAILABLE: 503,
-} as const;
-
-export type ErrorCode = keyof typeof ERROR_CODES;
-
-export function isGatewayErrorCode(code: unknown): code is ErrorCode {
-  return typeof code === "string" && Object.hasOwn(ERROR_CODES, code);
-}
-
-/** A GraphQL error of the catalogue. `http` is added at serialisation time, from the code. */
-export function gatewayError(code: ErrorCode, message: string, extensions: JsonObject = {}) {
-  return createGraphQLError(message, { extensions: { code, ...extensions } });
-}
-
-export function badUserInput(message: string, extensions: JsonObject = {}) {
-  return gatewayError("BAD_USER_INPUT", message, extensions);
-}
+import { UpstreamError, UpstreamUnavailableError, upstreamFacts } from "../upstream/errors.ts";
 
 const CODE_BY_UPSTREAM_STATUS: Record<number, ErrorCode> = {
   400: "BAD_USER_INPUT",
@@ -49,17 +13,6 @@ const CODE_BY_UPSTREAM_STATUS: Record<number, ErrorCode> = {
   422: "VALIDATION_FAILED",
   429: "RATE_LIMITED",
 };
-
-/** The facts of an upstream failure that reach the client in `extensions.upstream`. */
-export function upstreamFacts(error: UpstreamError): JsonObject {
-  return {
-    status: error.status,
-    code: error.code,
-    message: error.message,
-    requestId: error.requestId ?? null,
-    details: error.details ?? null,
-  };
-}
 
 /**
  * Whole seconds a rate-limited client should wait (`extensions.retryAfter`, `Retry-After`): the
