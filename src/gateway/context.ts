@@ -1,4 +1,5 @@
 import { initContextCache } from "@pothos/core";
+import type { CursorKey } from "../connections/cursor.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import type { RateLimit } from "../upstream/dto.ts";
 import { createRestApi, type RestApi } from "../upstream/rest-api.ts";
@@ -29,6 +30,8 @@ export interface GatewayContext {
   readonly usage: UpstreamUsage;
   /** Process-wide pollers behind `Subscription.conversationStatus`. */
   readonly conversationStatusHub: ConversationStatusHub;
+  /** Signs and checks connection cursors (`CURSOR_SECRET`). */
+  readonly cursorKey: CursorKey;
   /** Filled by the cost check before execution. */
   estimatedUpstreamCalls?: number;
 }
@@ -36,6 +39,7 @@ export interface GatewayContext {
 export interface ContextDependencies {
   upstream: UpstreamClient;
   conversationStatusHub: ConversationStatusHub;
+  cursorKey: CursorKey;
 }
 
 /** Reads the header from a Fetch API request, or from graphql-ws connection params. */
@@ -65,5 +69,6 @@ export function createContext(
     api,
     usage,
     conversationStatusHub: deps.conversationStatusHub,
+    cursorKey: deps.cursorKey,
   };
 }

@@ -8,6 +8,7 @@ import {
   listUpstream,
   positionCursor,
   summary,
+  TEST_CURSOR_KEY,
 } from "./list-upstream.ts";
 
 afterEach(closeListUpstreams);
@@ -38,7 +39,11 @@ describe("size bounds", () => {
     const { upstream, source } = await offsetList();
     await resolveConnection(source, { first: 100 });
     await resolveConnection(source, { first: 0 });
-    expect(upstream.requests).toEqual(["/items?limit=100&offset=0", "/items?limit=1&offset=0"]);
+    expect(upstream.requests).toEqual([
+      "/items?limit=51&offset=0",
+      "/items?limit=50&offset=51",
+      "/items?limit=1&offset=0",
+    ]);
   });
 
   it("honours a list's own smaller bound", async () => {
@@ -86,12 +91,13 @@ describe("malformed cursors", () => {
     expect(upstream.requests).toEqual([]);
   });
 
-  it("issues opaque base64url cursors carrying a short digest", async () => {
+  it("issues base64url cursors carrying a short digest, the item's ID and a mac", async () => {
     const { source } = await offsetList();
     const { pageInfo } = await resolveConnection(source, { first: 2 });
-    expect(pageInfo.endCursor).toMatch(/^[A-Za-z0-9_-]+$/);
-    const decoded = JSON.parse(Buffer.from(pageInfo.endCursor ?? "", "base64url").toString());
-    expect(decoded).toEqual({ v: 1, f: "offset", d: digest, p: 1 });
+    expect(pageInfo.endCursor).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
+    const [payload] = (pageInfo.endCursor ?? "").split(".");
+    const decoded = JSON.parse(Buffer.from(payload ?? "", "base64url").toString());
+    expect(decoded).toEqual({ v: 2, f: "offset", d: digest, p: 1, i: "item_1" });
     expect(digest).toMatch(/^[0-9a-f]{16}$/);
   });
 });
@@ -109,16 +115,17 @@ describe("cursors bound to their list and filters", () => {
         "restart from the first page without `after`/`before`",
       extensions: { code: "CURSOR_MISMATCH" },
     });
-    expect(active.upstream.requests).toEqual(["/items?limit=5&offset=0&status=ACTIVE"]);
+    expect(active.upstream.requests).toEqual(["/items?limit=6&offset=0&status=ACTIVE"]);
     expect(paused.upstream.requests).toEqual([]);
   });
 
   it("rejects a cursor of another list, or of no filters once filtered", async () => {
     const { upstream, source } = await offsetList({ status: "ACTIVE" });
-    const otherList = encodeCursor(listDigest("agents", "offset", { status: "ACTIVE" }), {
-      form: "offset",
-      position: 4,
-    });
+    const otherList = encodeCursor(
+      TEST_CURSOR_KEY,
+      listDigest("agents", "offset", { status: "ACTIVE" }),
+      { form: "offset", position: 4, id: null },
+    );
     for (const cursor of [otherList, positionCursor("offset", 4)]) {
       await expect(resolveConnection(source, { before: cursor })).rejects.toMatchObject({
         extensions: { code: "CURSOR_MISMATCH" },
@@ -137,8 +144,8 @@ describe("cursors bound to their list and filters", () => {
     const next = await resolveConnection(sameFilters, { first: 5, after: page.pageInfo.endCursor });
     expect(summary(next).nodes).toEqual([5, 6, 7, 8, 9]);
     expect(upstream.requests).toEqual([
-      "/items?limit=5&offset=0&status=ACTIVE&agentId=agt_1",
-      "/items?limit=5&offset=5&status=ACTIVE&agentId=agt_1",
+      "/items?limit=6&offset=0&status=ACTIVE&agentId=agt_1",
+      "/items?limit=7&offset=4&status=ACTIVE&agentId=agt_1",
     ]);
   });
 });

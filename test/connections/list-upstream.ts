@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { encodeCursor, listDigest } from "../../src/connections/cursor.ts";
+import { createCursorKey, encodeCursor, listDigest } from "../../src/connections/cursor.ts";
 import type {
   Connection,
   ListSource,
@@ -132,6 +132,9 @@ function reply(status: number, body: unknown): Reply {
   return { status, body };
 }
 
+/** The key every test list signs its cursors with. */
+export const TEST_CURSOR_KEY = createCursorKey("test-cursor-secret-of-at-least-32-characters");
+
 /** A list source over the upstream: params, then filters, as query parameters in that order. */
 export function itemsSource(
   upstream: ListUpstream,
@@ -143,6 +146,8 @@ export function itemsSource(
     assumedForm: "page",
     defaultSize: 20,
     filters,
+    cursorKey: TEST_CURSOR_KEY,
+    itemId: (item) => `item_${item}`,
     fetch: (params) => fetchItems(upstream.url, params, filters),
     ...overrides,
   };
@@ -199,13 +204,21 @@ export async function positionList(
 export const range = (from: number, to: number) =>
   Array.from({ length: to - from }, (_, i) => from + i);
 
-/** The cursor this gateway issues for the item at `position` of the `items` list. */
+/**
+ * The cursor this gateway issues for the item at `position` of the `items` list, remembering the
+ * item's ID (null: a cursor that does not, so nothing is checked).
+ */
 export function positionCursor(
   form: "page" | "offset",
   position: number,
   filters: Record<string, unknown> = {},
+  id: string | null = `item_${position}`,
 ): string {
-  return encodeCursor(listDigest("items", form, filters), { form, position });
+  return encodeCursor(TEST_CURSOR_KEY, listDigest("items", form, filters), {
+    form,
+    position,
+    id,
+  });
 }
 
 /** What a client reads off a connection, in one comparable object. */
