@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { encodeCursor, listDigest } from "../../src/connections/cursor.ts";
 import { resolveConnection } from "../../src/connections/resolve-connection.ts";
@@ -99,6 +100,47 @@ describe("malformed cursors", () => {
     const decoded = JSON.parse(Buffer.from(payload ?? "", "base64url").toString());
     expect(decoded).toEqual({ v: 2, f: "offset", d: digest, p: 1, i: "item_1" });
     expect(digest).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
+
+describe("forged and out-of-reach cursors", () => {
+  const signed = (fields: Record<string, unknown>, key = TEST_CURSOR_KEY) => {
+    const payload = Buffer.from(JSON.stringify({ v: 2, d: digest, ...fields })).toString(
+      "base64url",
+    );
+    const mac = createHmac("sha256", key).update(payload).digest().subarray(0, 16);
+    return `${payload}.${mac.toString("base64url")}`;
+  };
+  const digest = listDigest("items", "offset", {});
+
+  it.each([
+    ["a position near 2^53 under a valid mac", signed({ f: "offset", p: 2 ** 53 - 2, i: null })],
+    ["a position past 10^7", signed({ f: "offset", p: 10_000_001, i: null })],
+    ["an ID past 256 characters", signed({ f: "offset", p: 3, i: "x".repeat(257) })],
+    ["an ID that is no string", signed({ f: "offset", p: 3, i: 7 })],
+    ["a skip near 2^53", signed({ f: "cursor", u: null, s: 2 ** 53 - 1 })],
+    ["an upstream cursor past 2048 characters", signed({ f: "cursor", u: "u".repeat(2049), s: 0 })],
+    ["another key's mac", signed({ f: "offset", p: 3, i: null }, Buffer.from("another key"))],
+    ["no mac", signed({ f: "offset", p: 3, i: null }).split(".")[0] ?? ""],
+    ["a megabyte of input", `${"A".repeat(1 << 20)}.AAAAAAAAAAAAAAAAAAAAAA`],
+  ])("rejects %s as BAD_USER_INPUT within milliseconds, without a call", async (_, cursor) => {
+    const { upstream, source } = await offsetList();
+    const started = performance.now();
+    await expect(resolveConnection(source, { first: 5, after: cursor })).rejects.toMatchObject(
+      badInput("`after` is not a cursor issued by this gateway"),
+    );
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(upstream.requests).toEqual([]);
+  });
+
+  it("accepts the same fields within reach, so the checks above are what refused them", async () => {
+    const { upstream, source } = await offsetList();
+    const connection = await resolveConnection(source, {
+      first: 2,
+      after: signed({ f: "offset", p: 3, i: null }),
+    });
+    expect(summary(connection).nodes).toEqual([4, 5]);
+    expect(upstream.requests).toEqual(["/items?limit=3&offset=4"]);
   });
 });
 
