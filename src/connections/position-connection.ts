@@ -48,9 +48,12 @@ export async function resolvePositionConnection<T>(
     const window = windowFor(range, total);
     // A total already known (from an earlier answer) tells hasNextPage: no look-ahead then.
     const lookAhead = anchor === "start" && typeof reader.total !== "number";
-    const widened = widen(window, markOf(range) ?? null, anchor, lookAhead);
-    // The client's window is what must be reached; overlap and look-ahead come with it.
-    const needed = anchor === "start" ? window.start : Math.max(window.start, window.end - 1);
+    const mark = markOf(range) ?? null;
+    const widened = widen(window, mark, anchor, lookAhead);
+    // Going forward the window's first item must be reached (the cursor's own item comes
+    // before it); going back, the cursor's own item and the window's last item.
+    const end = mark ? mark.position : Math.max(window.start, window.end - 1);
+    const needed = anchor === "start" ? window.start : end;
     return { window, switched: await reader.ensure(widened, anchor, needed) };
   };
 
@@ -78,17 +81,24 @@ export async function resolvePositionConnection<T>(
     const second = await read(range, reader.total);
     if (second.switched) return { switched: second.switched };
   }
-  return { connection: connectionOf(list, reader, range, window, anchor) };
+  // Without a total, an endpoint's tighter bound may have kept the look-ahead item away: read it
+  // alone, since hasNextPage must stay exact.
+  const run = receivedRun(reader, window, anchor);
+  const end = run.start + run.nodes.length;
+  if (typeof reader.total !== "number" && !reader.item(end) && end < reader.knownEnd) {
+    const switched = await reader.ensure({ start: end, end: end + 1 }, "start");
+    if (switched) return { switched };
+  }
+  return { connection: connectionOf(list, reader, range, run) };
 }
 
+/** The page of the run read, `last` applied after `first` (Relay), with exact page info. */
 function connectionOf<T>(
   list: ListContext<T>,
   reader: PositionReader<T>,
   range: PositionRange,
-  window: Window,
-  anchor: "start" | "end",
+  run: { start: number; nodes: T[] },
 ): Connection<T> {
-  const run = receivedRun(reader, window, anchor);
   if (range.first !== null && range.last !== null && run.nodes.length > range.last) {
     run.start += run.nodes.length - range.last;
     run.nodes = run.nodes.slice(run.nodes.length - range.last);

@@ -59,9 +59,11 @@ export function createPositionReader<T>(
     reader.total = answer.total;
     const received = answer.items.length;
     for (const [offset, node] of answer.items.entries()) items.set(answer.start + offset, node);
+    // Without a total, an answer shorter than its page size (the one granted, when the upstream
+    // says it used a smaller one) is taken to end the list.
+    const size = Math.min(answer.asked, answer.granted ?? answer.asked);
     if (answer.total !== null) reader.knownEnd = answer.total;
-    // Without a total, an answer shorter than asked is taken to end the list.
-    else if (received < answer.asked) reader.knownEnd = answer.start + received;
+    else if (received < size) reader.knownEnd = answer.start + received;
     const moreRemain = answer.total !== null && answer.start + received < answer.total;
     if (received > 0 && received < answer.asked && moreRemain) bound = Math.min(bound, received);
     if (answer.granted !== null && answer.granted < answer.asked) {

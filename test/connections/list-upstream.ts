@@ -26,6 +26,8 @@ export interface ListUpstreamOptions {
   rejectCursorsWith?: number;
   /** Answer with a body of no known list shape. */
   unknownShape?: boolean;
+  /** Position forms: whether answers echo their paging parameters (default: yes). */
+  echo?: boolean;
 }
 
 export interface ListUpstream {
@@ -80,18 +82,15 @@ function answer(options: ListUpstreamOptions, query: URLSearchParams): Reply {
     if (page < 1 || pageSize < 1 || pageSize > 100) return invalid("page/pageSize");
     const granted = options.clampPageSize ? cap(pageSize) : pageSize;
     const items = slice((page - 1) * granted, cap(pageSize));
-    return reply(200, { items, ...total, page, pageSize: granted });
+    const echo = (options.echo ?? true) ? { page, pageSize: granted } : {};
+    return reply(200, { items, ...total, ...echo });
   }
   if (form === "offset") {
     const limit = integer(query.get("limit"), DEFAULT_SIZE.offset);
     const offset = integer(query.get("offset"), 0);
     if (limit < 1 || limit > 100 || offset < 0) return invalid("limit/offset");
-    return reply(200, {
-      items: slice(offset, cap(limit)),
-      ...total,
-      limit: cap(limit),
-      offset,
-    });
+    const echo = (options.echo ?? true) ? { limit: cap(limit), offset } : {};
+    return reply(200, { items: slice(offset, cap(limit)), ...total, ...echo });
   }
   const cursor = query.get("cursor");
   if (cursor !== null && options.rejectCursorsWith !== undefined) {
