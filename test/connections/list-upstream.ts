@@ -28,6 +28,8 @@ export interface ListUpstreamOptions {
   unknownShape?: boolean;
   /** Position forms: whether answers echo their paging parameters (default: yes). */
   echo?: boolean;
+  /** Answers every request with this body instead (status 200). */
+  body?: unknown;
 }
 
 export interface ListUpstream {
@@ -75,6 +77,7 @@ function answer(options: ListUpstreamOptions, query: URLSearchParams): Reply {
   const slice = (start: number, size: number) =>
     Array.from({ length: Math.max(0, Math.min(size, count - start)) }, (_, i) => start + i);
   if (options.unknownShape) return reply(200, { data: slice(0, 3) });
+  if (options.body !== undefined) return reply(200, options.body);
 
   if (form === "page") {
     const page = integer(query.get("page"), 1);
