@@ -32,6 +32,7 @@ async function main(): Promise<void> {
     corsOrigins: config.CORS_ORIGINS,
     pollIntervalMs: config.POLL_INTERVAL_MS,
     logging: config.LOG_LEVEL,
+    ...(config.CURSOR_SECRET ? { cursorSecret: config.CURSOR_SECRET } : {}),
     graphiql: sandbox
       ? { headers: JSON.stringify({ Authorization: demoHeader }), defaultQuery: EXAMPLE_OPERATION }
       : { defaultQuery: EXAMPLE_OPERATION },

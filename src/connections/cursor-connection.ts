@@ -1,6 +1,6 @@
 import { UpstreamError } from "../upstream/errors.ts";
 import { cursorExpired } from "./errors.ts";
-import { type CursorAnswer, ListFormChanged, readListAnswer } from "./list-answer.ts";
+import { type CursorAnswer, type PositionAnswer, readListAnswer } from "./list-answer.ts";
 import type { ListContext } from "./list-context.ts";
 import type { Connection, UpstreamPageParams } from "./types.ts";
 
@@ -9,6 +9,11 @@ export interface CursorResume {
   upstreamCursor: string | null;
   skip: number;
 }
+
+/** A connection, or the upstream's position-form answer when the list turned out to page so. */
+export type CursorResult<T> =
+  | { connection: Connection<T> }
+  | { switched: { answer: PositionAnswer<T>; fromListStart: boolean } };
 
 /**
  * Serves a cursor-form list forward from `from`, in one request. Every edge's cursor resumes
@@ -21,8 +26,12 @@ export async function resolveCursorConnection<T>(
   size: number,
   hasAfter: boolean,
   seed?: CursorAnswer<T>,
-): Promise<Connection<T>> {
-  const answer = seed ?? (await fetchCursorPage(list, from, size));
+): Promise<CursorResult<T>> {
+  const read = seed ?? (await fetchCursorPage(list, from, size));
+  if (read.form !== "cursor") {
+    return { switched: { answer: read, fromListStart: from.upstreamCursor === null } };
+  }
+  const answer = read;
   const pageLength = answer.items.length;
   const nodes = answer.items.slice(from.skip, from.skip + size);
   const edges = nodes.map((node, offset) => {
@@ -33,7 +42,7 @@ export async function resolveCursorConnection<T>(
         : { upstreamCursor: from.upstreamCursor, skip: seen };
     return { cursor: list.issue({ form: "cursor", ...resume }), node };
   });
-  return {
+  const connection: Connection<T> = {
     edges,
     pageInfo: {
       hasNextPage: answer.nextCursor !== null || pageLength > from.skip + nodes.length,
@@ -44,6 +53,7 @@ export async function resolveCursorConnection<T>(
     },
     totalCount: answer.total,
   };
+  return { connection };
 }
 
 /**
@@ -54,7 +64,7 @@ async function fetchCursorPage<T>(
   list: ListContext<T>,
   from: CursorResume,
   size: number,
-): Promise<CursorAnswer<T>> {
+): Promise<CursorAnswer<T> | PositionAnswer<T>> {
   const limit = Math.min(from.skip + Math.max(size, 1), list.maxSize);
   const params: UpstreamPageParams =
     from.upstreamCursor === null ? { limit } : { cursor: from.upstreamCursor, limit };
@@ -65,9 +75,7 @@ async function fetchCursorPage<T>(
     if (from.upstreamCursor !== null && isCursorRejection(error)) throw cursorExpired(error);
     throw error;
   }
-  const answer = readListAnswer<T>(body, params);
-  if (answer.form !== "cursor") throw new ListFormChanged(answer, from.upstreamCursor === null);
-  return answer;
+  return readListAnswer<T>(body, params);
 }
 
 /**

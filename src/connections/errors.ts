@@ -42,6 +42,18 @@ export function cursorExpired(error: UpstreamError) {
 }
 
 /**
+ * The item a position cursor points at is no longer near its place (the list changed more than
+ * one read can follow, or the item is gone): paging on would repeat or skip items.
+ */
+export function cursorItemLost(listName: string) {
+  return gatewayError(
+    "CURSOR_EXPIRED",
+    `The ${listName} list changed too much since this cursor was issued to find its item again; ` +
+      "restart from the first page",
+  );
+}
+
+/**
  * The upstream now pages this list in another form and cannot resume from the cursor's place
  * (e.g. a position cursor, but the list answers by upstream cursor): the same remedy as expiry.
  */

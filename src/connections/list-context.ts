@@ -25,9 +25,9 @@ export function createListContext<T>(source: ListSource<T>, maxSize: number): Li
   return {
     source,
     maxSize,
-    issue: (place) => encodeCursor(digestFor(place.form), place),
+    issue: (place) => encodeCursor(source.cursorKey, digestFor(place.form), place),
     verify(raw, argument) {
-      const { digest, place } = decodeCursor(raw, argument);
+      const { digest, place } = decodeCursor(source.cursorKey, raw, argument);
       // The cursor's own form is checked, not the assumed one: a list whose upstream turned out
       // to page differently keeps accepting the cursors it issued.
       if (digest !== digestFor(place.form)) throw cursorMismatch(source.name, source.filters);

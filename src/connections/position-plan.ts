@@ -7,8 +7,9 @@ export interface Window {
 }
 
 /**
- * The fewest upstream requests that cover a non-empty window of at most `maxSize` items:
- * limit/offset asks for exactly the window; page/pageSize uses one page size for every page.
+ * The fewest upstream requests that cover a non-empty window (at most `maxSize` items plus the
+ * two of overlap and look-ahead): limit/offset asks for exactly the window, split in two only
+ * past `maxSize`; page/pageSize uses one page size for every page.
  */
 export function planPositionRequests(
   form: "page" | "offset",
@@ -16,23 +17,34 @@ export function planPositionRequests(
   maxSize: number,
 ): UpstreamPageParams[] {
   const size = window.end - window.start;
-  if (form === "offset") return [{ limit: size, offset: window.start }];
-  return planPages(window, size, maxSize);
+  if (form === "page") return planPages(window, maxSize);
+  if (size <= maxSize) return [{ limit: size, offset: window.start }];
+  const middle = window.start + Math.ceil(size / 2);
+  return [
+    { limit: middle - window.start, offset: window.start },
+    { limit: window.end - middle, offset: middle },
+  ];
 }
 
 /**
- * The smallest page size p (size ≤ p ≤ maxSize) whose page holds both ends of the window gives
- * one request; when there is none, pages of exactly `size` items need two neighbours.
+ * The smallest page size (≤ maxSize) whose one page holds the whole window; else the smallest
+ * whose two neighbouring pages do, fetched together; else as many pages of `maxSize` as the
+ * window spans (three at most, for a window of maxSize + 2). Every loop runs ≤ maxSize times.
  */
-function planPages(window: Window, size: number, maxSize: number): UpstreamPageParams[] {
+function planPages(window: Window, maxSize: number): UpstreamPageParams[] {
+  const size = window.end - window.start;
   const last = window.end - 1;
-  for (let pageSize = size; pageSize <= maxSize; pageSize += 1) {
-    const page = Math.floor(window.start / pageSize);
-    if (page === Math.floor(last / pageSize)) return [{ page: page + 1, pageSize }];
+  for (let pages = 1; pages <= 2; pages += 1) {
+    for (let pageSize = Math.ceil(size / pages); pageSize <= maxSize; pageSize += 1) {
+      const firstPage = Math.floor(window.start / pageSize);
+      if (Math.floor(last / pageSize) - firstPage < pages) {
+        return pagesFrom(firstPage, Math.floor(last / pageSize), pageSize);
+      }
+    }
   }
-  const firstPage = Math.floor(window.start / size) + 1;
-  return [
-    { page: firstPage, pageSize: size },
-    { page: firstPage + 1, pageSize: size },
-  ];
+  return pagesFrom(Math.floor(window.start / maxSize), Math.floor(last / maxSize), maxSize);
+}
+
+function pagesFrom(first: number, last: number, pageSize: number): UpstreamPageParams[] {
+  return Array.from({ length: last - first + 1 }, (_, i) => ({ page: first + i + 1, pageSize }));
 }

@@ -1,6 +1,13 @@
-import { ListFormChanged, type PositionAnswer, readListAnswer } from "./list-answer.ts";
+import { type CursorAnswer, type PositionAnswer, readListAnswer } from "./list-answer.ts";
 import { planPositionRequests, type Window } from "./position-plan.ts";
 import type { ListSource, UpstreamPageParams } from "./types.ts";
+
+/** The upstream answered a position request by cursor: the caller decides what follows. */
+export interface FormSwitch<T> {
+  answer: CursorAnswer<T>;
+  /** The request started at the list's first item, so the answer is the list's first page. */
+  fromListStart: boolean;
+}
 
 /**
  * Reads items of a position-form list by absolute index, remembering every item seen, so a later
@@ -15,12 +22,20 @@ export interface PositionReader<T> {
   readonly knownEnd: number;
   item(index: number): { node: T } | undefined;
   /**
-   * Makes sure the item at the window's anchor (`start`: its first, `end`: its last) and as many
-   * of the rest as the upstream grants are read: one round of one or two requests, and a second
-   * only if the first did not reach the anchor (another form answered, or a page size bound).
+   * Reads the window from its anchor side (`start` or `end`) as far as the upstream grants: one
+   * round of requests, and a second only if the first did not reach `needed` (default: the
+   * anchor's own item) because of a page size bound. Returns the answer instead when the
+   * upstream turned out to page by cursor.
    */
-  ensure(window: Window, anchor: "start" | "end"): Promise<void>;
+  ensure(
+    window: Window,
+    anchor: "start" | "end",
+    needed?: number,
+  ): Promise<FormSwitch<T> | undefined>;
 }
+
+/** Items a read may add to the client's window: one of overlap before it, one of look-ahead. */
+export const READ_MARGIN = 2;
 
 export function createPositionReader<T>(
   source: ListSource<T>,
@@ -44,21 +59,25 @@ export function createPositionReader<T>(
     reader.total = answer.total;
     const received = answer.items.length;
     for (const [offset, node] of answer.items.entries()) items.set(answer.start + offset, node);
+    // Without a total, an answer shorter than its page size (the one granted, when the upstream
+    // says it used a smaller one) is taken to end the list.
+    const size = Math.min(answer.asked, answer.granted ?? answer.asked);
     if (answer.total !== null) reader.knownEnd = answer.total;
-    // Without a total, an answer shorter than asked is taken to end the list.
-    else if (received < answer.asked) reader.knownEnd = answer.start + received;
+    else if (received < size) reader.knownEnd = answer.start + received;
     const moreRemain = answer.total !== null && answer.start + received < answer.total;
     if (received > 0 && received < answer.asked && moreRemain) bound = Math.min(bound, received);
-    if (answer.granted !== null && answer.granted > 0 && answer.granted < answer.asked) {
+    if (answer.granted !== null && answer.granted < answer.asked) {
       bound = Math.min(bound, answer.granted);
     }
   }
 
+  /** The smallest window holding every unread index; counts steps, so it ends for any window. */
   function missing(window: Window): Window | undefined {
-    const end = Math.min(window.end, reader.knownEnd);
+    const size = Math.min(window.end, reader.knownEnd) - window.start;
     let first: number | undefined;
     let last = -1;
-    for (let index = window.start; index < end; index += 1) {
+    for (let step = 0; step < size; step += 1) {
+      const index = window.start + step;
       if (items.has(index)) continue;
       first ??= index;
       last = index;
@@ -66,25 +85,33 @@ export function createPositionReader<T>(
     return first === undefined ? undefined : { start: first, end: last + 1 };
   }
 
-  async function fetchOnce(params: UpstreamPageParams): Promise<void> {
+  async function fetchOnce(params: UpstreamPageParams): Promise<FormSwitch<T> | undefined> {
     const answer = readListAnswer<T>(await source.fetch(params), params);
-    if (answer.form === "cursor") throw new ListFormChanged(answer, startOf(params) === 0);
+    if (answer.form === "cursor") return { answer, fromListStart: startOf(params) === 0 };
     record(answer);
+    return undefined;
   }
 
-  async function ensure(window: Window, anchor: "start" | "end"): Promise<void> {
-    const anchorIndex = anchor === "start" ? window.start : window.end - 1;
+  async function ensure(window: Window, anchor: "start" | "end", needed?: number) {
+    const anchorIndex = needed ?? (anchor === "start" ? window.start : window.end - 1);
     for (let pass = 0; pass < 2; pass += 1) {
       // After our own round, a run from the anchor is enough: the rest was bounded away.
-      if (pass > 0 && items.has(anchorIndex)) return;
+      if (pass > 0 && items.has(anchorIndex)) return undefined;
       const gap = missing(window);
-      if (gap === undefined) return;
-      if (gap.end - gap.start > bound) {
-        if (anchor === "start") gap.end = gap.start + bound;
-        else gap.start = gap.end - bound;
+      if (gap === undefined) return undefined;
+      // Overlap and look-ahead may pass the list's bound (two requests then); a tighter
+      // endpoint bound is not passed at all.
+      const limit = bound < maxSize ? bound : maxSize + READ_MARGIN;
+      if (gap.end - gap.start > limit) {
+        if (anchor === "start") gap.end = gap.start + limit;
+        else gap.start = gap.end - limit;
       }
-      await Promise.all(planPositionRequests(reader.form, gap, bound).map(fetchOnce));
+      const plan = planPositionRequests(reader.form, gap, bound);
+      const switches = await Promise.all(plan.map(fetchOnce));
+      const switched = switches.find((found) => found !== undefined);
+      if (switched) return switched;
     }
+    return undefined;
   }
 
   if (seed) record(seed);

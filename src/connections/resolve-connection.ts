@@ -2,8 +2,8 @@ import { UpstreamUnavailableError } from "../upstream/errors.ts";
 import type { CursorPlace } from "./cursor.ts";
 import { type CursorResume, resolveCursorConnection } from "./cursor-connection.ts";
 import { cursorOutlivedListForm, forwardOnlyList, invalidConnectionArgument } from "./errors.ts";
-import { ListFormChanged } from "./list-answer.ts";
 import { createListContext, type ListContext } from "./list-context.ts";
+import type { Mark } from "./moved-item.ts";
 import { type PositionRange, resolvePositionConnection } from "./position-connection.ts";
 import {
   type Connection,
@@ -16,7 +16,8 @@ import { validateConnectionArgs } from "./validate-args.ts";
 /**
  * Turns Relay arguments into upstream list requests and the answers into a Relay connection.
  * The form comes from the client's cursor when it has one, else from the list's assumption;
- * when an answer shows another form, the other form's resolver carries on from that answer.
+ * when an answer shows another form, each form's resolver returns it as a value and the other
+ * form's resolver carries on from that answer.
  */
 export async function resolveConnection<T>(
   source: ListSource<T>,
@@ -48,6 +49,8 @@ export async function resolveConnection<T>(
     before: before === null ? null : positionOf(before),
     first: args.first ?? (args.last == null && !impliedLast ? defaultSize : null),
     last: args.last ?? (impliedLast ? defaultSize : null),
+    afterMark: markOf(after),
+    beforeMark: markOf(before),
   };
   return positionThenCursor(list, form, range, after !== null);
 }
@@ -58,17 +61,15 @@ async function cursorThenPosition<T>(
   size: number,
   hasAfter: boolean,
 ): Promise<Connection<T>> {
-  try {
-    return await resolveCursorConnection(list, from, size, hasAfter);
-  } catch (error) {
-    if (!(error instanceof ListFormChanged)) throw error;
-    const answer = error.answer as ListFormChanged<T>["answer"];
-    if (answer.form === "cursor") throw error;
-    // An upstream cursor the list ignored: nothing tells where the client was.
-    if (!error.fromListStart) throw cursorOutlivedListForm(list.source.name);
-    const range = { lo: from.skip, before: null, first: size, last: null };
-    return settle(resolvePositionConnection(list, answer.form, range, answer));
-  }
+  const result = await resolveCursorConnection(list, from, size, hasAfter);
+  if ("connection" in result) return result.connection;
+  const { answer, fromListStart } = result.switched;
+  // An upstream cursor the list ignored: nothing tells where the client was.
+  if (!fromListStart) throw cursorOutlivedListForm(list.source.name);
+  const range = { lo: from.skip, before: null, first: size, last: null };
+  const position = await resolvePositionConnection(list, answer.form, range, answer);
+  if ("connection" in position) return position.connection;
+  throw formFlipped();
 }
 
 async function positionThenCursor<T>(
@@ -77,33 +78,30 @@ async function positionThenCursor<T>(
   range: PositionRange,
   hasAfter: boolean,
 ): Promise<Connection<T>> {
-  try {
-    return await resolvePositionConnection(list, form, range);
-  } catch (error) {
-    if (!(error instanceof ListFormChanged)) throw error;
-    const answer = error.answer as ListFormChanged<T>["answer"];
-    if (answer.form !== "cursor") throw error;
-    if (range.last !== null || range.before !== null) throw forwardOnlyList(list.source.name);
-    if (!error.fromListStart || range.first === null || range.lo > 0) {
-      throw cursorOutlivedListForm(list.source.name);
-    }
-    const from = { upstreamCursor: null, skip: 0 };
-    return settle(resolveCursorConnection(list, from, range.first, hasAfter, answer));
+  const result = await resolvePositionConnection(list, form, range);
+  if ("connection" in result) return result.connection;
+  const { answer, fromListStart } = result.switched;
+  if (range.last !== null || range.before !== null) throw forwardOnlyList(list.source.name);
+  if (!fromListStart || range.first === null || range.lo > 0) {
+    throw cursorOutlivedListForm(list.source.name);
   }
+  const from = { upstreamCursor: null, skip: 0 };
+  const cursor = await resolveCursorConnection(list, from, range.first, hasAfter, answer);
+  if ("connection" in cursor) return cursor.connection;
+  throw formFlipped();
 }
 
 /** After one change of form the upstream must stay in it; flipping again is its fault. */
-async function settle<T>(resolution: Promise<Connection<T>>): Promise<Connection<T>> {
-  try {
-    return await resolution;
-  } catch (error) {
-    if (!(error instanceof ListFormChanged)) throw error;
-    throw new UpstreamUnavailableError(
-      "INVALID_RESPONSE",
-      "The upstream list answered in different page forms within one request",
-      { cause: error },
-    );
-  }
+function formFlipped() {
+  return new UpstreamUnavailableError(
+    "INVALID_RESPONSE",
+    "The upstream list answered in different page forms within one request",
+  );
+}
+
+function markOf(place: CursorPlace | null): Mark | null {
+  if (place === null || place.form === "cursor" || place.id === null) return null;
+  return { position: place.position, id: place.id };
 }
 
 function positionOf(place: CursorPlace): number {

@@ -1,3 +1,5 @@
+import type { CursorKey } from "./cursor.ts";
+
 /**
  * The connection adapter's public shapes: what the schema hands in (a list source and the Relay
  * arguments) and what it gets back (a Relay connection).
@@ -31,8 +33,6 @@ export type UpstreamPageParams =
   | { cursor?: string; limit: number }
   | { limit: number; offset: number };
 
-// The body is checked at run time, so `T` only names what the connection's nodes will be.
-// biome-ignore lint/correctness/noUnusedVariables: T is the node type resolveConnection yields
 export interface ListSource<T> {
   /** e.g. "agents", "conversations"; part of every cursor's digest. */
   name: string;
@@ -44,6 +44,13 @@ export interface ListSource<T> {
   maxSize?: number;
   /** The list's filters (undefined and null values ignored); part of every cursor's digest. */
   filters: Record<string, unknown>;
+  /** The key that signs this list's cursors (`CURSOR_SECRET`; see cursor.ts). */
+  cursorKey: CursorKey;
+  /**
+   * The item's ID, remembered in its position cursor so the next page can find it again when
+   * the list moved; undefined when the item has none.
+   */
+  itemId(node: T): string | undefined;
   /** Calls the upstream with these params plus the filters; resolves to the parsed body. */
   fetch(params: UpstreamPageParams): Promise<unknown>;
 }

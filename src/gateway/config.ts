@@ -34,6 +34,11 @@ const gatewayEnv = z.object({
         .filter(Boolean),
     )
     .default(["*"]),
+  // Several instances behind one balancer must share it, or each refuses the others' cursors.
+  CURSOR_SECRET: z
+    .string()
+    .min(32, { error: "must be at least 32 characters, e.g. from openssl rand -hex 32" })
+    .optional(),
   LOG_LEVEL: z
     .enum(["debug", "info", "warn", "error"], { error: "must be one of debug, info, warn, error" })
     .default("info"),

@@ -1,4 +1,5 @@
 import { initContextCache } from "@pothos/core";
+import type { CursorKey } from "../connections/cursor.ts";
 import type { SchemaContext } from "../schema/context.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import type { RateLimit } from "../upstream/dto.ts";
@@ -32,6 +33,7 @@ export interface GatewayContext extends SchemaContext {
 export interface ContextDependencies {
   upstream: UpstreamClient;
   conversationStatusHub: ConversationStatusHub;
+  cursorKey: CursorKey;
 }
 
 /** Reads the header from a Fetch API request, or from graphql-ws connection params. */
@@ -61,5 +63,6 @@ export function createContext(
     api,
     usage,
     conversationStatusHub: deps.conversationStatusHub,
+    cursorKey: deps.cursorKey,
   };
 }

@@ -8,6 +8,7 @@ import {
   type YogaLogger,
   type YogaServerInstance,
 } from "graphql-yoga";
+import { createCursorKey } from "../connections/cursor.ts";
 import { schema } from "../schema/index.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { authorizationFrom, createContext, type GatewayContext } from "./context.ts";
@@ -38,6 +39,8 @@ export interface GatewayOptions {
   pollIntervalMs?: number;
   /** GraphiQL's opening state (e.g. the demo key's header); false turns GraphiQL off. */
   graphiql?: GraphiQLOptions | false;
+  /** Secret of the connection cursors' HMAC; random per gateway when absent (CURSOR_SECRET). */
+  cursorSecret?: string;
   /** A level, false for silence, or a logger of one's own (tests capture lines so); default "info". */
   logging?: LogLevel | YogaLogger | false;
 }
@@ -52,7 +55,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     upstream: options.upstream,
     intervalMs: options.pollIntervalMs ?? 1000,
   });
-  const dependencies = { upstream: options.upstream, conversationStatusHub };
+  const dependencies = {
+    upstream: options.upstream,
+    conversationStatusHub,
+    cursorKey: createCursorKey(options.cursorSecret),
+  };
 
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,

@@ -56,6 +56,10 @@ function estimateSelection(
   parent: GraphQLNamedType,
   multiplier: number,
   visitedFragments: ReadonlySet<string>,
+  // Named fragments already spread at this field level (its inline and named fragments
+  // included): graphql-js collects each once, and counting each spread again would let a few
+  // hundred tokens of repeated spreads make this walk exponential in the client's document.
+  spreadHere: Set<string> = new Set(),
 ): number {
   let total = 0;
   for (const selection of selectionSet.selections) {
@@ -69,13 +73,17 @@ function estimateSelection(
     if (selection.kind === Kind.FRAGMENT_SPREAD && visitedFragments.has(selection.name.value)) {
       continue; // a cycle; validation rejects it anyway
     }
+    if (selection.kind === Kind.FRAGMENT_SPREAD) {
+      if (spreadHere.has(selection.name.value)) continue;
+      spreadHere.add(selection.name.value);
+    }
     const visited =
       selection.kind === Kind.FRAGMENT_SPREAD
         ? new Set([...visitedFragments, selection.name.value])
         : visitedFragments;
     const condition = fragment.typeCondition?.name.value;
     const type = (condition && input.schema.getType(condition)) || parent;
-    total += estimateSelection(input, fragment.selectionSet, type, multiplier, visited);
+    total += estimateSelection(input, fragment.selectionSet, type, multiplier, visited, spreadHere);
   }
   return total;
 }

@@ -179,6 +179,8 @@ builder.queryFields((t) => ({
           assumedForm: "page",
           defaultSize: 20,
           filters: {},
+          cursorKey: context.cursorKey,
+          itemId: (agent) => agent.id,
           fetch: (params) =>
             readOnce(context, listKey("agents", params), () => context.api.listAgents(params)),
         },

@@ -162,6 +162,8 @@ builder.queryFields((t) => ({
           assumedForm: "cursor",
           defaultSize: 25,
           filters: { status },
+          cursorKey: context.cursorKey,
+          itemId: (campaign) => campaign.id,
           fetch: (params) => {
             const request = { ...params, status };
             return readOnce(context, listKey("campaigns", request), () =>

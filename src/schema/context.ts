@@ -1,3 +1,4 @@
+import type { CursorKey } from "../connections/cursor.ts";
 import type { ConversationStatusDto } from "../upstream/dto.ts";
 import type { RestApi } from "../upstream/rest-api.ts";
 
@@ -20,4 +21,6 @@ export interface SchemaContext {
   readonly api: RestApi;
   /** Process-wide pollers behind `Subscription.conversationStatus`. */
   readonly conversationStatusHub: ConversationStatusFeed;
+  /** Signs and checks connection cursors (`CURSOR_SECRET`). */
+  readonly cursorKey: CursorKey;
 }

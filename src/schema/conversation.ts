@@ -193,6 +193,8 @@ function listConversations(
       assumedForm: "offset",
       defaultSize: 50,
       filters: { ...query },
+      cursorKey: context.cursorKey,
+      itemId: (conversation) => conversation.id,
       fetch: (params) => {
         const request = { ...params, ...query };
         return readOnce(context, listKey("conversations", request), () =>

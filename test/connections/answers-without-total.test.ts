@@ -15,19 +15,20 @@ afterEach(closeListUpstreams);
 const at = (position: number) => positionCursor("offset", position);
 
 describe("limit/offset answers without a total", () => {
-  it("reports totalCount null and guesses hasNextPage from a full answer", async () => {
+  it("reports totalCount null and knows hasNextPage exactly from one item of look-ahead", async () => {
     const { upstream, source } = await positionList("offset", 50, { withTotal: false });
-    const full = await resolveConnection(source, { first: 10, after: at(39) });
-    // The last ten items fill the answer, so more may follow as far as anyone can tell.
-    expect(summary(full)).toEqual({
+    // The last ten items: the look-ahead item (50) does not come, so nothing follows.
+    const last = await resolveConnection(source, { first: 10, after: at(39) });
+    expect(summary(last)).toEqual({
       nodes: range(40, 50),
-      hasNextPage: true,
+      hasNextPage: false,
       hasPreviousPage: true,
       totalCount: null,
     });
-    const short = await resolveConnection(source, { first: 20, after: at(39) });
-    expect(summary(short)).toMatchObject({ nodes: range(40, 50), hasNextPage: false });
-    expect(upstream.requests).toEqual(["/items?limit=10&offset=40", "/items?limit=20&offset=40"]);
+    // One item earlier, the look-ahead item (49) comes and is dropped from the page.
+    const oneBefore = await resolveConnection(source, { first: 10, after: at(38) });
+    expect(summary(oneBefore)).toMatchObject({ nodes: range(39, 49), hasNextPage: true });
+    expect(upstream.requests).toEqual(["/items?limit=12&offset=39", "/items?limit=12&offset=38"]);
   });
 
   it("rejects `last` without `before`, since the tail cannot be found", async () => {
@@ -52,6 +53,6 @@ describe("page/pageSize answers without a total", () => {
     });
     const last = await resolveConnection(source, { first: 10, after: first.pageInfo.endCursor });
     expect(summary(last)).toMatchObject({ nodes: [10, 11], hasNextPage: false });
-    expect(upstream.requests).toEqual(["/items?page=1&pageSize=10", "/items?page=2&pageSize=10"]);
+    expect(upstream.requests).toEqual(["/items?page=1&pageSize=11", "/items?page=1&pageSize=21"]);
   });
 });

@@ -1,3 +1,4 @@
+import { createHmac } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
 import { encodeCursor, listDigest } from "../../src/connections/cursor.ts";
 import { resolveConnection } from "../../src/connections/resolve-connection.ts";
@@ -8,6 +9,7 @@ import {
   listUpstream,
   positionCursor,
   summary,
+  TEST_CURSOR_KEY,
 } from "./list-upstream.ts";
 
 afterEach(closeListUpstreams);
@@ -38,7 +40,11 @@ describe("size bounds", () => {
     const { upstream, source } = await offsetList();
     await resolveConnection(source, { first: 100 });
     await resolveConnection(source, { first: 0 });
-    expect(upstream.requests).toEqual(["/items?limit=100&offset=0", "/items?limit=1&offset=0"]);
+    expect(upstream.requests).toEqual([
+      "/items?limit=51&offset=0",
+      "/items?limit=50&offset=51",
+      "/items?limit=1&offset=0",
+    ]);
   });
 
   it("honours a list's own smaller bound", async () => {
@@ -86,13 +92,55 @@ describe("malformed cursors", () => {
     expect(upstream.requests).toEqual([]);
   });
 
-  it("issues opaque base64url cursors carrying a short digest", async () => {
+  it("issues base64url cursors carrying a short digest, the item's ID and a mac", async () => {
     const { source } = await offsetList();
     const { pageInfo } = await resolveConnection(source, { first: 2 });
-    expect(pageInfo.endCursor).toMatch(/^[A-Za-z0-9_-]+$/);
-    const decoded = JSON.parse(Buffer.from(pageInfo.endCursor ?? "", "base64url").toString());
-    expect(decoded).toEqual({ v: 1, f: "offset", d: digest, p: 1 });
+    expect(pageInfo.endCursor).toMatch(/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{22}$/);
+    const [payload] = (pageInfo.endCursor ?? "").split(".");
+    const decoded = JSON.parse(Buffer.from(payload ?? "", "base64url").toString());
+    expect(decoded).toEqual({ v: 2, f: "offset", d: digest, p: 1, i: "item_1" });
     expect(digest).toMatch(/^[0-9a-f]{16}$/);
+  });
+});
+
+describe("forged and out-of-reach cursors", () => {
+  const signed = (fields: Record<string, unknown>, key = TEST_CURSOR_KEY) => {
+    const payload = Buffer.from(JSON.stringify({ v: 2, d: digest, ...fields })).toString(
+      "base64url",
+    );
+    const mac = createHmac("sha256", key).update(payload).digest().subarray(0, 16);
+    return `${payload}.${mac.toString("base64url")}`;
+  };
+  const digest = listDigest("items", "offset", {});
+
+  it.each([
+    ["a position near 2^53 under a valid mac", signed({ f: "offset", p: 2 ** 53 - 2, i: null })],
+    ["a position past 10^7", signed({ f: "offset", p: 10_000_001, i: null })],
+    ["an ID past 256 characters", signed({ f: "offset", p: 3, i: "x".repeat(257) })],
+    ["an ID that is no string", signed({ f: "offset", p: 3, i: 7 })],
+    ["a skip near 2^53", signed({ f: "cursor", u: null, s: 2 ** 53 - 1 })],
+    ["an upstream cursor past 2048 characters", signed({ f: "cursor", u: "u".repeat(2049), s: 0 })],
+    ["another key's mac", signed({ f: "offset", p: 3, i: null }, Buffer.from("another key"))],
+    ["no mac", signed({ f: "offset", p: 3, i: null }).split(".")[0] ?? ""],
+    ["a megabyte of input", `${"A".repeat(1 << 20)}.AAAAAAAAAAAAAAAAAAAAAA`],
+  ])("rejects %s as BAD_USER_INPUT within milliseconds, without a call", async (_, cursor) => {
+    const { upstream, source } = await offsetList();
+    const started = performance.now();
+    await expect(resolveConnection(source, { first: 5, after: cursor })).rejects.toMatchObject(
+      badInput("`after` is not a cursor issued by this gateway"),
+    );
+    expect(performance.now() - started).toBeLessThan(200);
+    expect(upstream.requests).toEqual([]);
+  });
+
+  it("accepts the same fields within reach, so the checks above are what refused them", async () => {
+    const { upstream, source } = await offsetList();
+    const connection = await resolveConnection(source, {
+      first: 2,
+      after: signed({ f: "offset", p: 3, i: null }),
+    });
+    expect(summary(connection).nodes).toEqual([4, 5]);
+    expect(upstream.requests).toEqual(["/items?limit=3&offset=4"]);
   });
 });
 
@@ -109,16 +157,17 @@ describe("cursors bound to their list and filters", () => {
         "restart from the first page without `after`/`before`",
       extensions: { code: "CURSOR_MISMATCH" },
     });
-    expect(active.upstream.requests).toEqual(["/items?limit=5&offset=0&status=ACTIVE"]);
+    expect(active.upstream.requests).toEqual(["/items?limit=6&offset=0&status=ACTIVE"]);
     expect(paused.upstream.requests).toEqual([]);
   });
 
   it("rejects a cursor of another list, or of no filters once filtered", async () => {
     const { upstream, source } = await offsetList({ status: "ACTIVE" });
-    const otherList = encodeCursor(listDigest("agents", "offset", { status: "ACTIVE" }), {
-      form: "offset",
-      position: 4,
-    });
+    const otherList = encodeCursor(
+      TEST_CURSOR_KEY,
+      listDigest("agents", "offset", { status: "ACTIVE" }),
+      { form: "offset", position: 4, id: null },
+    );
     for (const cursor of [otherList, positionCursor("offset", 4)]) {
       await expect(resolveConnection(source, { before: cursor })).rejects.toMatchObject({
         extensions: { code: "CURSOR_MISMATCH" },
@@ -137,8 +186,8 @@ describe("cursors bound to their list and filters", () => {
     const next = await resolveConnection(sameFilters, { first: 5, after: page.pageInfo.endCursor });
     expect(summary(next).nodes).toEqual([5, 6, 7, 8, 9]);
     expect(upstream.requests).toEqual([
-      "/items?limit=5&offset=0&status=ACTIVE&agentId=agt_1",
-      "/items?limit=5&offset=5&status=ACTIVE&agentId=agt_1",
+      "/items?limit=6&offset=0&status=ACTIVE&agentId=agt_1",
+      "/items?limit=7&offset=4&status=ACTIVE&agentId=agt_1",
     ]);
   });
 });

@@ -128,6 +128,22 @@ describe("cursor-form lists", () => {
     });
   });
 
+  it("counts the items left on the upstream's last page, not only its nextCursor", async () => {
+    const { upstream, source } = await cursorList(12);
+    const first = await resolveConnection(source, { first: 10 });
+    // The last upstream page holds 10 and 11 (nextCursor null); its first edge resumes mid-page.
+    const two = await resolveConnection(source, { first: 2, after: first.pageInfo.endCursor });
+    const [ten] = two.edges;
+    const mid = await resolveConnection(source, { first: 0, after: ten?.cursor });
+    expect(summary(mid)).toMatchObject({ nodes: [], hasNextPage: true });
+    const rest = await resolveConnection(source, { first: 1, after: ten?.cursor });
+    expect(summary(rest)).toMatchObject({ nodes: [11], hasNextPage: false });
+    expect(upstream.requests.slice(2)).toEqual([
+      `/items?cursor=${upstreamCursorAt(10)}&limit=2`,
+      `/items?cursor=${upstreamCursorAt(10)}&limit=2`,
+    ]);
+  });
+
   it("answers first: 0 from a one-item read", async () => {
     const { upstream, source } = await cursorList(12);
     const none = await resolveConnection(source, { first: 0 });

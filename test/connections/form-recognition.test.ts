@@ -9,7 +9,6 @@ import {
   positionCursor,
   range,
   summary,
-  upstreamCursorAt,
 } from "./list-upstream.ts";
 
 afterEach(closeListUpstreams);
@@ -34,7 +33,7 @@ async function pageThrough(source: ListSource<number>, args: ConnectionArgs = {}
 }
 
 const cursorForm = (cursor: string | null) =>
-  JSON.parse(Buffer.from(cursor ?? "", "base64url").toString()).f;
+  JSON.parse(Buffer.from((cursor ?? "").split(".")[0] ?? "", "base64url").toString()).f;
 
 describe("recognising the page form from the answer's shape", () => {
   it("pages a list assumed page/pageSize that answers by cursor", async () => {
@@ -44,10 +43,9 @@ describe("recognising the page form from the answer's shape", () => {
     expect(cursorForm(first.pageInfo.endCursor)).toBe("cursor");
     expect(await pageThrough(source, { after: first.pageInfo.endCursor })).toEqual(range(20, 60));
     expect(upstream.requests).toEqual([
-      "/items?page=1&pageSize=20",
-      // The upstream's first page held 25 items: the next read skips the 20 already served.
+      "/items?page=1&pageSize=21",
       "/items?limit=40",
-      `/items?cursor=${upstreamCursorAt(40)}&limit=20`,
+      "/items?cursor=YXQ6NDA&limit=20",
     ]);
   });
 
@@ -76,9 +74,9 @@ describe("recognising the page form from the answer's shape", () => {
     expect(summary(back).nodes).toEqual(range(14, 19));
     expect(upstream.requests).toEqual([
       "/items?limit=20",
-      "/items?limit=20&offset=20",
-      "/items?limit=20&offset=40",
-      "/items?limit=5&offset=14",
+      "/items?limit=22&offset=19",
+      "/items?limit=22&offset=39",
+      "/items?limit=6&offset=14",
     ]);
   });
 
@@ -92,7 +90,7 @@ describe("recognising the page form from the answer's shape", () => {
     expect(upstream.requests).toEqual([
       "/items?limit=25",
       "/items?page=5&pageSize=5",
-      "/items?page=2&pageSize=25",
+      "/items?page=1&pageSize=51",
     ]);
   });
 
@@ -104,7 +102,7 @@ describe("recognising the page form from the answer's shape", () => {
     });
     expect(summary(connection).nodes).toEqual(range(30, 40));
     expect(connection.pageInfo.endCursor).toBe(positionCursor("page", 39));
-    expect(upstream.requests).toEqual(["/items?limit=10&offset=30", "/items?page=4&pageSize=10"]);
+    expect(upstream.requests).toEqual(["/items?limit=12&offset=29", "/items?page=3&pageSize=14"]);
   });
 
   it("answers CURSOR_EXPIRED when a position cursor meets a list now paged by cursor", async () => {
@@ -115,7 +113,7 @@ describe("recognising the page form from the answer's shape", () => {
       message: expect.stringContaining("restart from the first page"),
       extensions: { code: "CURSOR_EXPIRED" },
     });
-    expect(upstream.requests).toEqual(["/items?limit=10&offset=30"]);
+    expect(upstream.requests).toEqual(["/items?limit=12&offset=29"]);
   });
 
   it("blames the upstream for a list body of unknown shape", async () => {
@@ -124,7 +122,9 @@ describe("recognising the page form from the answer's shape", () => {
     expect(failure).toBeInstanceOf(UpstreamUnavailableError);
     expect(failure).toMatchObject({
       reason: "INVALID_RESPONSE",
-      message: expect.stringContaining("The upstream list body has an unknown shape"),
+      message: expect.stringContaining(
+        "The upstream list body does not follow the REST description: expected `items`",
+      ),
     });
   });
 });

@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { encodeCursor, listDigest } from "../../src/connections/cursor.ts";
+import { createCursorKey, encodeCursor, listDigest } from "../../src/connections/cursor.ts";
 import type {
   Connection,
   ListSource,
@@ -26,6 +26,10 @@ export interface ListUpstreamOptions {
   rejectCursorsWith?: number;
   /** Answer with a body of no known list shape. */
   unknownShape?: boolean;
+  /** Position forms: whether answers echo their paging parameters (default: yes). */
+  echo?: boolean;
+  /** Answers every request with this body instead (status 200). */
+  body?: unknown;
 }
 
 export interface ListUpstream {
@@ -73,6 +77,7 @@ function answer(options: ListUpstreamOptions, query: URLSearchParams): Reply {
   const slice = (start: number, size: number) =>
     Array.from({ length: Math.max(0, Math.min(size, count - start)) }, (_, i) => start + i);
   if (options.unknownShape) return reply(200, { data: slice(0, 3) });
+  if (options.body !== undefined) return reply(200, options.body);
 
   if (form === "page") {
     const page = integer(query.get("page"), 1);
@@ -80,18 +85,15 @@ function answer(options: ListUpstreamOptions, query: URLSearchParams): Reply {
     if (page < 1 || pageSize < 1 || pageSize > 100) return invalid("page/pageSize");
     const granted = options.clampPageSize ? cap(pageSize) : pageSize;
     const items = slice((page - 1) * granted, cap(pageSize));
-    return reply(200, { items, ...total, page, pageSize: granted });
+    const echo = (options.echo ?? true) ? { page, pageSize: granted } : {};
+    return reply(200, { items, ...total, ...echo });
   }
   if (form === "offset") {
     const limit = integer(query.get("limit"), DEFAULT_SIZE.offset);
     const offset = integer(query.get("offset"), 0);
     if (limit < 1 || limit > 100 || offset < 0) return invalid("limit/offset");
-    return reply(200, {
-      items: slice(offset, cap(limit)),
-      ...total,
-      limit: cap(limit),
-      offset,
-    });
+    const echo = (options.echo ?? true) ? { limit: cap(limit), offset } : {};
+    return reply(200, { items: slice(offset, cap(limit)), ...total, ...echo });
   }
   const cursor = query.get("cursor");
   if (cursor !== null && options.rejectCursorsWith !== undefined) {
@@ -132,6 +134,9 @@ function reply(status: number, body: unknown): Reply {
   return { status, body };
 }
 
+/** The key every test list signs its cursors with. */
+export const TEST_CURSOR_KEY = createCursorKey("test-cursor-secret-of-at-least-32-characters");
+
 /** A list source over the upstream: params, then filters, as query parameters in that order. */
 export function itemsSource(
   upstream: ListUpstream,
@@ -143,6 +148,8 @@ export function itemsSource(
     assumedForm: "page",
     defaultSize: 20,
     filters,
+    cursorKey: TEST_CURSOR_KEY,
+    itemId: (item) => `item_${item}`,
     fetch: (params) => fetchItems(upstream.url, params, filters),
     ...overrides,
   };
@@ -199,13 +206,21 @@ export async function positionList(
 export const range = (from: number, to: number) =>
   Array.from({ length: to - from }, (_, i) => from + i);
 
-/** The cursor this gateway issues for the item at `position` of the `items` list. */
+/**
+ * The cursor this gateway issues for the item at `position` of the `items` list, remembering the
+ * item's ID (null: a cursor that does not, so nothing is checked).
+ */
 export function positionCursor(
   form: "page" | "offset",
   position: number,
   filters: Record<string, unknown> = {},
+  id: string | null = `item_${position}`,
 ): string {
-  return encodeCursor(listDigest("items", form, filters), { form, position });
+  return encodeCursor(TEST_CURSOR_KEY, listDigest("items", form, filters), {
+    form,
+    position,
+    id,
+  });
 }
 
 /** What a client reads off a connection, in one comparable object. */

@@ -24,10 +24,11 @@ describe("limit/offset windows", () => {
     });
     expect(connection.pageInfo.startCursor).toBe(at(0));
     expect(connection.pageInfo.endCursor).toBe(at(19));
-    expect(upstream.requests).toEqual(["/items?limit=20&offset=0"]);
+    // One item of look-ahead: hasNextPage would be exact even without a total.
+    expect(upstream.requests).toEqual(["/items?limit=21&offset=0"]);
   });
 
-  it("asks for exactly the window after a cursor", async () => {
+  it("asks for the window, the cursor's own item and one more after a cursor", async () => {
     const { upstream, source } = await positionList("offset", 50);
     const connection = await resolveConnection(source, { first: 10, after: at(14) });
     expect(summary(connection)).toEqual({
@@ -36,7 +37,8 @@ describe("limit/offset windows", () => {
       hasPreviousPage: true,
       totalCount: 50,
     });
-    expect(upstream.requests).toEqual(["/items?limit=10&offset=15"]);
+    // Item 14 is read again to check the list did not move under the cursor.
+    expect(upstream.requests).toEqual(["/items?limit=12&offset=14"]);
   });
 
   it("continues from an edge cursor it issued", async () => {
@@ -44,7 +46,7 @@ describe("limit/offset windows", () => {
     const page = await resolveConnection(source, { first: 5 });
     const next = await resolveConnection(source, { first: 5, after: page.edges[2]?.cursor });
     expect(summary(next).nodes).toEqual([3, 4, 5, 6, 7]);
-    expect(upstream.requests).toEqual(["/items?limit=5&offset=0", "/items?limit=5&offset=3"]);
+    expect(upstream.requests).toEqual(["/items?limit=6&offset=0", "/items?limit=7&offset=2"]);
   });
 
   it("reads the tail for `last` without `before` in two requests", async () => {
@@ -87,7 +89,8 @@ describe("limit/offset windows", () => {
       hasPreviousPage: true,
       totalCount: 50,
     });
-    expect(upstream.requests).toEqual(["/items?limit=10&offset=20"]);
+    // Item 30 itself is read: it checks the cursor and tells hasNextPage.
+    expect(upstream.requests).toEqual(["/items?limit=11&offset=20"]);
   });
 
   it("stops `last` at the list's start", async () => {
@@ -99,7 +102,7 @@ describe("limit/offset windows", () => {
       hasPreviousPage: false,
       totalCount: 50,
     });
-    expect(upstream.requests).toEqual(["/items?limit=4&offset=0"]);
+    expect(upstream.requests).toEqual(["/items?limit=5&offset=0"]);
   });
 
   it("serves first/before, with hasNextPage true while items follow (`before`'s own included)", async () => {
@@ -108,7 +111,7 @@ describe("limit/offset windows", () => {
     expect(summary(bounded)).toMatchObject({ nodes: range(0, 5), hasNextPage: true });
     const cut = await resolveConnection(source, { first: 5, before: at(3) });
     expect(summary(cut)).toMatchObject({ nodes: [0, 1, 2], hasNextPage: true });
-    expect(upstream.requests).toEqual(["/items?limit=5&offset=0", "/items?limit=3&offset=0"]);
+    expect(upstream.requests).toEqual(["/items?limit=6&offset=0", "/items?limit=4&offset=0"]);
   });
 
   it("serves after/before as the range between, forward from `after`", async () => {
@@ -120,14 +123,14 @@ describe("limit/offset windows", () => {
       hasPreviousPage: true,
       totalCount: 50,
     });
-    expect(upstream.requests).toEqual(["/items?limit=4&offset=10"]);
+    expect(upstream.requests).toEqual(["/items?limit=6&offset=9"]);
   });
 
   it("reads back from a lone `before` with the default size", async () => {
     const { upstream, source } = await positionList("offset", 50);
     const connection = await resolveConnection(source, { before: at(45) });
     expect(summary(connection).nodes).toEqual(range(25, 45));
-    expect(upstream.requests).toEqual(["/items?limit=20&offset=25"]);
+    expect(upstream.requests).toEqual(["/items?limit=21&offset=25"]);
   });
 
   it("applies `first` then `last` when both are given", async () => {
@@ -140,7 +143,7 @@ describe("limit/offset windows", () => {
       totalCount: 50,
     });
     expect(connection.pageInfo.startCursor).toBe(at(12));
-    expect(upstream.requests).toEqual(["/items?limit=10&offset=5"]);
+    expect(upstream.requests).toEqual(["/items?limit=12&offset=4"]);
   });
 
   it("knows exactly whether a page is the last one", async () => {
@@ -157,9 +160,9 @@ describe("limit/offset windows", () => {
       totalCount: 50,
     });
     expect(upstream.requests).toEqual([
-      "/items?limit=10&offset=40",
-      "/items?limit=10&offset=39",
-      "/items?limit=10&offset=50",
+      "/items?limit=12&offset=39",
+      "/items?limit=12&offset=38",
+      "/items?limit=12&offset=49",
     ]);
   });
 
@@ -184,14 +187,16 @@ describe("limit/offset windows", () => {
     });
     expect(upstream.requests).toEqual([
       "/items?limit=1&offset=0",
-      "/items?limit=1&offset=50",
+      "/items?limit=2&offset=49",
       "/items?limit=1&offset=0",
     ]);
   });
 
   it("re-reads the tail when `before` points past the list's current end", async () => {
     const { upstream, source } = await positionList("offset", 50);
-    const connection = await resolveConnection(source, { last: 5, before: at(60) });
+    // A cursor without the item's ID: nothing to find again, the position alone counts.
+    const before = positionCursor("offset", 60, {}, null);
+    const connection = await resolveConnection(source, { last: 5, before });
     expect(summary(connection)).toMatchObject({ nodes: range(45, 50), hasNextPage: false });
     expect(upstream.requests).toEqual(["/items?limit=5&offset=55", "/items?limit=5&offset=45"]);
   });
@@ -216,9 +221,10 @@ describe("limit/offset answers shorter than asked (a tighter bound)", () => {
     }
     expect(seen).toEqual(range(0, 20));
     expect(upstream.requests).toEqual([
-      "/items?limit=10&offset=0",
-      "/items?limit=10&offset=7",
-      "/items?limit=10&offset=14",
+      "/items?limit=11&offset=0",
+      "/items?limit=12&offset=6",
+      "/items?limit=12&offset=12",
+      "/items?limit=12&offset=18",
     ]);
   });
 });

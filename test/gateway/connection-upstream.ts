@@ -16,6 +16,8 @@ export interface ListRoute {
   maxItems?: number;
   /** Every request carrying a `cursor` is answered with this status (seed error body). */
   rejectCursorsWith?: number;
+  /** Whether position-form answers echo their paging parameters; default true. */
+  echo?: boolean;
 }
 
 export interface ListUpstream {
@@ -74,17 +76,19 @@ function answer(route: ListRoute, query: URLSearchParams): Reply {
     const page = integer(query.get("page"), 1);
     const pageSize = integer(query.get("pageSize"), DEFAULT_SIZE.page);
     const start = (page - 1) * pageSize;
+    const echo = (route.echo ?? true) ? { page, pageSize } : {};
     return {
       status: 200,
-      body: { items: items.slice(start, start + cap(pageSize)), ...total, page, pageSize },
+      body: { items: items.slice(start, start + cap(pageSize)), ...total, ...echo },
     };
   }
   if (form === "offset") {
     const limit = cap(integer(query.get("limit"), DEFAULT_SIZE.offset));
     const offset = integer(query.get("offset"), 0);
+    const echo = (route.echo ?? true) ? { limit, offset } : {};
     return {
       status: 200,
-      body: { items: items.slice(offset, offset + limit), ...total, limit, offset },
+      body: { items: items.slice(offset, offset + limit), ...total, ...echo },
     };
   }
   const cursor = query.get("cursor");
@@ -135,6 +139,18 @@ export function fakeCampaigns(count: number) {
     id: `cmp_fake_${String(index).padStart(3, "0")}`,
     name: `Campaign ${index}`,
     status: "COMPLETED",
+  }));
+}
+
+/** `count` conversations, newest first, ids cnv_fake_0.. in list order (`prefix` for new ones). */
+export function fakeConversations(count: number, prefix = "cnv_fake_") {
+  return Array.from({ length: count }, (_, index) => ({
+    id: `${prefix}${index}`,
+    agentId: "agt_fake_000",
+    status: "SUCCESS",
+    direction: "INBOUND",
+    channel: "VOICE",
+    createdAt: "2026-01-01T00:00:00.000Z",
   }));
 }
 

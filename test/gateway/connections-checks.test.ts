@@ -75,8 +75,8 @@ describe("first/last bounds, judged before any upstream call", () => {
     expect(none.edges).toEqual([]);
     expect(none.pageInfo).toMatchObject({ hasNextPage: false, hasPreviousPage: true });
     expect(harness.takeUpstreamRequests()).toEqual([
-      "GET /v1/conversations?limit=100&offset=0",
-      // An empty window still reads one item, so the total and page info are exact.
+      "GET /v1/conversations?limit=51&offset=0",
+      "GET /v1/conversations?limit=50&offset=51",
       "GET /v1/agents?page=1&pageSize=1",
     ]);
   });
@@ -114,7 +114,7 @@ describe("gateway cursors are bound to their list and filters", () => {
     const reordered = { channel: "VOICE", search: null, status: "SUCCESS" };
     await fetchConnection(harness, CONVERSATIONS, "conversations", { after, filter: reordered });
     expect(harness.takeUpstreamRequests()).toEqual([
-      "GET /v1/conversations?limit=50&offset=2&status=SUCCESS&channel=VOICE",
+      "GET /v1/conversations?limit=52&offset=1&status=SUCCESS&channel=VOICE",
     ]);
   });
 

@@ -5,7 +5,6 @@ import {
   errorCodes,
   fakeAgents,
   fakeCampaigns,
-  fakeUpstreamCursor,
   fetchConnection,
   type ListRoute,
   type ListUpstream,
@@ -70,9 +69,9 @@ describe("a list whose upstream answers in another form than assumed", () => {
     // The page request is answered with the upstream's default 25; the second page re-reads the
     // first upstream page long enough for the 20 seen plus 20, then follows the upstream cursor.
     expect(upstream.takeRequests()).toEqual([
-      "GET /v1/agents?page=1&pageSize=20",
+      "GET /v1/agents?page=1&pageSize=21",
       "GET /v1/agents?limit=40",
-      `GET /v1/agents?cursor=${fakeUpstreamCursor(40)}&limit=20`,
+      "GET /v1/agents?cursor=YXQ6NDA&limit=20",
     ]);
   });
 
@@ -97,8 +96,8 @@ describe("a list whose upstream answers in another form than assumed", () => {
     // `limit` is ignored by a page-form endpoint: its default page of 20 holds the first ten.
     expect(upstream.takeRequests()).toEqual([
       "GET /v1/campaigns?limit=10",
-      "GET /v1/campaigns?page=2&pageSize=10",
-      "GET /v1/campaigns?page=3&pageSize=10",
+      "GET /v1/campaigns?page=1&pageSize=21",
+      "GET /v1/campaigns?page=2&pageSize=16",
     ]);
   });
 
@@ -109,8 +108,8 @@ describe("a list whose upstream answers in another form than assumed", () => {
     const { body } = await harness.graphql(AGENTS, { first: 20, after: first.pageInfo.endCursor });
     expect(errorCodes(body)).toEqual(["CURSOR_EXPIRED"]);
     expect(upstream.takeRequests()).toEqual([
-      "GET /v1/agents?page=1&pageSize=20",
-      "GET /v1/agents?page=2&pageSize=20",
+      "GET /v1/agents?page=1&pageSize=21",
+      "GET /v1/agents?page=1&pageSize=41",
     ]);
   });
 });
@@ -124,9 +123,11 @@ describe("totals the upstream does not tell", () => {
       { ids: ids(agents, 20, 40), hasNextPage: true, hasPreviousPage: true, totalCount: null },
       { ids: ids(agents, 40, 45), hasNextPage: false, hasPreviousPage: true, totalCount: null },
     ]);
-    expect(upstream.takeRequests()).toEqual(
-      [1, 2, 3].map((page) => `GET /v1/agents?page=${page}&pageSize=20`),
-    );
+    expect(upstream.takeRequests()).toEqual([
+      "GET /v1/agents?page=1&pageSize=21",
+      "GET /v1/agents?page=1&pageSize=41",
+      "GET /v1/agents?page=2&pageSize=31",
+    ]);
   });
 
   it("refuses `last` without `before` when there is no total to count back from", async () => {
@@ -157,20 +158,39 @@ describe("pages shorter than asked on the position forms", () => {
     routes["/v1/conversations"] = { form: "offset", items, maxItems: 7 };
     const pages = await walk(CONVERSATIONS, "conversations", 10);
     expect(pages.map((page) => [page.ids, page.hasNextPage])).toEqual([
-      [ids(items, 0, 7), true],
-      [ids(items, 7, 14), true],
-      [ids(items, 14, 20), false],
+      [
+        [
+          "cnv_fake_0",
+          "cnv_fake_1",
+          "cnv_fake_2",
+          "cnv_fake_3",
+          "cnv_fake_4",
+          "cnv_fake_5",
+          "cnv_fake_6",
+        ],
+        true,
+      ],
+      [
+        ["cnv_fake_7", "cnv_fake_8", "cnv_fake_9", "cnv_fake_10", "cnv_fake_11", "cnv_fake_12"],
+        true,
+      ],
+      [
+        ["cnv_fake_13", "cnv_fake_14", "cnv_fake_15", "cnv_fake_16", "cnv_fake_17", "cnv_fake_18"],
+        true,
+      ],
+      [["cnv_fake_19"], false],
     ]);
     expect(upstream.takeRequests()).toEqual([
-      "GET /v1/conversations?limit=10&offset=0",
-      "GET /v1/conversations?limit=10&offset=7",
-      "GET /v1/conversations?limit=10&offset=14",
+      "GET /v1/conversations?limit=11&offset=0",
+      "GET /v1/conversations?limit=12&offset=6",
+      "GET /v1/conversations?limit=12&offset=12",
+      "GET /v1/conversations?limit=12&offset=18",
     ]);
   });
 });
 
-describe("the page form's worst case for `last` without `before`", () => {
-  it("needs a third request when no single page of ≤ 100 holds the tail", async () => {
+describe("the page form's hard case for `last` without `before`", () => {
+  it("reads the tail in two neighbouring pages when no single page of ≤ 100 holds it", async () => {
     const agents = fakeAgents(250);
     routes["/v1/agents"] = { form: "page", items: agents };
     const page = await fetchConnection(harness, AGENTS, "agents", { last: 100 });
@@ -185,8 +205,8 @@ describe("the page form's worst case for `last` without `before`", () => {
     const [probe, ...tail] = upstream.takeRequests();
     expect(probe).toBe("GET /v1/agents?page=1&pageSize=100");
     expect(tail.sort()).toEqual([
-      "GET /v1/agents?page=2&pageSize=100",
-      "GET /v1/agents?page=3&pageSize=100",
+      "GET /v1/agents?page=4&pageSize=50",
+      "GET /v1/agents?page=5&pageSize=50",
     ]);
   });
 });

@@ -59,7 +59,7 @@ describe("conversations (limit/offset upstream)", () => {
       hasPreviousPage: false,
       totalCount: 120,
     });
-    expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/conversations?limit=50&offset=0"]);
+    expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/conversations?limit=51&offset=0"]);
   });
 
   it("sends the filter after the page parameters and pages the filtered list", async () => {
@@ -77,8 +77,8 @@ describe("conversations (limit/offset upstream)", () => {
     expect(summary(next).ids).toEqual(matching.slice(4, 8).map((c) => c.id));
     expect(summary(next).hasNextPage).toBe(matching.length > 8);
     expect(harness.takeUpstreamRequests()).toEqual([
-      "GET /v1/conversations?limit=4&offset=0&status=SUCCESS&channel=VOICE",
-      "GET /v1/conversations?limit=4&offset=4&status=SUCCESS&channel=VOICE",
+      "GET /v1/conversations?limit=5&offset=0&status=SUCCESS&channel=VOICE",
+      "GET /v1/conversations?limit=6&offset=3&status=SUCCESS&channel=VOICE",
     ]);
   });
 
@@ -95,10 +95,7 @@ describe("conversations (limit/offset upstream)", () => {
     };
     await conversationList({ first: 3, filter });
     expect(harness.takeUpstreamRequests()).toEqual([
-      "GET /v1/conversations?limit=3&offset=0&agentId=agt_acme_reception" +
-        "&contactId=cnt_acme_maria&status=SUCCESS&direction=OUTBOUND&channel=VOICE" +
-        "&search=follow%20up&startDate=2025-01-01T00%3A00%3A00.000Z" +
-        "&endDate=2026-12-31T00%3A00%3A00.000Z",
+      "GET /v1/conversations?limit=4&offset=0&agentId=agt_acme_reception&contactId=cnt_acme_maria&status=SUCCESS&direction=OUTBOUND&channel=VOICE&search=follow%20up&startDate=2025-01-01T00%3A00%3A00.000Z&endDate=2026-12-31T00%3A00%3A00.000Z",
     ]);
   });
 
@@ -117,7 +114,7 @@ describe("conversations (limit/offset upstream)", () => {
       totalCount: success().length,
     });
     expect(harness.takeUpstreamRequests()).toEqual([
-      "GET /v1/conversations?limit=5&offset=7&status=SUCCESS",
+      "GET /v1/conversations?limit=6&offset=7&status=SUCCESS",
     ]);
   });
 
@@ -149,7 +146,7 @@ describe("conversations (limit/offset upstream)", () => {
       });
     }
     expect(harness.takeUpstreamRequests()).toEqual([
-      "GET /v1/conversations?limit=5&offset=0&search=no%20conversation%20says%20this",
+      "GET /v1/conversations?limit=6&offset=0&search=no%20conversation%20says%20this",
       "GET /v1/conversations?limit=5&offset=0&search=no%20conversation%20says%20this",
     ]);
   });
@@ -169,8 +166,8 @@ describe("conversations (limit/offset upstream)", () => {
         .map((c) => ({ node: { id: c.id, agent: { id: SEED_IDS.acmeAgent } } })),
     });
     expect(harness.takeUpstreamRequests()).toEqual([
-      `GET /v1/agents/${SEED_IDS.acmeAgent}`,
-      `GET /v1/conversations?limit=3&offset=0&agentId=${SEED_IDS.acmeAgent}&status=SUCCESS`,
+      "GET /v1/agents/agt_acme_reception",
+      "GET /v1/conversations?limit=4&offset=0&agentId=agt_acme_reception&status=SUCCESS",
     ]);
   });
 
@@ -197,8 +194,8 @@ describe("conversations (limit/offset upstream)", () => {
       edges: own.slice(0, 2).map((c) => ({ node: { id: c.id } })),
     });
     expect(harness.takeUpstreamRequests()).toEqual([
-      `GET /v1/contacts/${SEED_IDS.acmeContact}/stats`,
-      `GET /v1/conversations?limit=2&offset=0&contactId=${SEED_IDS.acmeContact}`,
+      "GET /v1/contacts/cnt_acme_maria/stats",
+      "GET /v1/conversations?limit=3&offset=0&contactId=cnt_acme_maria",
     ]);
   });
 });

@@ -50,7 +50,7 @@ describe("agents (page/pageSize upstream)", () => {
       hasPreviousPage: false,
       totalCount: 45,
     });
-    expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/agents?page=1&pageSize=20"]);
+    expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/agents?page=1&pageSize=21"]);
   });
 
   it("walks forward through all 45 agents with first/after, in the sandbox's order", async () => {
@@ -73,9 +73,13 @@ describe("agents (page/pageSize upstream)", () => {
       [true, true],
       [true, false],
     ]);
-    expect(harness.takeUpstreamRequests()).toEqual(
-      [1, 2, 3, 4, 5].map((page) => `GET /v1/agents?page=${page}&pageSize=10`),
-    );
+    expect(harness.takeUpstreamRequests()).toEqual([
+      "GET /v1/agents?page=1&pageSize=11",
+      "GET /v1/agents?page=1&pageSize=21",
+      "GET /v1/agents?page=2&pageSize=16",
+      "GET /v1/agents?page=3&pageSize=14",
+      "GET /v1/agents?page=4&pageSize=13",
+    ]);
   });
 
   it("serves `last: 5` without `before` as the last five agents in two requests", async () => {
@@ -122,7 +126,7 @@ describe("agents (page/pageSize upstream)", () => {
       hasPreviousPage: true,
       totalCount: 45,
     });
-    expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/agents?page=4&pageSize=5"]);
+    expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/agents?page=3&pageSize=7"]);
   });
 
   it("walks backward from the end to the start with last/before", async () => {
@@ -137,15 +141,13 @@ describe("agents (page/pageSize upstream)", () => {
       before = page.pageInfo.startCursor;
     }
     expect(seen).toEqual(agentIds);
-    // The tail needs the total first; every other window fits one page (35..44 in 30..44).
-    const pages = (...pairs: Array<[number, number]>) =>
-      pairs.map(([page, size]) => `GET /v1/agents?page=${page}&pageSize=${size}`);
+    // The tail needs the total first; every other window, with the `before` item, fits one page.
     expect(requestsPerPage).toEqual([
-      pages([1, 10], [3, 15]),
-      pages([3, 12]),
-      pages([2, 13]),
-      pages([1, 15]),
-      pages([1, 5]),
+      ["GET /v1/agents?page=1&pageSize=10", "GET /v1/agents?page=3&pageSize=15"],
+      ["GET /v1/agents?page=3&pageSize=12"],
+      ["GET /v1/agents?page=2&pageSize=13"],
+      ["GET /v1/agents?page=1&pageSize=16"],
+      ["GET /v1/agents?page=1&pageSize=6"],
     ]);
   });
 
@@ -158,13 +160,13 @@ describe("agents (page/pageSize upstream)", () => {
       totalCount: 45,
     });
     // Items 10..13 sit on page 3 of 5 (10..14).
-    expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/agents?page=3&pageSize=5"]);
+    expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/agents?page=2&pageSize=8"]);
   });
 
   it("serves the agents' fields from the list answer, without a GET per agent", async () => {
     const { body } = await harness.graphql(`{ agents(first: 3) { nodes { id status name } } }`);
     expect(body.errors).toBeUndefined();
-    expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/agents?page=1&pageSize=3"]);
+    expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/agents?page=1&pageSize=4"]);
   });
 
   it("reports the end exactly: no next page after the last agent", async () => {
@@ -175,6 +177,6 @@ describe("agents (page/pageSize upstream)", () => {
       hasPreviousPage: true,
       totalCount: 45,
     });
-    expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/agents?page=5&pageSize=11"]);
+    expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/agents?page=4&pageSize=14"]);
   });
 });

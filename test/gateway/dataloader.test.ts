@@ -25,7 +25,7 @@ const THIRTY_CONVERSATIONS = {
   endDate: "2026-01-12T12:00:00Z",
 };
 const THIRTY_CONVERSATIONS_LIST =
-  "GET /v1/conversations?limit=30&offset=0" +
+  "GET /v1/conversations?limit=31&offset=0" +
   "&startDate=2026-01-06T09%3A00%3A00.000Z&endDate=2026-01-12T12%3A00%3A00.000Z";
 
 /** The three agents that take Acme's calls, as the seed writes them. */
@@ -145,7 +145,7 @@ describe("per-request DataLoaders over the sandbox", () => {
     expect(response.body.errors).toBeUndefined();
     expect(sorted(harness.takeUpstreamRequests())).toEqual([
       "GET /v1/agents/agt_acme_billing",
-      "GET /v1/conversations?limit=5&offset=0&agentId=agt_acme_billing&status=SUCCESS",
+      "GET /v1/conversations?limit=6&offset=0&agentId=agt_acme_billing&status=SUCCESS",
     ]);
   });
 
@@ -178,7 +178,7 @@ describe("per-request DataLoaders over the sandbox", () => {
     expect(response.body.data).toEqual({ agent: { conversations: page }, conversations: page });
     expect(sorted(harness.takeUpstreamRequests())).toEqual([
       "GET /v1/agents/agt_acme_billing",
-      "GET /v1/conversations?limit=3&offset=0&agentId=agt_acme_billing&status=FAILED",
+      "GET /v1/conversations?limit=4&offset=0&agentId=agt_acme_billing&status=FAILED",
     ]);
   });
 
@@ -195,7 +195,7 @@ describe("per-request DataLoaders over the sandbox", () => {
       ]);
       const requests = harness.takeUpstreamRequests();
       expect(requests[0]).toBe(
-        "GET /v1/conversations?limit=3&offset=0&status=FAILED&direction=INBOUND",
+        "GET /v1/conversations?limit=4&offset=0&status=FAILED&direction=INBOUND",
       );
       expect(sorted(requests.slice(1))).toEqual([
         "GET /v1/agents/agt_acme_reception",
@@ -336,7 +336,7 @@ describe("independent fetches run in parallel", () => {
         agent: { id, name: `Agent ${id}`, status: "ACTIVE" },
       })),
     );
-    expect(barrier.requests[0]).toBe("GET /v1/conversations?limit=3&offset=0");
+    expect(barrier.requests[0]).toBe("GET /v1/conversations?limit=4&offset=0");
     expect(sorted(barrier.requests.slice(1))).toEqual([
       "GET /v1/agents/agt_b1",
       "GET /v1/agents/agt_b2",

@@ -81,7 +81,7 @@ const FAILED_INBOUND = [
   },
 ];
 const FAILED_INBOUND_LIST =
-  "GET /v1/conversations?limit=3&offset=0&status=FAILED&direction=INBOUND";
+  "GET /v1/conversations?limit=4&offset=0&status=FAILED&direction=INBOUND";
 
 const FIRST_CAMPAIGNS = [
   { id: "cmp_acme_flu_shots", name: "Flu shot reminders", status: "COMPLETED", failedRows: 12 },
@@ -211,8 +211,9 @@ describe("the overview a frontend asks for, answered from the sandbox", () => {
       hasNextPage: true,
       hasPreviousPage: true,
     });
+    // The cursor's own item (offset 2) is read again to check the list did not move.
     expect(harness.takeUpstreamRequests()[0]).toBe(
-      "GET /v1/conversations?limit=3&offset=3&status=FAILED&direction=INBOUND",
+      "GET /v1/conversations?limit=5&offset=2&status=FAILED&direction=INBOUND",
     );
   });
 

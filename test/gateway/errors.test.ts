@@ -547,7 +547,7 @@ describe("unexpected errors and secrets", () => {
     });
     expect(JSON.stringify(response.body)).not.toMatch(/non-nullable|Agent\.name|stack|\.ts:/);
     expect(upstream.requests.map((request) => request.url)).toEqual([
-      "/v1/agents?page=1&pageSize=20",
+      "/v1/agents?page=1&pageSize=21",
     ]);
     // The operator still sees what happened.
     expect(lines.some((line) => line.includes("non-nullable field Agent.name"))).toBe(true);

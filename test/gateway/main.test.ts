@@ -117,6 +117,10 @@ describe("npm start", () => {
     ],
     [{ LOG_LEVEL: "loud" }, 'LOG_LEVEL must be one of debug, info, warn, error (got "loud")'],
     [
+      { CURSOR_SECRET: "too-short-secret" },
+      "CURSOR_SECRET must be at least 32 characters, e.g. from openssl rand -hex 32 (got 16 characters, not shown)",
+    ],
+    [
       { SANDBOX_RATE_LIMIT: "0" },
       'SANDBOX_RATE_LIMIT must be an integer from 1 to 1000000000 (got "0")',
     ],

@@ -55,7 +55,7 @@ describe("rate-limit reporting", () => {
     expect(takeUpstreamRequests().sort()).toEqual([
       "GET /v1/agents/agt_acme_reception/stats",
       "GET /v1/agents/agt_acme_scheduler/stats",
-      "GET /v1/agents?page=1&pageSize=2",
+      "GET /v1/agents?page=1&pageSize=3",
       "GET /v1/organization",
     ]);
     expect(response.body.extensions).toEqual({

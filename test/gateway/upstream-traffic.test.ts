@@ -213,7 +213,7 @@ describe("the static cost check", () => {
     expect(harness.takeUpstreamRequests().sort()).toEqual([
       `GET /v1/agents/${SEED_IDS.acmeAgent}/stats`,
       `GET /v1/agents/${SEED_IDS.acmeAgentPaused}/stats`,
-      "GET /v1/agents?page=1&pageSize=2",
+      "GET /v1/agents?page=1&pageSize=3",
     ]);
   });
 
