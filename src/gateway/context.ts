@@ -3,7 +3,7 @@ import type { CursorKey } from "../connections/cursor.ts";
 import type { SchemaContext } from "../schema/context.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import type { RateLimit } from "../upstream/dto.ts";
-import { createRestApi, type RestApi } from "../upstream/rest-api.ts";
+import { createRestApi } from "../upstream/rest-api.ts";
 import type { ConversationStatusHub } from "./conversation-status-hub.ts";
 
 /** What one GraphQL operation did upstream: reported in `extensions` and response headers. */

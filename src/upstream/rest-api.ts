@@ -4,7 +4,6 @@ import type {
   AgentDto,
   AssignPhoneNumberBody,
   CampaignDto,
-  ConversationDto,
   ConversationStatusDto,
   CreateAgentBody,
   CursorResponse,

@@ -28,7 +28,15 @@ async function upstreamItems(path: string): Promise<typeof conversations> {
   const response = await fetch(`${harness.sandbox.url}${path}`, {
     headers: { authorization: ACME },
   });
-  return ((await response.json()) as { items: typeof conversations }).items;
+  const { items } = (await response.json()) as { items: Array<Record<string, unknown>> };
+  // Either dialect's item: the parties flat (`agentId`) or nested (`agent: { id }`).
+  const partyId = (flat: unknown, nested: unknown) =>
+    (flat ?? (nested as { id?: string } | null)?.id) as string;
+  return items.map((item) => ({
+    ...(item as (typeof conversations)[number]),
+    agentId: partyId(item.agentId, item.agent),
+    contactId: partyId(item.contactId, item.contact),
+  }));
 }
 
 beforeAll(async () => {

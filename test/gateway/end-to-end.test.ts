@@ -7,6 +7,7 @@ import {
   OrganizationDocument,
   OrganizationOverviewDocument,
 } from "../generated/graphql.ts";
+import { upstreamBody } from "./dialect-facts.ts";
 import { type Harness, startHarness } from "./harness.ts";
 
 let harness: Harness;
@@ -135,12 +136,13 @@ describe("the overview a frontend asks for, answered from the sandbox", () => {
     expect(response.body.data).toEqual({
       organization: {
         ...ACME_ORGANIZATION,
-        raw: {
+        // The upstream's own object, timestamps as it wrote them.
+        raw: upstreamBody("GET /v1/organization", 200, {
           id: SEED_IDS.acmeOrganization,
           ...ACME_ORGANIZATION,
           createdAt: "2025-12-06T09:00:00.000Z",
           updatedAt: "2025-12-06T09:00:00.000Z",
-        },
+        }),
       },
     });
     expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/organization"]);
