@@ -22,7 +22,8 @@ export const Agent = builder.loadableNodeRef("Agent", {
 Agent.implement({
   description: "A voice AI agent.",
   fields: (t) => ({
-    name: t.exposeString("name", { description: "The agent's name." }),
+    // Nullable like every other node's `name`, so `nodes` selections over mixed types validate.
+    name: t.exposeString("name", { nullable: true, description: "The agent's name." }),
     primaryLanguage: t.exposeString("primaryLanguage", {
       description: "The language the agent speaks first, such as `en-US`.",
     }),
@@ -61,11 +62,13 @@ Agent.implement({
     }),
     createdAt: t.field({
       type: "DateTime",
+      nullable: true,
       description: "When the agent was created (ISO 8601).",
       resolve: (agent) => agent.createdAt,
     }),
     updatedAt: t.field({
       type: "DateTime",
+      nullable: true,
       description: "When the agent was last changed (ISO 8601).",
       resolve: (agent) => agent.updatedAt,
     }),
@@ -168,6 +171,8 @@ builder.queryFields((t) => ({
   }),
   agents: t.field({
     type: AgentConnection,
+    // Nullable, as root fields that call upstream are: a failure here leaves siblings intact.
+    nullable: true,
     description:
       "The organization's agents (GET /v1/agents, paged by page and pageSize; 20 a page by default).",
     args: connectionArgs(t.arg),

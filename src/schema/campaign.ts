@@ -150,6 +150,8 @@ builder.queryFields((t) => ({
   }),
   campaigns: t.field({
     type: CampaignConnection,
+    // Nullable, as root fields that call upstream are: a failure here leaves siblings intact.
+    nullable: true,
     description:
       "The organization's campaigns, forward only: the upstream pages them with opaque cursors (GET /v1/campaigns; 25 a page by default).",
     args: { ...forwardConnectionArgs(t.arg), filter: t.arg({ type: CampaignFilter }) },

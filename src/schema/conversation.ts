@@ -221,6 +221,8 @@ builder.queryFields((t) => ({
   }),
   conversations: t.field({
     type: ConversationConnection,
+    // Nullable, as root fields that call upstream are: a failure here leaves siblings intact.
+    nullable: true,
     description:
       "The organization's conversations, filtered (GET /v1/conversations, paged by limit and offset; 50 a page by default).",
     args: { ...connectionArgs(t.arg), filter: t.arg({ type: ConversationFilter }) },

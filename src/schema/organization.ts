@@ -3,6 +3,7 @@ import {
   type OrganizationDto,
   type UpdateOrganizationBody,
 } from "../upstream/dto.ts";
+import { UpstreamUnavailableError } from "../upstream/errors.ts";
 import { builder } from "./builder.ts";
 import { patchBody } from "./patch-body.ts";
 import { readOnce } from "./read-once.ts";
@@ -21,8 +22,22 @@ const FIELD_DESCRIPTIONS: Record<(typeof ORGANIZATION_WRITABLE_FIELDS)[number], 
 };
 
 export const Organization = builder.objectRef<OrganizationDto>("Organization").implement({
-  description: "The organization the API key acts for.",
+  description:
+    "The organization the API key acts for. A node keyed by the upstream's own ID, so client caches update it in place; `node(id:)` cannot fetch it (the seed gives its ID no prefix).",
+  interfaces: [builder.nodeInterfaceRef()],
+  // Only ever returned as itself, never through `node`: no prefix to dispatch on.
+  isTypeOf: () => true,
   fields: (t) => ({
+    id: t.id({
+      description: "The upstream's own ID of the organization.",
+      resolve: (organization) => {
+        if (typeof organization.id === "string" && organization.id !== "") return organization.id;
+        throw new UpstreamUnavailableError(
+          "INVALID_RESPONSE",
+          "The upstream's organization has no `id`: it cannot be a node of client caches",
+        );
+      },
+    }),
     ...Object.fromEntries(
       ORGANIZATION_WRITABLE_FIELDS.map((field) => [
         field,
@@ -74,6 +89,7 @@ const UpdateOrganizationPayload = builder
 builder.queryField("organization", (t) =>
   t.field({
     type: Organization,
+    nullable: true,
     description: "The organization the API key acts for (GET /v1/organization).",
     extensions: { upstreamCalls: 1 },
     resolve: (_root, _args, context) =>

@@ -65,6 +65,7 @@ function catalogEntries(body: unknown): ToolCatalogEntryShape[] {
 builder.queryField("toolCatalog", (t) =>
   t.field({
     type: [ToolCatalogEntry],
+    nullable: { list: true, items: false },
     description:
       "The tools and integrations agents can use (GET /v1/tools/catalog, read as a bare list or as `{ items }`).",
     extensions: { upstreamCalls: 1 },

@@ -161,7 +161,7 @@ describe("an upstream cursor past the sandbox's TTL", () => {
         after: first.pageInfo.endCursor,
       });
       expect(status).toBe(200);
-      expect(body.data).toBeNull();
+      expect(body.data).toEqual({ campaigns: null });
       expect(body.errors?.[0]?.extensions).toMatchObject({
         code: "CURSOR_EXPIRED",
         http: { status: 400 },

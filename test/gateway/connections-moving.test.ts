@@ -171,7 +171,7 @@ describe("cursors a client cannot forge", () => {
         { authorization },
       );
       expect(status).toBe(200);
-      expect(body.data).toBeNull();
+      expect(body.data).toEqual({ conversations: null });
       expect(body.errors?.[0]?.extensions).toMatchObject({
         code: "BAD_USER_INPUT",
         http: { status: 400 },

@@ -164,8 +164,8 @@ describe("per-request DataLoaders over the sandbox", () => {
 
     expect(response.body.errors).toBeUndefined();
     expect(response.body.data?.first).toHaveLength(8);
-    expect(response.body.data?.first[0]).toEqual({ id: SEED_IDS.tool });
-    expect(response.body.data?.second[0]).toEqual({ name: "Calendar booking" });
+    expect(response.body.data?.first?.[0]).toEqual({ id: SEED_IDS.tool });
+    expect(response.body.data?.second?.[0]).toEqual({ name: "Calendar booking" });
     expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/tools/catalog"]);
   });
 
@@ -188,7 +188,7 @@ describe("per-request DataLoaders over the sandbox", () => {
         first: 3,
         filter: { status: "FAILED", direction: "INBOUND" },
       });
-      expect(response.body.data?.conversations.nodes.map((node) => node.id)).toEqual([
+      expect(response.body.data?.conversations?.nodes.map((node) => node.id)).toEqual([
         "cnv_acme_0111",
         "cnv_acme_0099",
         "cnv_acme_0087",
@@ -233,7 +233,7 @@ describe("per-request DataLoaders over the sandbox", () => {
       filter: THIRTY_CONVERSATIONS,
     });
 
-    expect(response.body.data?.conversations.nodes).toEqual(
+    expect(response.body.data?.conversations?.nodes).toEqual(
       THIRTY_IDS.map((id, index) => ({ id, contact: { id: CONTACTS_OF_THIRTY[index] } })),
     );
     expect(harness.takeUpstreamRequests()).toEqual([THIRTY_CONVERSATIONS_LIST]);
@@ -246,7 +246,7 @@ describe("per-request DataLoaders over the sandbox", () => {
     });
 
     expect(response.body.errors).toBeUndefined();
-    const nodes = response.body.data?.conversations.nodes ?? [];
+    const nodes = response.body.data?.conversations?.nodes ?? [];
     expect(nodes.map((node) => node.contact?.id)).toEqual(CONTACTS_OF_THIRTY);
     // Conversations of one contact share one answer.
     for (const node of nodes) {
@@ -330,7 +330,7 @@ describe("independent fetches run in parallel", () => {
     const response = await harness.graphql(ConversationPageAgentsDocument, { first: 3 });
 
     expect(response.body.errors).toBeUndefined();
-    expect(response.body.data?.conversations.nodes).toEqual(
+    expect(response.body.data?.conversations?.nodes).toEqual(
       BARRIER_AGENT_IDS.map((id, index) => ({
         id: `cnv_b${index + 1}`,
         agent: { id, name: `Agent ${id}`, status: "ACTIVE" },

@@ -204,12 +204,12 @@ describe("the overview a frontend asks for, answered from the sandbox", () => {
     });
 
     expect(next.body.errors).toBeUndefined();
-    expect(next.body.data?.conversations.edges.map((edge) => edge.node.id)).toEqual([
+    expect(next.body.data?.conversations?.edges.map((edge) => edge.node.id)).toEqual([
       "cnv_acme_0075",
       "cnv_acme_0063",
       "cnv_acme_0051",
     ]);
-    expect(next.body.data?.conversations.pageInfo).toMatchObject({
+    expect(next.body.data?.conversations?.pageInfo).toMatchObject({
       hasNextPage: true,
       hasPreviousPage: true,
     });
@@ -238,7 +238,7 @@ describe("the overview a frontend asks for, answered from the sandbox", () => {
     });
 
     expect(next.body.errors).toBeUndefined();
-    expect(next.body.data?.campaigns.nodes).toEqual([
+    expect(next.body.data?.campaigns?.nodes).toEqual([
       { id: "cmp_acme_04", name: "Campaign 04", status: "COMPLETED", failedRows: 5 },
       { id: "cmp_acme_05", name: "Campaign 05", status: "FAILED", failedRows: 94 },
     ]);

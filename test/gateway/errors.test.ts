@@ -51,7 +51,7 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
 
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      data: null,
+      data: { organization: null },
       errors: [
         {
           message: "Query parameter `x` is not known.",
@@ -81,7 +81,7 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
     });
 
     expect(response.status).toBe(200);
-    expect(response.body.data).toBeNull();
+    expect(response.body.data).toEqual({ organization: null });
     expect(response.body.errors).toEqual([
       {
         message: "Invalid API key or malformed Authorization header.",
@@ -280,7 +280,7 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
 
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      data: null,
+      data: { organization: null },
       errors: [
         {
           message: "The upstream API failed (HTTP 500).",
@@ -363,7 +363,7 @@ describe("an unreachable or unusable upstream is UPSTREAM_UNAVAILABLE", () => {
       const response = await slow.graphql("{ organization { name } }");
 
       expect(response.status).toBe(200);
-      expect(response.body.data).toBeNull();
+      expect(response.body.data).toEqual({ organization: null });
       expect(response.body.errors).toEqual([unavailable("TIMEOUT")]);
       expect(slow.takeUpstreamRequests()).toEqual(["GET /v1/organization"]);
     } finally {
@@ -418,7 +418,7 @@ describe("an unreachable or unusable upstream is UPSTREAM_UNAVAILABLE", () => {
 
       expect(response.status).toBe(200);
       expect(response.body).toEqual({
-        data: null,
+        data: { organization: null },
         errors: [unavailable("CONNECTION_REFUSED")],
         extensions: { cost: { estimated: 1, upstreamCalls: 1 } },
       });
@@ -520,7 +520,7 @@ describe("unexpected errors and secrets", () => {
   });
 
   it("masks an unexpected error as 'Unexpected error.' with no internal message or stack", async () => {
-    // An agent list item without `name` (non-null in the schema) fails inside graphql-js.
+    // An agent list item without `primaryLanguage` (non-null in the schema) fails inside graphql-js.
     upstream = await startRecordingUpstream((_request, res) =>
       sendJson(res, 200, { items: [{ id: "agt_1" }], total: 1, page: 1, pageSize: 20 }),
     );
@@ -530,27 +530,31 @@ describe("unexpected errors and secrets", () => {
       gateway: { logging: logger },
     });
 
-    const response = await echoing.graphql("{ agents { nodes { id name } } }");
+    const response = await echoing.graphql("{ agents { nodes { id primaryLanguage } } }");
 
     expect(response.status).toBe(200);
     expect(response.body).toEqual({
-      data: null,
+      data: { agents: null },
       errors: [
         {
           message: "Unexpected error.",
           locations: [{ line: 1, column: 23 }],
-          path: ["agents", "nodes", 0, "name"],
+          path: ["agents", "nodes", 0, "primaryLanguage"],
           extensions: { code: "INTERNAL_SERVER_ERROR" },
         },
       ],
       extensions: { cost: { estimated: expect.any(Number), upstreamCalls: 1 } },
     });
-    expect(JSON.stringify(response.body)).not.toMatch(/non-nullable|Agent\.name|stack|\.ts:/);
+    expect(JSON.stringify(response.body)).not.toMatch(
+      /non-nullable|Agent\.primaryLanguage|stack|\.ts:/,
+    );
     expect(upstream.requests.map((request) => request.url)).toEqual([
       "/v1/agents?page=1&pageSize=21",
     ]);
     // The operator still sees what happened.
-    expect(lines.some((line) => line.includes("non-nullable field Agent.name"))).toBe(true);
+    expect(lines.some((line) => line.includes("non-nullable field Agent.primaryLanguage"))).toBe(
+      true,
+    );
   });
 
   it("never shows the API key in a response or a log line, even when the upstream echoes it", async () => {
@@ -693,8 +697,8 @@ describe("IDs too long to be real", () => {
       }`,
       { id: long },
     );
-    // `conversations` is non-null, so its error nulls the whole data.
-    expect(response.body.data).toBeNull();
+    // Each root field fails alone, beside the others.
+    expect(response.body.data).toEqual({ agent: null, node: null, assign: null });
     expect(response.body.errors?.map((error) => [error.path, error.message])).toEqual([
       [["agent"], "`id` is 304 characters long; an ID has at most 255."],
       [["node"], "`id` is 304 characters long; an ID has at most 255."],

@@ -45,7 +45,7 @@ describe("the gateway's log", () => {
       body: { id: "agt_acme_reception" },
     });
     const lines = await linesDuring(() =>
-      harness.graphql('{ agent(id: "agt_acme_reception") { name } }'),
+      harness.graphql('{ agent(id: "agt_acme_reception") { primaryLanguage } }'),
     );
     expect(lines.error).toHaveLength(1);
     expect(lines.error.join("\n")).not.toContain("sk_test_acme");

@@ -156,21 +156,21 @@ export type ConversationPageAgentsQueryVariables = Exact<{
 }>;
 
 
-export type ConversationPageAgentsQuery = { conversations: { totalCount: number | null, nodes: Array<{ id: string, agent: { id: string, name: string, status: AgentStatus | null } | null }> } };
+export type ConversationPageAgentsQuery = { conversations: { totalCount: number | null, nodes: Array<{ id: string, agent: { id: string, name: string | null, status: AgentStatus | null } | null }> } | null };
 
 export type OneAgentThreeWaysQueryVariables = Exact<{
   agentId: string | number;
 }>;
 
 
-export type OneAgentThreeWaysQuery = { byId: { id: string, name: string } | null, again: { status: AgentStatus | null } | null, conversations: { nodes: Array<{ id: string, agent: { id: string, name: string } | null }> } };
+export type OneAgentThreeWaysQuery = { byId: { id: string, name: string | null } | null, again: { status: AgentStatus | null } | null, conversations: { nodes: Array<{ id: string, agent: { id: string, name: string | null } | null }> } | null };
 
 export type AgentNameQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type AgentNameQuery = { agent: { id: string, name: string } | null };
+export type AgentNameQuery = { agent: { id: string, name: string | null } | null };
 
 export type ThreeAgentsQueryVariables = Exact<{
   first: string | number;
@@ -179,7 +179,7 @@ export type ThreeAgentsQueryVariables = Exact<{
 }>;
 
 
-export type ThreeAgentsQuery = { first: { id: string, name: string } | null, second: { id: string, name: string } | null, third: { id: string, name: string } | null };
+export type ThreeAgentsQuery = { first: { id: string, name: string | null } | null, second: { id: string, name: string | null } | null, third: { id: string, name: string | null } | null };
 
 export type OrganizationAgentAndDocumentQueryVariables = Exact<{
   agentId: string | number;
@@ -187,24 +187,24 @@ export type OrganizationAgentAndDocumentQueryVariables = Exact<{
 }>;
 
 
-export type OrganizationAgentAndDocumentQuery = { organization: { name: string | null }, agent: { name: string } | null, document: { name: string | null } | null };
+export type OrganizationAgentAndDocumentQuery = { organization: { name: string | null } | null, agent: { name: string | null } | null, document: { name: string | null } | null };
 
 export type OrganizationTwiceQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type OrganizationTwiceQuery = { first: { name: string | null }, second: { city: string | null } };
+export type OrganizationTwiceQuery = { first: { name: string | null } | null, second: { city: string | null } | null };
 
 export type ToolCatalogTwiceQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type ToolCatalogTwiceQuery = { first: Array<{ id: string | null }>, second: Array<{ name: string | null }> };
+export type ToolCatalogTwiceQuery = { first: Array<{ id: string | null }> | null, second: Array<{ name: string | null }> | null };
 
 export type AgentConversationsTwoWaysQueryVariables = Exact<{
   agentId: string | number;
 }>;
 
 
-export type AgentConversationsTwoWaysQuery = { agent: { conversations: { nodes: Array<{ id: string }> } } | null, conversations: { nodes: Array<{ id: string }> } };
+export type AgentConversationsTwoWaysQuery = { agent: { conversations: { nodes: Array<{ id: string }> } } | null, conversations: { nodes: Array<{ id: string }> } | null };
 
 export type ConversationContactIdsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -212,7 +212,7 @@ export type ConversationContactIdsQueryVariables = Exact<{
 }>;
 
 
-export type ConversationContactIdsQuery = { conversations: { nodes: Array<{ id: string, contact: { id: string } | null }> } };
+export type ConversationContactIdsQuery = { conversations: { nodes: Array<{ id: string, contact: { id: string } | null }> } | null };
 
 export type ConversationContactStatsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -220,7 +220,7 @@ export type ConversationContactStatsQueryVariables = Exact<{
 }>;
 
 
-export type ConversationContactStatsQuery = { conversations: { nodes: Array<{ id: string, contact: { id: string, stats: Record<string, unknown> | null } | null }> } };
+export type ConversationContactStatsQuery = { conversations: { nodes: Array<{ id: string, contact: { id: string, stats: Record<string, unknown> | null } | null }> } | null };
 
 export type OrganizationOverviewQueryVariables = Exact<{
   agentId: string | number;
@@ -230,7 +230,7 @@ export type OrganizationOverviewQueryVariables = Exact<{
 }>;
 
 
-export type OrganizationOverviewQuery = { organization: { name: string | null, city: string | null, timezone: string | null }, agent: { id: string, name: string, status: AgentStatus | null, voiceConfigs: Array<{ id: string, voiceId: string, language: string, label: string | null, isDefault: boolean }> } | null, conversations: { totalCount: number | null, nodes: Array<{ id: string, status: ConversationStatus | null, agent: { id: string, name: string } | null }> }, campaigns: { pageInfo: { hasNextPage: boolean }, nodes: Array<{ id: string, name: string | null, status: CampaignStatus | null, failedRows: number | null }> } };
+export type OrganizationOverviewQuery = { organization: { name: string | null, city: string | null, timezone: string | null } | null, agent: { id: string, name: string | null, status: AgentStatus | null, voiceConfigs: Array<{ id: string, voiceId: string, language: string, label: string | null, isDefault: boolean }> } | null, conversations: { totalCount: number | null, nodes: Array<{ id: string, status: ConversationStatus | null, agent: { id: string, name: string | null } | null }> } | null, campaigns: { pageInfo: { hasNextPage: boolean }, nodes: Array<{ id: string, name: string | null, status: CampaignStatus | null, failedRows: number | null }> } | null };
 
 export type UpdateOrganizationMutationVariables = Exact<{
   input: UpdateOrganizationInput;
@@ -253,7 +253,7 @@ export type UpdateAgentMutationVariables = Exact<{
 }>;
 
 
-export type UpdateAgentMutation = { updateAgent: { agent: { id: string, name: string, greeting: string | null, voiceConfigs: Array<{ id: string, voiceId: string, language: string, label: string | null, settings: Record<string, unknown>, isDefault: boolean }> } } };
+export type UpdateAgentMutation = { updateAgent: { agent: { id: string, name: string | null, greeting: string | null, voiceConfigs: Array<{ id: string, voiceId: string, language: string, label: string | null, settings: Record<string, unknown>, isDefault: boolean }> } } };
 
 export type UpdateAgentStatusMutationVariables = Exact<{
   id: string | number;
@@ -261,21 +261,21 @@ export type UpdateAgentStatusMutationVariables = Exact<{
 }>;
 
 
-export type UpdateAgentStatusMutation = { updateAgent: { agent: { id: string, name: string, status: AgentStatus | null } } };
+export type UpdateAgentStatusMutation = { updateAgent: { agent: { id: string, name: string | null, status: AgentStatus | null } } };
 
 export type CreateAgentMutationVariables = Exact<{
   input: CreateAgentInput;
 }>;
 
 
-export type CreateAgentMutation = { createAgent: { agent: { id: string, name: string, status: AgentStatus | null, primaryLanguage: string, supportedLanguages: Array<string>, systemPrompt: string | null, greeting: string | null, model: string | null, metadata: Record<string, unknown>, voiceConfigs: Array<{ voiceId: string, language: string, label: string | null, settings: Record<string, unknown>, isDefault: boolean }> } } };
+export type CreateAgentMutation = { createAgent: { agent: { id: string, name: string | null, status: AgentStatus | null, primaryLanguage: string, supportedLanguages: Array<string>, systemPrompt: string | null, greeting: string | null, model: string | null, metadata: Record<string, unknown>, voiceConfigs: Array<{ voiceId: string, language: string, label: string | null, settings: Record<string, unknown>, isDefault: boolean }> } } };
 
 export type AssignPhoneNumberMutationVariables = Exact<{
   input: AssignPhoneNumberInput;
 }>;
 
 
-export type AssignPhoneNumberMutation = { assignPhoneNumber: { phoneNumberId: string, raw: Record<string, unknown>, agent: { id: string, name: string } | null } };
+export type AssignPhoneNumberMutation = { assignPhoneNumber: { phoneNumberId: string, raw: Record<string, unknown>, agent: { id: string, name: string | null } | null } };
 
 export type DeletePropertyDefinitionMutationVariables = Exact<{
   id: string | number;
@@ -318,11 +318,12 @@ export type NodeByIdQueryVariables = Exact<{
 
 
 export type NodeByIdQuery = { node:
-    | { __typename: 'Agent', id: string, agentName: string, agentStatus: AgentStatus | null }
+    | { __typename: 'Agent', id: string, agentName: string | null, agentStatus: AgentStatus | null }
     | { __typename: 'Campaign', name: string | null, failedRows: number | null, id: string, campaignStatus: CampaignStatus | null }
     | { __typename: 'Contact', stats: Record<string, unknown> | null, id: string }
     | { __typename: 'Conversation', duration: number | null, startedAt: string | null, endedAt: string | null, id: string, conversationStatus: ConversationStatus | null, contact: { id: string } | null }
     | { __typename: 'Document', name: string | null, mimeType: string | null, id: string, documentStatus: DocumentStatus | null }
+    | { __typename: 'Organization', id: string }
     | { __typename: 'PropertyDefinition', id: string }
    | null };
 
@@ -337,20 +338,21 @@ export type NodesByIdsQuery = { nodes: Array<
     | { __typename: 'Contact', id: string }
     | { __typename: 'Conversation', id: string }
     | { __typename: 'Document', id: string }
+    | { __typename: 'Organization', id: string }
     | { __typename: 'PropertyDefinition', id: string }
    | null> };
 
 export type OrganizationQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type OrganizationQuery = { organization: { name: string | null, description: string | null, url: string | null, industry: string | null, country: string | null, city: string | null, telephone: string | null, email: string | null, timezone: string | null, raw: Record<string, unknown> } };
+export type OrganizationQuery = { organization: { name: string | null, description: string | null, url: string | null, industry: string | null, country: string | null, city: string | null, telephone: string | null, email: string | null, timezone: string | null, raw: Record<string, unknown> } | null };
 
 export type AgentWithVoiceConfigsQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type AgentWithVoiceConfigsQuery = { agent: { id: string, name: string, primaryLanguage: string, status: AgentStatus | null, systemPrompt: string | null, greeting: string | null, model: string | null, metadata: Record<string, unknown>, createdAt: string, updatedAt: string, supportedLanguages: Array<string>, voiceConfigs: Array<{ id: string, voiceId: string, language: string, label: string | null, settings: Record<string, unknown>, isDefault: boolean }> } | null };
+export type AgentWithVoiceConfigsQuery = { agent: { id: string, name: string | null, primaryLanguage: string, status: AgentStatus | null, systemPrompt: string | null, greeting: string | null, model: string | null, metadata: Record<string, unknown>, createdAt: string | null, updatedAt: string | null, supportedLanguages: Array<string>, voiceConfigs: Array<{ id: string, voiceId: string, language: string, label: string | null, settings: Record<string, unknown>, isDefault: boolean }> } | null };
 
 export type ConversationsWithAgentsQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -359,7 +361,7 @@ export type ConversationsWithAgentsQueryVariables = Exact<{
 }>;
 
 
-export type ConversationsWithAgentsQuery = { conversations: { totalCount: number | null, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, status: ConversationStatus | null, direction: ConversationDirection | null, channel: ConversationChannel | null, startedAt: string | null, agent: { id: string, name: string } | null } }> } };
+export type ConversationsWithAgentsQuery = { conversations: { totalCount: number | null, pageInfo: { hasNextPage: boolean, hasPreviousPage: boolean, startCursor: string | null, endCursor: string | null }, edges: Array<{ cursor: string, node: { id: string, status: ConversationStatus | null, direction: ConversationDirection | null, channel: ConversationChannel | null, startedAt: string | null, agent: { id: string, name: string | null } | null } }> } | null };
 
 export type CampaignPageQueryVariables = Exact<{
   first?: number | null | undefined;
@@ -367,7 +369,7 @@ export type CampaignPageQueryVariables = Exact<{
 }>;
 
 
-export type CampaignPageQuery = { campaigns: { totalCount: number | null, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, name: string | null, status: CampaignStatus | null, failedRows: number | null }> } };
+export type CampaignPageQuery = { campaigns: { totalCount: number | null, pageInfo: { hasNextPage: boolean, endCursor: string | null }, nodes: Array<{ id: string, name: string | null, status: CampaignStatus | null, failedRows: number | null }> } | null };
 
 
 export const ConversationPageAgentsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ConversationPageAgents"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"ConversationFilter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"conversations"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"totalCount"}},{"kind":"Field","name":{"kind":"Name","value":"nodes"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"agent"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"status"}}]}}]}}]}}]}}]} as unknown as DocumentNode<ConversationPageAgentsQuery, ConversationPageAgentsQueryVariables>;
