@@ -20,6 +20,7 @@ import { useOperationLimits } from "./use-operation-limits.ts";
 import { useRequestSizeLimit } from "./use-request-size-limit.ts";
 import { useUpstreamBudget } from "./use-upstream-budget.ts";
 import { useUpstreamReport } from "./use-upstream-report.ts";
+import { useWellFormedInput } from "./use-well-formed-input.ts";
 
 export interface GatewayOptions {
   upstream: UpstreamClient;
@@ -105,6 +106,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         maxAliases: options.maxAliases ?? 30,
         maxTokens: options.maxTokens ?? 5000,
       }),
+      useWellFormedInput(),
       useUpstreamBudget({ maxUpstreamCalls: options.maxUpstreamCalls ?? 200 }),
       useUpstreamReport(),
       useHttpStatusInErrors(),

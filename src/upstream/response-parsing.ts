@@ -27,12 +27,22 @@ function parseNonNegativeInteger(value: string | undefined): number | undefined 
   return Number.isSafeInteger(parsed) ? parsed : undefined;
 }
 
-/** The three `X-RateLimit-*` headers, or undefined unless all three are valid integers. */
+/** The latest instant a JavaScript Date can hold, in Unix seconds (year 275760). */
+const LAST_DATE_S = 8.64e12;
+
+/** The longest wait the gateway passes on: an upstream asking for more is taken to mean a day. */
+export const MAX_RETRY_AFTER_S = 86_400;
+
+/**
+ * The three `X-RateLimit-*` headers, or undefined unless all three are valid integers and the
+ * reset is a date at all (an absurd header is ignored, never a failure of the call).
+ */
 export function parseRateLimit(headers: IncomingHttpHeaders): RateLimit | undefined {
   const limit = parseNonNegativeInteger(headerValue(headers, "x-ratelimit-limit"));
   const remaining = parseNonNegativeInteger(headerValue(headers, "x-ratelimit-remaining"));
   const reset = parseNonNegativeInteger(headerValue(headers, "x-ratelimit-reset"));
   if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
+  if (reset > LAST_DATE_S) return undefined;
   return { limit, remaining, reset };
 }
 
@@ -45,7 +55,8 @@ export function retryAfterFromHeaders(
   rateLimit: RateLimit | undefined,
   nowMs = Date.now(),
 ): number | undefined {
-  const atLeastOne = (seconds: number) => Math.max(1, Math.ceil(seconds));
+  const atLeastOne = (seconds: number) =>
+    Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil(seconds)));
   if (rateLimit !== undefined) return atLeastOne(rateLimit.reset - nowMs / 1000);
   const value = headerValue(headers, "retry-after")?.trim();
   if (value === undefined || value === "") return undefined;

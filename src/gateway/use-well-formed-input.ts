@@ -1,0 +1,117 @@
+import { type ExecutionArgs, Kind, visit } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { badUserInput } from "../errors.ts";
+import { requestLevel } from "./http-status.ts";
+
+export interface WellFormedInputOptions {
+  /** Deepest nesting of objects and lists in a variable or an inline value; default 32. */
+  maxValueDepth?: number;
+}
+
+/**
+ * Refuses, before anything runs or goes upstream, input the gateway can judge alone: strings that
+ * are not well-formed Unicode (a lone surrogate cannot be sent in a URL or a JSON body) and values
+ * nested absurdly deep (they would only exhaust the stack of whatever walks them). Both are the
+ * client's to fix: BAD_USER_INPUT, HTTP 400, naming where.
+ */
+export function useWellFormedInput(options: WellFormedInputOptions = {}): Plugin {
+  const maxDepth = options.maxValueDepth ?? 32;
+
+  function judge(args: ExecutionArgs) {
+    const problem =
+      variablesProblem(args.variableValues ?? {}, maxDepth) ?? inlineValuesProblem(args, maxDepth);
+    return problem && { errors: [requestLevel(badUserInput(problem.message, problem.extensions))] };
+  }
+
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const refusal = judge(args);
+      if (refusal) setResultAndStopExecution(refusal);
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const refusal = judge(args);
+      if (refusal) setResultAndStopExecution(refusal);
+    },
+  };
+}
+
+interface Problem {
+  message: string;
+  extensions: { argument: string };
+}
+
+/** Walks every variable without recursion: its depth and its strings, each checked once. */
+function variablesProblem(
+  variables: Record<string, unknown>,
+  maxDepth: number,
+): Problem | undefined {
+  const stack: Array<{ value: unknown; path: string; depth: number }> = Object.entries(
+    variables,
+  ).map(([name, value]) => ({ value, path: `$${name}`, depth: 0 }));
+  while (stack.length > 0) {
+    const { value, path, depth } = stack.pop() as (typeof stack)[number];
+    if (typeof value === "string") {
+      if (!value.isWellFormed()) return illFormed(path);
+      continue;
+    }
+    if (typeof value !== "object" || value === null) continue;
+    if (depth >= maxDepth) return tooDeep(path, maxDepth);
+    for (const [key, member] of Object.entries(value)) {
+      if (!key.isWellFormed()) return illFormed(path);
+      stack.push({ value: member, path: `${path}.${key}`, depth: depth + 1 });
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Inline object and list values nested too deep. (Strings in the document are already checked by
+ * graphql-js's lexer, which refuses lone surrogates.)
+ */
+function inlineValuesProblem(args: ExecutionArgs, maxDepth: number): Problem | undefined {
+  let depth = 0;
+  let problem: Problem | undefined;
+  visit(args.document, {
+    [Kind.OBJECT]: {
+      enter: () => enterValue(),
+      leave: () => {
+        depth -= 1;
+      },
+    },
+    [Kind.LIST]: {
+      enter: () => enterValue(),
+      leave: () => {
+        depth -= 1;
+      },
+    },
+  });
+  return problem;
+
+  function enterValue() {
+    depth += 1;
+    if (depth > maxDepth) {
+      problem ??= tooDeep("an inline value", maxDepth);
+      return false;
+    }
+    return undefined;
+  }
+}
+
+/** A path as quoted back: a long one is cut, so an error never echoes a large input. */
+function quoted(where: string): string {
+  return where.length > 120 ? `${where.slice(0, 120)}…` : where;
+}
+
+function illFormed(where: string): Problem {
+  return {
+    message: `${quoted(where)} is not well-formed Unicode (it holds a lone surrogate).`,
+    extensions: { argument: quoted(where) },
+  };
+}
+
+function tooDeep(where: string, maxDepth: number): Problem {
+  return {
+    message: `${quoted(where)} nests objects and lists deeper than ${maxDepth} levels.`,
+    extensions: { argument: quoted(where) },
+  };
+}

@@ -1,0 +1,164 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import {
+  type RecordingUpstream,
+  sendJson,
+  startRecordingUpstream,
+} from "../upstream/recording-upstream.ts";
+import { ACME, type Harness, startHarness } from "./harness.ts";
+
+const LONE_SURROGATE = "agt_\ud800x";
+
+/** `depth` objects nested in one another, built without recursion. */
+function nested(depth: number): Record<string, unknown> {
+  let value: Record<string, unknown> = {};
+  for (let level = 0; level < depth; level++) value = { a: value };
+  return value;
+}
+
+describe("input the gateway judges alone", () => {
+  let harness: Harness;
+  beforeAll(async () => {
+    harness = await startHarness();
+  });
+  afterAll(() => harness.close());
+  afterEach(() => {
+    harness.takeUpstreamRequests();
+  });
+
+  it.each([
+    ["an ID", "query ($v: ID!) { agent(id: $v) { id } }", LONE_SURROGATE],
+    [
+      "filter.search",
+      "query ($v: String) { conversations(filter: { search: $v }) { totalCount } }",
+      "call \udc00 back",
+    ],
+    ["a node ID", "query ($v: ID!) { node(id: $v) { id } }", "\udfff"],
+  ])(
+    "refuses a lone surrogate in %s as BAD_USER_INPUT with no upstream call",
+    async (_what, query, value) => {
+      const response = await harness.graphql(query, { v: value });
+      expect(response.status).toBe(400);
+      expect(response.body.data).toBeUndefined();
+      expect(response.body.errors).toEqual([
+        {
+          message: "$v is not well-formed Unicode (it holds a lone surrogate).",
+          extensions: { code: "BAD_USER_INPUT", argument: "$v", http: { status: 400 } },
+        },
+      ]);
+      expect(harness.takeUpstreamRequests()).toEqual([]);
+    },
+  );
+
+  it("refuses a lone surrogate in the document itself as a syntax error", async () => {
+    const response = await harness.graphql(`{ agent(id: "agt_\ud800") { id } }`);
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.[0]?.message).toMatch(/^Syntax Error: Invalid character/);
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it("refuses metadata nested thousands deep in a variable, naming where", async () => {
+    // Written by hand: JSON.stringify itself runs out of stack on such a value.
+    const metadata = `${'{"a":'.repeat(5_000)}{}${"}".repeat(5_000)}`;
+    const query =
+      'mutation ($input: UpdateAgentInput!) { updateAgent(id: "agt_acme_reception", input: $input) { agent { id } } }';
+    const response = await fetch(`${harness.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: ACME },
+      body: `{"query":${JSON.stringify(query)},"variables":{"input":{"metadata":${metadata}}}}`,
+    });
+    const body = (await response.json()) as { errors?: unknown[] };
+    expect(response.status).toBe(400);
+    expect(body.errors).toEqual([
+      {
+        message: `$input.metadata${".a".repeat(31)} nests objects and lists deeper than 32 levels.`,
+        extensions: {
+          code: "BAD_USER_INPUT",
+          argument: `$input.metadata${".a".repeat(31)}`,
+          http: { status: 400 },
+        },
+      },
+    ]);
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it("refuses an inline value nested deeper than the bound", async () => {
+    const deep = `${"{ a: ".repeat(40)}1${" }".repeat(40)}`;
+    const response = await harness.graphql(
+      `mutation { updateAgent(id: "agt_acme_reception", input: { metadata: ${deep} }) { agent { id } } }`,
+    );
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.[0]).toMatchObject({
+      message: "an inline value nests objects and lists deeper than 32 levels.",
+      extensions: { code: "BAD_USER_INPUT" },
+    });
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it("accepts metadata as deep as the bound", async () => {
+    const response = await harness.graphql(
+      'mutation ($input: UpdateAgentInput!) { updateAgent(id: "agt_acme_reception", input: $input) { agent { id } } }',
+      { input: { metadata: nested(30) } },
+    );
+    expect(response.body.errors).toBeUndefined();
+    expect(harness.takeUpstreamRequests()).toEqual([`PATCH /v1/agents/${SEED_IDS.acmeAgent}`]);
+  });
+});
+
+describe("absurd upstream headers", () => {
+  let upstream: RecordingUpstream;
+  let harness: Harness;
+  afterEach(async () => {
+    await harness.close();
+    await upstream.close();
+  });
+
+  it.each([
+    ["far in the future", "99999999999999999"],
+    ["past any date", "9000000000000"],
+    ["negative", "-5"],
+    ["not a number", "soon"],
+  ])("ignores an X-RateLimit-Reset %s instead of failing the call", async (_what, reset) => {
+    upstream = await startRecordingUpstream((_request, res) =>
+      sendJson(
+        res,
+        200,
+        { id: "org_1", name: "Acme" },
+        {
+          "X-RateLimit-Limit": "100",
+          "X-RateLimit-Remaining": "99",
+          "X-RateLimit-Reset": reset,
+        },
+      ),
+    );
+    harness = await startHarness({ upstream: { baseUrl: upstream.url } });
+    const response = await harness.graphql("{ organization { name } }");
+    expect(response.status).toBe(200);
+    expect(response.body.errors).toBeUndefined();
+    expect(response.body.data).toEqual({ organization: { name: "Acme" } });
+    expect(response.body.extensions?.rateLimit).toBeUndefined();
+  });
+
+  it("caps the wait of a 429 whose reset is absurdly far at one day", async () => {
+    upstream = await startRecordingUpstream((_request, res) =>
+      sendJson(
+        res,
+        429,
+        { error: { code: "RATE_LIMITED", message: "Slow down." } },
+        {
+          "X-RateLimit-Limit": "100",
+          "X-RateLimit-Remaining": "0",
+          "X-RateLimit-Reset": "8000000000000",
+        },
+      ),
+    );
+    harness = await startHarness({ upstream: { baseUrl: upstream.url } });
+    const response = await harness.graphql("{ organization { name } }");
+    expect(response.status).toBe(429);
+    expect(response.body.errors?.[0]?.extensions).toMatchObject({
+      code: "RATE_LIMITED",
+      retryAfter: 86_400,
+    });
+    expect(response.headers.get("retry-after")).toBe("86400");
+  });
+});
