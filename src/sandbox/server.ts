@@ -1,6 +1,7 @@
 import { createServer, type ServerResponse } from "node:http";
 import { listenHttp } from "../listen.ts";
 import { CursorCodec } from "./cursor.ts";
+import { DIALECTS, type DialectName } from "./dialects.ts";
 import { FaultQueue } from "./faults.ts";
 import { resolveOptions } from "./options.ts";
 import { FixedWindowRateLimiter } from "./rate-limiter.ts";
@@ -30,6 +31,8 @@ export interface SandboxOptions {
   campaignsMaxLimit?: number;
   /** For fault injection; default Math.random. */
   random?: () => number;
+  /** The reading of the seed's silent spots (src/sandbox/dialects.ts); default "standard". */
+  dialect?: DialectName;
 }
 
 export interface RecordedRequest {
@@ -88,12 +91,14 @@ export async function startSandbox(
   const resolved = resolveOptions(rest);
   const startMs = Date.now();
   const timers = new Set<NodeJS.Timeout>();
+  const dialect = DIALECTS[resolved.dialect];
   const runtime: SandboxRuntime = {
     options: resolved,
+    dialect,
     store: seedStore(startMs, resolved.callDurationMs),
     router: new Router(ROUTES),
     limiter: new FixedWindowRateLimiter(resolved.rateLimit, resolved.rateWindowSeconds),
-    cursors: new CursorCodec(resolved.cursorTtlMs),
+    cursors: new CursorCodec(resolved.cursorTtlMs, dialect.invalidCursorStatus),
     faults: new FaultQueue(),
     schedule: {
       startMs,
