@@ -8,6 +8,7 @@ import {
   OrganizationOverviewDocument,
 } from "../generated/graphql.ts";
 import { type Harness, startHarness } from "./harness.ts";
+import { organizationExtras } from "./sandbox-answers.ts";
 
 let harness: Harness;
 // No new live call starts during the tests: the seeded pages stay put.
@@ -138,8 +139,7 @@ describe("the overview a frontend asks for, answered from the sandbox", () => {
         raw: {
           id: SEED_IDS.acmeOrganization,
           ...ACME_ORGANIZATION,
-          createdAt: "2025-12-06T09:00:00.000Z",
-          updatedAt: "2025-12-06T09:00:00.000Z",
+          ...organizationExtras("2025-12-06T09:00:00.000Z", "2025-12-06T09:00:00.000Z"),
         },
       },
     });

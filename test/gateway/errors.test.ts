@@ -8,6 +8,7 @@ import {
   startRecordingUpstream,
 } from "../upstream/recording-upstream.ts";
 import { ACME_READONLY, type Harness, startHarness } from "./harness.ts";
+import { INVALID_KEY_DETAILS, READ_ONLY_DETAILS, sandboxErrorCode } from "./sandbox-answers.ts";
 
 const REQUEST_ID = expect.stringMatching(/^req_[a-z0-9]+$/);
 const UNAVAILABLE = "The upstream API is unavailable; try again later.";
@@ -81,10 +82,10 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
           http: { status: 401 },
           upstream: {
             status: 401,
-            code: "UNAUTHORIZED",
+            code: sandboxErrorCode("UNAUTHORIZED"),
             message: "Invalid API key or malformed Authorization header.",
             requestId: REQUEST_ID,
-            details: null,
+            details: INVALID_KEY_DETAILS,
           },
         },
       },
@@ -111,10 +112,10 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
           http: { status: 403 },
           upstream: {
             status: 403,
-            code: "FORBIDDEN",
+            code: sandboxErrorCode("FORBIDDEN"),
             message: "This API key is read-only; it cannot change data.",
             requestId: REQUEST_ID,
-            details: null,
+            details: READ_ONLY_DETAILS,
           },
         },
       },
@@ -216,7 +217,7 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
           http: { status: 422 },
           upstream: {
             status: 422,
-            code: "VALIDATION_ERROR",
+            code: sandboxErrorCode("VALIDATION_ERROR"),
             message: "Body field `email` must be an email address.",
             requestId: REQUEST_ID,
             details: { location: "body", field: "email", reason: "must be an email address" },
@@ -253,7 +254,7 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
       http: { status: 429 },
       upstream: {
         status: 429,
-        code: "RATE_LIMITED",
+        code: sandboxErrorCode("RATE_LIMITED"),
         message: "Injected fault: HTTP 429.",
         requestId: REQUEST_ID,
         details: null,
@@ -285,7 +286,7 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
             http: { status: 502 },
             upstream: {
               status: 500,
-              code: "INTERNAL_ERROR",
+              code: sandboxErrorCode("INTERNAL_ERROR"),
               message: "Injected fault: HTTP 500.",
               requestId: REQUEST_ID,
               details: null,
@@ -302,23 +303,27 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
     [502, "BAD_GATEWAY"],
     [503, "SERVICE_UNAVAILABLE"],
     [504, "GATEWAY_TIMEOUT"],
-  ])("maps a %i that outlasts the GET's retries to UPSTREAM_ERROR", async (status, code) => {
-    harness.sandbox.injectFault({ path: "/v1/organization", status, times: 3 });
+  ] as const)(
+    "maps a %i that outlasts the GET's retries to UPSTREAM_ERROR",
+    async (status, sandboxCode) => {
+      const code = sandboxErrorCode(sandboxCode);
+      harness.sandbox.injectFault({ path: "/v1/organization", status, times: 3 });
 
-    const response = await harness.graphql("{ organization { name } }");
+      const response = await harness.graphql("{ organization { name } }");
 
-    expect(response.body.errors?.[0]?.message).toBe(`The upstream API failed (HTTP ${status}).`);
-    expect(response.body.errors?.[0]?.extensions).toMatchObject({
-      code: "UPSTREAM_ERROR",
-      http: { status: 502 },
-      upstream: { status, code },
-    });
-    expect(harness.takeUpstreamRequests()).toEqual([
-      "GET /v1/organization",
-      "GET /v1/organization",
-      "GET /v1/organization",
-    ]);
-  });
+      expect(response.body.errors?.[0]?.message).toBe(`The upstream API failed (HTTP ${status}).`);
+      expect(response.body.errors?.[0]?.extensions).toMatchObject({
+        code: "UPSTREAM_ERROR",
+        http: { status: 502 },
+        upstream: { status, code },
+      });
+      expect(harness.takeUpstreamRequests()).toEqual([
+        "GET /v1/organization",
+        "GET /v1/organization",
+        "GET /v1/organization",
+      ]);
+    },
+  );
 
   it("maps a redirect to UPSTREAM_ERROR without following it", async () => {
     harness.sandbox.injectFault({

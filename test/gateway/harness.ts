@@ -6,9 +6,20 @@ import {
   type GatewayOptions,
 } from "../../src/gateway/create-gateway.ts";
 import { type ListeningGateway, listen } from "../../src/gateway/server.ts";
+import { DIALECTS, type Dialect, isDialectName } from "../../src/sandbox/dialects.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
+
+/**
+ * The sandbox dialect this run proves the gateway against (vitest.config.ts sets
+ * SANDBOX_DIALECT per project). Tests derive dialect-specific expectations from its choices.
+ */
+export const DIALECT: Dialect = (() => {
+  const name = process.env.SANDBOX_DIALECT ?? "standard";
+  if (!isDialectName(name)) throw new Error(`SANDBOX_DIALECT: unknown dialect ${name}`);
+  return DIALECTS[name];
+})();
 
 export const ACME = `Bearer ${DEMO_KEYS.acme}`;
 export const GLOBEX = `Bearer ${DEMO_KEYS.globex}`;
@@ -45,7 +56,7 @@ export async function startHarness(
     upstream?: { timeoutMs?: number; maxRetries?: number; baseUrl?: string };
   } = {},
 ): Promise<Harness> {
-  const sandbox = await startSandbox({ port: 0, ...options.sandbox });
+  const sandbox = await startSandbox({ port: 0, dialect: DIALECT.name, ...options.sandbox });
   const upstream = createUpstreamClient({
     baseUrl: options.upstream?.baseUrl ?? sandbox.url,
     timeoutMs: options.upstream?.timeoutMs ?? 5_000,

@@ -16,6 +16,13 @@ import {
   UpdateOrganizationDocument,
 } from "../generated/graphql.ts";
 import { ACME_READONLY, type GraphQLResponse, type Harness, startHarness } from "./harness.ts";
+import {
+  assignAnswer,
+  CREATE_AGENT_STATUS,
+  DELETE_STATUS,
+  retryAnswer,
+  sandboxErrorCode,
+} from "./sandbox-answers.ts";
 
 // Every test writes: each gets its own freshly seeded sandbox.
 let harness: Harness;
@@ -296,7 +303,7 @@ describe("createAgent", () => {
         },
       },
     });
-    expect(upstreamCalls()).toEqual([["POST /v1/agents", input, 201]]);
+    expect(upstreamCalls()).toEqual([["POST /v1/agents", input, CREATE_AGENT_STATUS]]);
   });
 
   it("POSTs only the name when only the name is given", async () => {
@@ -307,7 +314,9 @@ describe("createAgent", () => {
       status: "ACTIVE",
       primaryLanguage: "en-US",
     });
-    expect(upstreamCalls()).toEqual([["POST /v1/agents", { name: "Overflow" }, 201]]);
+    expect(upstreamCalls()).toEqual([
+      ["POST /v1/agents", { name: "Overflow" }, CREATE_AGENT_STATUS],
+    ]);
   });
 
   it("answers CONFLICT for a name already taken", async () => {
@@ -352,13 +361,13 @@ describe("assignPhoneNumber", () => {
       assignPhoneNumber: {
         phoneNumberId: SEED_IDS.acmePhoneNumberUnassigned,
         agent: { id: SEED_IDS.acmeAgentSimple, name: "Outreach Agent 004" },
-        raw: {
+        raw: assignAnswer({
           id: SEED_IDS.acmePhoneNumberUnassigned,
           number: "+16175550204",
           country: "US",
           agentId: SEED_IDS.acmeAgentSimple,
           assignedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
-        },
+        }),
       },
     });
     expect(upstreamCalls()).toEqual([
@@ -415,7 +424,7 @@ describe("deletePropertyDefinition", () => {
       extensions: { code: "NOT_FOUND", http: { status: 404 }, upstream: { status: 404 } },
     });
     expect(upstreamCalls()).toEqual([
-      ["DELETE /v1/properties/prp_acme_insurance_provider", undefined, 204],
+      ["DELETE /v1/properties/prp_acme_insurance_provider", undefined, DELETE_STATUS],
       ["DELETE /v1/properties/prp_acme_insurance_provider", undefined, 404],
     ]);
   });
@@ -444,7 +453,7 @@ describe("deleteCampaign", () => {
     expect(after.body.data).toEqual({ campaign: null });
     expect(errorCodes(after)).toEqual([[["campaign"], "NOT_FOUND"]]);
     expect(upstreamCalls()).toEqual([
-      ["DELETE /v1/campaigns/cmp_acme_survey", undefined, 204],
+      ["DELETE /v1/campaigns/cmp_acme_survey", undefined, DELETE_STATUS],
       ["GET /v1/campaigns/cmp_acme_survey", undefined, 404],
     ]);
   });
@@ -480,11 +489,7 @@ describe("retryCampaign", () => {
     expect(response.body.data).toEqual({
       retryCampaign: {
         campaign: { id: SEED_IDS.acmeCampaignWithFailedRows, failedRows: 0, status: "RUNNING" },
-        raw: {
-          campaignId: SEED_IDS.acmeCampaignWithFailedRows,
-          retriedRows: 12,
-          status: "RUNNING",
-        },
+        raw: retryAnswer(SEED_IDS.acmeCampaignWithFailedRows, 12),
       },
     });
     expect(upstreamCalls()).toEqual([
@@ -498,7 +503,9 @@ describe("retryCampaign", () => {
       id: SEED_IDS.acmeCampaignWithFailedRows,
     });
 
-    expect(response.body.data?.retryCampaign.raw).toMatchObject({ retriedRows: 12 });
+    expect(response.body.data?.retryCampaign.raw).toEqual(
+      retryAnswer(SEED_IDS.acmeCampaignWithFailedRows, 12),
+    );
     expect(upstreamCalls()).toEqual([
       ["POST /v1/campaigns/cmp_acme_flu_shots/retry", undefined, 200],
     ]);
@@ -669,7 +676,7 @@ describe("a read-only key", () => {
         extensions: {
           code: "FORBIDDEN",
           http: { status: 403 },
-          upstream: { status: 403, code: "FORBIDDEN" },
+          upstream: { status: 403, code: sandboxErrorCode("FORBIDDEN") },
         },
       });
       expect(upstreamCalls()).toEqual([request]);

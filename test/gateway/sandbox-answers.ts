@@ -1,0 +1,49 @@
+import { expect } from "vitest";
+import { dialectErrorCode } from "../../src/sandbox/dialects.ts";
+import { ERROR_CODES, type ErrorCode } from "../../src/sandbox/error-codes.ts";
+import { DIALECT } from "./harness.ts";
+
+/**
+ * What the sandbox answers where the seed is silent, in this run's dialect (harness DIALECT).
+ * Tests that check what the gateway passes on from the upstream derive it from here, so they
+ * prove the same thing under every dialect instead of one dialect's choice.
+ */
+
+/** The `error.code` the sandbox sends for its own failure `code`. */
+export function sandboxErrorCode(code: ErrorCode): string {
+  return dialectErrorCode(DIALECT, code, ERROR_CODES[code]);
+}
+
+/** `error.details` of a 401 for an unknown key, as the gateway reports it (null when absent). */
+export const INVALID_KEY_DETAILS = DIALECT.authDetails ? { reason: "invalid_key" } : null;
+
+/** `error.details` of a 403 for a read-only key writing. */
+export const READ_ONLY_DETAILS = DIALECT.authDetails
+  ? { reason: "read_only", required: "write" }
+  : null;
+
+/** Status of a successful delete (operations 9 and 11). */
+export const DELETE_STATUS = DIALECT.deleteAnswer === "no-content" ? 204 : 200;
+
+/** Status of a successful agent creation. */
+export const CREATE_AGENT_STATUS = DIALECT.createAgentStatus;
+
+/** Operation 6's body around the assigned phone number. */
+export function assignAnswer(phoneNumber: Record<string, unknown>): Record<string, unknown> {
+  return DIALECT.assignAnswer === "phone-number" ? phoneNumber : { phoneNumber, assigned: true };
+}
+
+/** Operation 12's body after retrying `retriedRows` rows of campaign `campaignId`. */
+export function retryAnswer(campaignId: string, retriedRows: number): Record<string, unknown> {
+  return DIALECT.retryAnswer === "summary"
+    ? { campaignId, retriedRows, status: "RUNNING" }
+    : expect.objectContaining({ id: campaignId, failedRows: 0, status: "RUNNING" });
+}
+
+/** The organization's fields beyond the writable ones and its id. */
+export function organizationExtras(createdAt: string, updatedAt: string): Record<string, string> {
+  return DIALECT.organizationTimestamps ? { createdAt, updatedAt } : {};
+}
+
+/** The sandbox's default `X-RateLimit-Limit`. */
+export const RATE_LIMIT = String(DIALECT.rateLimit);
