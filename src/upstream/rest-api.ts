@@ -1,4 +1,10 @@
 import type { QueryValue, UpstreamClient, UpstreamRequest } from "./client.ts";
+import {
+  DEFAULT_READING,
+  readConversation,
+  readConversationList,
+  type UpstreamReading,
+} from "./conversation-reading.ts";
 import type {
   AgentDto,
   AssignPhoneNumberBody,
@@ -108,7 +114,22 @@ function listQuery<Q extends PageParams>(
 
 const segment = encodeURIComponent;
 
+/** Sends the free-text filter under the upstream's name for it, in the same place. */
+function renameSearch(
+  query: Record<string, QueryValue>,
+  reading: UpstreamReading,
+): Record<string, QueryValue> {
+  if (reading.searchParam === "search") return query;
+  return Object.fromEntries(
+    Object.entries(query).map(([key, value]) => [
+      key === "search" ? reading.searchParam : key,
+      value,
+    ]),
+  );
+}
+
 export function createRestApi(client: UpstreamClient, call: CallContext): RestApi {
+  const reading = client.reading ?? DEFAULT_READING;
   async function send<T>(
     method: UpstreamRequest["method"],
     path: string,
@@ -133,10 +154,21 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
     updateAgent: (agentId, body) => send("PATCH", `/v1/agents/${segment(agentId)}`, { body }),
     getAgentStats: (agentId) => send("GET", `/v1/agents/${segment(agentId)}/stats`),
     assignPhoneNumber: (body) => send("POST", "/v1/phone-numbers/assign", { body }),
-    listConversations: (query) =>
-      send("GET", "/v1/conversations", { query: listQuery(query, CONVERSATION_FILTERS) }),
-    getConversationStatus: (conversationId) =>
-      send("GET", `/v1/conversations/${segment(conversationId)}/status`),
+    listConversations: async (query) =>
+      readConversationList(
+        await send<ListBody<ConversationDto>>("GET", "/v1/conversations", {
+          query: renameSearch(listQuery(query, CONVERSATION_FILTERS), reading),
+        }),
+        reading,
+      ),
+    getConversationStatus: async (conversationId) =>
+      readConversation(
+        await send<ConversationStatusDto>(
+          "GET",
+          `/v1/conversations/${segment(conversationId)}/status`,
+        ),
+        reading,
+      ),
     deletePropertyDefinition: (propertyDefinitionId) =>
       send("DELETE", `/v1/properties/${segment(propertyDefinitionId)}`),
     getContactStats: (contactId) => send("GET", `/v1/contacts/${segment(contactId)}/stats`),

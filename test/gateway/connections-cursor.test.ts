@@ -15,6 +15,7 @@ import {
   summary,
 } from "./connection-upstream.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
+import { INVALID_CURSOR } from "./sandbox-answers.ts";
 
 /**
  * Contract §4 for the cursor form, through /graphql over HTTP: `campaigns` against the sandbox
@@ -164,7 +165,7 @@ describe("an upstream cursor past the sandbox's TTL", () => {
       expect(body.errors?.[0]?.extensions).toMatchObject({
         code: "CURSOR_EXPIRED",
         http: { status: 400 },
-        upstream: { status: 400, code: "INVALID_CURSOR" },
+        upstream: INVALID_CURSOR,
       });
       expect(harness.takeUpstreamRequests()).toEqual([
         "GET /v1/campaigns?limit=5",

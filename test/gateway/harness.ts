@@ -62,6 +62,8 @@ export async function startHarness(
     timeoutMs: options.upstream?.timeoutMs ?? 5_000,
     maxRetries: options.upstream?.maxRetries ?? 2,
     retryDelayMs: 10,
+    // What the gateway cannot read from this dialect's answers, it is told (README).
+    reading: { searchParam: DIALECT.searchParam, durationUnit: DIALECT.durationUnit },
   });
   const gateway = createGateway({
     upstream,

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { type Harness, startHarness } from "./harness.ts";
+import { sandboxErrorCode } from "./sandbox-answers.ts";
 
 // A day-long window: the sandbox aligns windows on multiples of their length since the epoch,
 // so every count in these tests falls in one window (unless a test runs across 00:00 UTC).
@@ -150,7 +151,7 @@ describe("HTTP 429 when every root field was rate-limited", () => {
           http: { status: 429 },
           upstream: {
             status: 429,
-            code: "RATE_LIMITED",
+            code: sandboxErrorCode("RATE_LIMITED"),
             message: "Rate limit exceeded; retry after the window resets.",
             requestId: expect.stringMatching(/^req_/),
             details: { limit: 2, reset, retryAfter: expect.any(Number) },

@@ -9,10 +9,16 @@ import { DIALECT } from "./harness.ts";
  * prove the same thing under every dialect instead of one dialect's choice.
  */
 
-/** The `error.code` the sandbox sends for its own failure `code`. */
-export function sandboxErrorCode(code: ErrorCode): string {
-  return dialectErrorCode(DIALECT, code, ERROR_CODES[code]);
+/** The `error.code` the sandbox sends for its own failure `code` (answered with `status`). */
+export function sandboxErrorCode(code: ErrorCode, status: number = ERROR_CODES[code]): string {
+  return dialectErrorCode(DIALECT, code, status);
 }
+
+/** The status and code of a rejected upstream cursor (the seed shows neither). */
+export const INVALID_CURSOR = {
+  status: DIALECT.invalidCursorStatus,
+  code: sandboxErrorCode("INVALID_CURSOR", DIALECT.invalidCursorStatus),
+};
 
 /** `error.details` of a 401 for an unknown key, as the gateway reports it (null when absent). */
 export const INVALID_KEY_DETAILS = DIALECT.authDetails ? { reason: "invalid_key" } : null;
@@ -43,6 +49,11 @@ export function retryAnswer(campaignId: string, retriedRows: number): Record<str
 /** The organization's fields beyond the writable ones and its id. */
 export function organizationExtras(createdAt: string, updatedAt: string): Record<string, string> {
   return DIALECT.organizationTimestamps ? { createdAt, updatedAt } : {};
+}
+
+/** A date-time as the sandbox writes it, from the ISO string `toISOString` gives. */
+export function sandboxDate(iso: string): string {
+  return DIALECT.dateFormat === "millis-z" ? iso : iso.replace(/\.\d{3}Z$/, "+00:00");
 }
 
 /** The sandbox's default `X-RateLimit-Limit`. */

@@ -1,0 +1,51 @@
+import { isJsonObject, type JsonObject } from "./dto.ts";
+
+/**
+ * What the gateway cannot learn from an answer and so must be told (README: "Silent spots of
+ * the seed"): the name of operation 7's free-text parameter and the unit of `duration`.
+ */
+export interface UpstreamReading {
+  /** Operation 7's free-text parameter; default "search". */
+  searchParam: string;
+  /** The unit of `duration` in conversations and the status view; default "seconds". */
+  durationUnit: "seconds" | "milliseconds";
+}
+
+export const DEFAULT_READING: UpstreamReading = { searchParam: "search", durationUnit: "seconds" };
+
+/** The id of a reference written either flat (`agentId: "agt_1"`) or nested (`agent: { id }`). */
+function referenceId(raw: JsonObject, name: "agent" | "contact"): unknown {
+  const flat = raw[`${name}Id`];
+  if (flat !== undefined) return flat;
+  const nested = raw[name];
+  if (nested === null) return null;
+  return isJsonObject(nested) ? nested.id : undefined;
+}
+
+/** Whole seconds, whichever unit the upstream counts in. */
+function seconds(duration: unknown, reading: UpstreamReading): unknown {
+  if (typeof duration !== "number" || reading.durationUnit === "seconds") return duration;
+  return Math.round(duration / 1000);
+}
+
+/**
+ * One conversation (a list item, or operation 8's status view) in the one shape the schema reads:
+ * `agentId`/`contactId` and a duration in seconds. Anything else is left as the upstream sent it,
+ * and a value that is not an object is left for the schema's own checks.
+ */
+export function readConversation<T>(raw: T, reading: UpstreamReading): T {
+  if (!isJsonObject(raw)) return raw;
+  const read: JsonObject = { ...raw };
+  for (const name of ["agent", "contact"] as const) {
+    const id = referenceId(raw, name);
+    if (id !== undefined) read[`${name}Id`] = id;
+  }
+  if ("duration" in raw) read.duration = seconds(raw.duration, reading);
+  return read as T;
+}
+
+/** A list answer with each of its `items` read by `readConversation`; the envelope untouched. */
+export function readConversationList<T>(raw: T, reading: UpstreamReading): T {
+  if (!isJsonObject(raw) || !Array.isArray(raw.items)) return raw;
+  return { ...raw, items: raw.items.map((item) => readConversation(item, reading)) } as T;
+}
