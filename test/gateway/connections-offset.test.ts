@@ -8,6 +8,7 @@ import {
   summary,
 } from "./connection-upstream.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
+import { conversationRefs, SEARCH_PARAM } from "./sandbox-answers.ts";
 
 /**
  * Contract §4 for the limit/offset form, through /graphql over HTTP against the sandbox:
@@ -20,15 +21,20 @@ let conversations: Array<{
   id: string;
   status: string;
   channel: string;
-  agentId: string;
-  contactId: string;
+  agentId: string | null;
+  contactId: string | null;
 }>;
 
 async function upstreamItems(path: string): Promise<typeof conversations> {
   const response = await fetch(`${harness.sandbox.url}${path}`, {
     headers: { authorization: ACME },
   });
-  return ((await response.json()) as { items: typeof conversations }).items;
+  const { items } = (await response.json()) as { items: Array<Record<string, unknown>> };
+  // Each dialect refers to agent and contact its own way; the expectations use the ids.
+  return items.map((item) => ({
+    ...(item as (typeof conversations)[number]),
+    ...conversationRefs(item),
+  }));
 }
 
 beforeAll(async () => {
@@ -97,7 +103,7 @@ describe("conversations (limit/offset upstream)", () => {
     expect(harness.takeUpstreamRequests()).toEqual([
       "GET /v1/conversations?limit=3&offset=0&agentId=agt_acme_reception" +
         "&contactId=cnt_acme_maria&status=SUCCESS&direction=OUTBOUND&channel=VOICE" +
-        "&search=follow%20up&startDate=2025-01-01T00%3A00%3A00.000Z" +
+        `&${SEARCH_PARAM}=follow%20up&startDate=2025-01-01T00%3A00%3A00.000Z` +
         "&endDate=2026-12-31T00%3A00%3A00.000Z",
     ]);
   });
@@ -149,8 +155,8 @@ describe("conversations (limit/offset upstream)", () => {
       });
     }
     expect(harness.takeUpstreamRequests()).toEqual([
-      "GET /v1/conversations?limit=5&offset=0&search=no%20conversation%20says%20this",
-      "GET /v1/conversations?limit=5&offset=0&search=no%20conversation%20says%20this",
+      `GET /v1/conversations?limit=5&offset=0&${SEARCH_PARAM}=no%20conversation%20says%20this`,
+      `GET /v1/conversations?limit=5&offset=0&${SEARCH_PARAM}=no%20conversation%20says%20this`,
     ]);
   });
 

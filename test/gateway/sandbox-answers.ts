@@ -56,5 +56,33 @@ export function sandboxDate(iso: string): string {
   return DIALECT.dateFormat === "millis-z" ? iso : iso.replace(/\.\d{3}Z$/, "+00:00");
 }
 
+/**
+ * The end of a call that started at `startedAt` (as the gateway reported it) and lasted
+ * `durationMs`. A dialect without milliseconds truncates both ends, so the end is one of the two
+ * whole seconds after the truncated start plus the duration.
+ */
+export function sandboxEndedAt(startedAt: string, durationMs: number): unknown {
+  const exact = Date.parse(startedAt) + durationMs;
+  if (DIALECT.dateFormat === "millis-z") return new Date(exact).toISOString();
+  const low = Math.floor(exact / 1000) * 1000;
+  const both = [low, low + 1000].map((ms) => new Date(ms).toISOString().replaceAll(".", "\\."));
+  return expect.stringMatching(new RegExp(`^(${both.join("|")})$`));
+}
+
+/** `agentId`/`contactId` of a conversation item read straight from the sandbox, flat or nested. */
+export function conversationRefs(item: Record<string, unknown>): {
+  agentId: string | null;
+  contactId: string | null;
+} {
+  if (DIALECT.conversationRefs === "flat") {
+    return { agentId: item.agentId as string | null, contactId: item.contactId as string | null };
+  }
+  const id = (ref: unknown) => (ref === null ? null : (ref as { id: string }).id);
+  return { agentId: id(item.agent), contactId: id(item.contact) };
+}
+
+/** The name the sandbox gives operation 7's free-text parameter. */
+export const SEARCH_PARAM = DIALECT.searchParam;
+
 /** The sandbox's default `X-RateLimit-Limit`. */
 export const RATE_LIMIT = String(DIALECT.rateLimit);
