@@ -1,5 +1,6 @@
 import { resolveConnection } from "../connections/resolve-connection.ts";
 import type { GatewayContext } from "../gateway/context.ts";
+import { upstreamOriginal } from "../upstream/conversation-reading.ts";
 import {
   CONVERSATION_CHANNELS,
   CONVERSATION_DIRECTIONS,
@@ -109,7 +110,7 @@ Conversation.implement({
       type: "JSONObject",
       description:
         "The upstream's conversation object as received, fields the schema lacks included.",
-      resolve: (c) => c,
+      resolve: (c) => upstreamOriginal(c) as typeof c,
     }),
   }),
 });

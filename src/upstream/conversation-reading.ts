@@ -28,6 +28,14 @@ function seconds(duration: unknown, reading: UpstreamReading): unknown {
   return Math.round(duration / 1000);
 }
 
+/** Each read conversation's object as the upstream sent it, for `raw`. */
+const originals = new WeakMap<object, unknown>();
+
+/** The upstream's own object behind a conversation `readConversation` returned (itself otherwise). */
+export function upstreamOriginal<T>(read: T): unknown {
+  return typeof read === "object" && read !== null ? (originals.get(read) ?? read) : read;
+}
+
 /**
  * One conversation (a list item, or operation 8's status view) in the one shape the schema reads:
  * `agentId`/`contactId` and a duration in seconds. Anything else is left as the upstream sent it,
@@ -41,6 +49,7 @@ export function readConversation<T>(raw: T, reading: UpstreamReading): T {
     if (id !== undefined) read[`${name}Id`] = id;
   }
   if ("duration" in raw) read.duration = seconds(raw.duration, reading);
+  originals.set(read, raw);
   return read as T;
 }
 

@@ -62,8 +62,12 @@ export async function startHarness(
     timeoutMs: options.upstream?.timeoutMs ?? 5_000,
     maxRetries: options.upstream?.maxRetries ?? 2,
     retryDelayMs: 10,
-    // What the gateway cannot read from this dialect's answers, it is told (README).
-    reading: { searchParam: DIALECT.searchParam, durationUnit: DIALECT.durationUnit },
+    // What the gateway cannot read from this dialect's answers, it is told (README); another
+    // upstream named by the test keeps the defaults.
+    reading:
+      options.upstream?.baseUrl === undefined
+        ? { searchParam: DIALECT.searchParam, durationUnit: DIALECT.durationUnit }
+        : undefined,
   });
   const gateway = createGateway({
     upstream,
