@@ -133,6 +133,21 @@ export function dialectErrorCode(dialect: Dialect, code: string, status: number)
   return PER_STATUS_CODES[status] ?? code;
 }
 
+/**
+ * A stats body (operations 5 and 10, "body: not shown") in the dialect's unit: its duration
+ * fields are named for their unit, `totalDurationSeconds: 104` or `totalDurationMs: 104000`.
+ */
+export function dialectStats(dialect: Dialect, stats: object): Record<string, unknown> {
+  if (dialect.durationUnit === "seconds") return { ...stats };
+  return Object.fromEntries(
+    Object.entries(stats).map(([key, value]) =>
+      key.endsWith("DurationSeconds") && typeof value === "number"
+        ? [key.replace(/Seconds$/, "Ms"), value * 1000]
+        : [key, value],
+    ),
+  );
+}
+
 /** The duration value the dialect sends for whole seconds. */
 export function dialectDuration(dialect: Dialect, seconds: number): number {
   return dialect.durationUnit === "seconds" ? seconds : seconds * 1000;

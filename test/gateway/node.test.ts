@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { NodeByIdDocument, NodesByIdsDocument } from "../generated/graphql.ts";
 import { GLOBEX, type Harness, startHarness } from "./harness.ts";
-import { sandboxDate } from "./sandbox-answers.ts";
+import { sandboxDate, statsDuration } from "./sandbox-answers.ts";
 
 let harness: Harness;
 // No new live call starts during the tests: seeded stats stay put.
@@ -42,7 +42,7 @@ describe("node(id) dispatches on the ID's prefix", () => {
           inbound: 3,
           outbound: 2,
           byStatus: { FAILED: 1, UNKNOWN: 1, VOICEMAIL: 2, NO_ANSWER: 1 },
-          totalDurationSeconds: 104,
+          ...statsDuration("totalDuration", 104),
           lastInteractionAt: sandboxDate("2026-01-17T10:41:00.000Z"),
         },
       },

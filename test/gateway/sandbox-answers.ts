@@ -84,5 +84,12 @@ export function conversationRefs(item: Record<string, unknown>): {
 /** The name the sandbox gives operation 7's free-text parameter. */
 export const SEARCH_PARAM = DIALECT.searchParam;
 
+/** A stats duration field as the sandbox names it: `<name>Seconds`, or `<name>Ms` in ms. */
+export function statsDuration(name: string, seconds: number): Record<string, number> {
+  return DIALECT.durationUnit === "seconds"
+    ? { [`${name}Seconds`]: seconds }
+    : { [`${name}Ms`]: seconds * 1000 };
+}
+
 /** The sandbox's default `X-RateLimit-Limit`. */
 export const RATE_LIMIT = String(DIALECT.rateLimit);

@@ -181,6 +181,22 @@ describe("reads in the alternate dialect", () => {
   });
 });
 
+describe("stats in the alternate dialect", () => {
+  it("name their durations for milliseconds", async () => {
+    const path = `/v1/contacts/${SEED_IDS.acmeContact}/stats`;
+    const alt = (await call(alternate, path)).body;
+    const std = (await call(standard, path)).body;
+    expect(alt).not.toHaveProperty("totalDurationSeconds");
+    expect(alt.totalDurationMs).toBe(std.totalDurationSeconds * 1000);
+    expect(alt.lastInteractionAt).toMatch(ISO_SECONDS_OFFSET);
+
+    const agent = (await call(alternate, `/v1/agents/${SEED_IDS.acmeAgent}/stats`)).body;
+    const stdAgent = (await call(standard, `/v1/agents/${SEED_IDS.acmeAgent}/stats`)).body;
+    expect(agent.averageDurationMs).toBe(stdAgent.averageDurationSeconds * 1000);
+    expect(agent).not.toHaveProperty("averageDurationSeconds");
+  });
+});
+
 describe("error bodies in the alternate dialect", () => {
   it("carry one code per status, no requestId, and say why a key was refused", async () => {
     const unknown = await call(alternate, "/v1/organization", { key: "sk_nobody" });
