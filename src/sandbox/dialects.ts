@@ -156,19 +156,21 @@ export function dialectDuration(dialect: Dialect, seconds: number): number {
 const ISO_MILLIS_Z = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d{3}Z$/;
 
 /**
- * Rewrites every date-time string of an answer into the dialect's format, so the operations
- * keep producing one format (toISOString) and the choice lives here alone.
+ * Rewrites the date-time fields of an answer (`createdAt`, `startedAt`... every key ending in
+ * `At`) into the dialect's format, so the operations keep producing one format (toISOString) and
+ * the choice lives here alone. Free-form values (metadata, settings) are left as stored.
  */
-export function formatDates(dialect: Dialect, value: unknown): unknown {
+export function formatDates(dialect: Dialect, value: unknown, key = ""): unknown {
   if (dialect.dateFormat === "millis-z") return value;
   if (typeof value === "string") {
-    const match = ISO_MILLIS_Z.exec(value);
+    const match = key.endsWith("At") ? ISO_MILLIS_Z.exec(value) : null;
     return match === null ? value : `${match[1]}+00:00`;
   }
   if (Array.isArray(value)) return value.map((item) => formatDates(dialect, item));
   if (value !== null && typeof value === "object") {
+    if (key === "metadata" || key === "settings") return value;
     return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [key, formatDates(dialect, item)]),
+      Object.entries(value).map(([name, item]) => [name, formatDates(dialect, item, name)]),
     );
   }
   return value;

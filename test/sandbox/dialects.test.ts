@@ -264,3 +264,17 @@ describe("SANDBOX_DIALECT", () => {
     );
   });
 });
+
+describe("dates in the alternate dialect", () => {
+  it("rewrites the date-time fields and leaves free-form metadata as stored", async () => {
+    const metadata = { followUpAt: "2026-02-01T10:00:00.000Z" };
+    const patched = await call(alternate, `/v1/agents/${SEED_IDS.acmeAgent}`, {
+      method: "PATCH",
+      body: { metadata },
+    });
+    expect(patched.status).toBe(200);
+    expect(patched.body.metadata).toEqual(metadata);
+    expect(patched.body.updatedAt).toMatch(ISO_SECONDS_OFFSET);
+    expect(patched.body.createdAt).toMatch(ISO_SECONDS_OFFSET);
+  });
+});
