@@ -4,6 +4,7 @@ import { createGateway } from "./gateway/create-gateway.ts";
 import { EXAMPLE_OPERATION } from "./gateway/example-operation.ts";
 import { listen } from "./gateway/server.ts";
 import { readSandboxConfig } from "./sandbox/config.ts";
+import { DIALECTS } from "./sandbox/dialects.ts";
 import { DEMO_KEYS } from "./sandbox/seed-data.ts";
 import { startSandbox } from "./sandbox/server.ts";
 import { createUpstreamClient } from "./upstream/client.ts";
@@ -12,14 +13,19 @@ import { createUpstreamClient } from "./upstream/client.ts";
 async function main(): Promise<void> {
   const config = readGatewayConfig();
   // The embedded sandbox takes the standalone one's SANDBOX_* settings, on a free port.
-  const sandbox = config.UPSTREAM_URL
-    ? undefined
-    : await startSandbox({ port: 0, ...readSandboxConfig().options });
+  const sandboxOptions = config.UPSTREAM_URL ? undefined : readSandboxConfig().options;
+  const sandbox = sandboxOptions && (await startSandbox({ port: 0, ...sandboxOptions }));
+  // The embedded sandbox's dialect tells what its answers cannot; UPSTREAM_* settings win.
+  const dialect = sandboxOptions && DIALECTS[sandboxOptions.dialect ?? "standard"];
   const upstream = createUpstreamClient({
     baseUrl: config.UPSTREAM_URL ?? (sandbox?.url as string),
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     connections: config.UPSTREAM_CONNECTIONS,
     maxRetries: config.UPSTREAM_MAX_RETRIES,
+    reading: {
+      searchParam: config.UPSTREAM_SEARCH_PARAM ?? dialect?.searchParam,
+      durationUnit: config.UPSTREAM_DURATION_UNIT ?? dialect?.durationUnit,
+    },
   });
   const demoHeader = `Bearer ${DEMO_KEYS.acme}`;
   const gateway = createGateway({

@@ -19,6 +19,14 @@ const gatewayEnv = z.object({
   UPSTREAM_TIMEOUT_MS: intVar(100, 120_000).default(10_000),
   UPSTREAM_CONNECTIONS: intVar(1, 1024).default(32),
   UPSTREAM_MAX_RETRIES: intVar(0, 5).default(2),
+  // Where the seed is silent and answers cannot tell (README: Silent spots of the seed).
+  UPSTREAM_SEARCH_PARAM: z
+    .string()
+    .regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, { error: "must be a query parameter name, e.g. q" })
+    .optional(),
+  UPSTREAM_DURATION_UNIT: z
+    .enum(["seconds", "milliseconds"], { error: "must be one of seconds, milliseconds" })
+    .optional(),
   MAX_UPSTREAM_CALLS: intVar(1, 100_000).default(200),
   MAX_DEPTH: intVar(1, 100).default(12),
   MAX_ALIASES: intVar(0, 1000).default(30),

@@ -20,15 +20,22 @@ export function identifyCaller(authorization: string | undefined): Caller | unde
   return match?.[1] === undefined ? undefined : API_KEYS.get(match[1]);
 }
 
-export function unauthorized(authorization: string | undefined): ApiError {
+/** `withDetails`: the dialect also says why in `error.details.reason`. */
+export function unauthorized(authorization: string | undefined, withDetails = false): ApiError {
+  const missing = authorization === undefined;
   return new ApiError(
     "UNAUTHORIZED",
-    authorization === undefined
+    missing
       ? "Missing Authorization header; send `Authorization: Bearer <API key>`."
       : "Invalid API key or malformed Authorization header.",
+    withDetails ? { reason: missing ? "missing_key" : "invalid_key" } : undefined,
   );
 }
 
-export function forbiddenWrite(): ApiError {
-  return new ApiError("FORBIDDEN", "This API key is read-only; it cannot change data.");
+export function forbiddenWrite(withDetails = false): ApiError {
+  return new ApiError(
+    "FORBIDDEN",
+    "This API key is read-only; it cannot change data.",
+    withDetails ? { reason: "read_only", required: "write" } : undefined,
+  );
 }

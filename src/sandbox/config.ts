@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { intVar, parseEnv, rateVar } from "../env.ts";
-import { DIALECTS } from "./dialects.ts";
+import { DIALECT_NAMES } from "./dialects.ts";
 import type { SandboxOptions } from "./server.ts";
 
 const DAY_S = 86_400;
@@ -9,8 +9,9 @@ const DAY_S = 86_400;
 const sandboxEnv = z.object({
   SANDBOX_PORT: intVar(0, 65_535).default(4010),
   SANDBOX_HOST: z.string().default("127.0.0.1"),
-  SANDBOX_RATE_LIMIT: intVar(1, 1_000_000_000).default(100_000),
-  SANDBOX_RATE_WINDOW_S: intVar(1, DAY_S).default(60),
+  // Unset: the dialect's defaults (standard: 100 000 per 60 s).
+  SANDBOX_RATE_LIMIT: intVar(1, 1_000_000_000).optional(),
+  SANDBOX_RATE_WINDOW_S: intVar(1, DAY_S).optional(),
   SANDBOX_LATENCY_MS: intVar(0, 60_000).default(0),
   SANDBOX_ERROR_RATE: rateVar().default(0),
   SANDBOX_HANG_RATE: rateVar().default(0),
@@ -18,7 +19,7 @@ const sandboxEnv = z.object({
   SANDBOX_CALL_INTERVAL_S: intVar(1, DAY_S).default(20),
   SANDBOX_CURSOR_TTL_S: intVar(1, 7 * DAY_S).default(15 * 60),
   SANDBOX_DIALECT: z
-    .enum(DIALECTS, { error: `must be one of ${DIALECTS.join(", ")}` })
+    .enum(DIALECT_NAMES, { error: `must be one of ${DIALECT_NAMES.join(", ")}` })
     .default("standard"),
 });
 

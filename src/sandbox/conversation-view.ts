@@ -1,4 +1,5 @@
-import type { ConversationDto, ConversationStatusDto } from "../upstream/dto.ts";
+import type { ConversationDto, ConversationStatusDto, JsonObject } from "../upstream/dto.ts";
+import { type Dialect, dialectDuration } from "./dialects.ts";
 import type { ConversationRecord } from "./store.ts";
 
 /** Whole seconds: frozen once ended, growing with the clock while IN_PROGRESS. */
@@ -13,7 +14,13 @@ function iso(ms: number | null): string | null {
   return ms === null ? null : new Date(ms).toISOString();
 }
 
-export function conversationDto(conversation: ConversationRecord, nowMs: number): ConversationDto {
+/** An id as the dialect refers to another resource: the id itself, or `{ id }`. */
+function ref(dialect: Dialect, id: string | null): string | { id: string } | null {
+  return dialect.conversationRefs === "flat" || id === null ? id : { id };
+}
+
+/** A conversation list item in the standard dialect's shape (the gateway's DTO). */
+function standardConversation(conversation: ConversationRecord, nowMs: number): ConversationDto {
   return {
     id: conversation.id,
     agentId: conversation.agentId,
@@ -29,15 +36,35 @@ export function conversationDto(conversation: ConversationRecord, nowMs: number)
   };
 }
 
+/** A conversation list item as the dialect shapes it: how it refers, its duration's unit. */
+export function conversationDto(
+  conversation: ConversationRecord,
+  nowMs: number,
+  dialect: Dialect,
+): JsonObject {
+  const { id, agentId, contactId, duration, ...rest } = standardConversation(conversation, nowMs);
+  const refs =
+    dialect.conversationRefs === "flat"
+      ? { agentId, contactId }
+      : { agent: ref(dialect, agentId), contact: ref(dialect, contactId) };
+  return { id, ...refs, ...rest, duration: dialectDuration(dialect, duration) };
+}
+
+/** Operation 8: the seed's four fields, and the call's state too where the dialect adds it. */
 export function conversationStatusDto(
   conversation: ConversationRecord,
   nowMs: number,
-): ConversationStatusDto {
-  return {
+  dialect: Dialect,
+): ConversationStatusDto | JsonObject {
+  const seedFields = {
     id: conversation.id,
-    duration: currentDuration(conversation, nowMs),
+    duration: dialectDuration(dialect, currentDuration(conversation, nowMs)),
     startedAt: new Date(conversation.startedAtMs).toISOString(),
     endedAt: iso(conversation.endedAtMs),
+  };
+  if (!dialect.statusViewExtras) return seedFields;
+  return {
+    ...seedFields,
     status: conversation.status,
     agentId: conversation.agentId,
     contactId: conversation.contactId,

@@ -29,11 +29,13 @@ function scopeKey(scope: CursorScope): string {
   return JSON.stringify([scope.organizationId, scope.list, filters, scope.sort]);
 }
 
-function invalidCursor(reason: string): ApiError {
+function invalidCursor(reason: string, status: number): ApiError {
   return new ApiError(
     "INVALID_CURSOR",
     "The cursor is invalid or stale; restart from the first page.",
     { parameter: "cursor", reason },
+    {},
+    status,
   );
 }
 
@@ -44,9 +46,12 @@ function invalidCursor(reason: string): ApiError {
 export class CursorCodec {
   readonly #secret = randomBytes(32);
   readonly #ttlMs: number;
+  /** The seed does not say which status rejects a cursor; the dialect does. */
+  readonly #rejectStatus: number;
 
-  constructor(ttlMs: number) {
+  constructor(ttlMs: number, rejectStatus = 400) {
     this.#ttlMs = ttlMs;
+    this.#rejectStatus = rejectStatus;
   }
 
   #sign(data: string): Buffer {
@@ -63,18 +68,21 @@ export class CursorCodec {
   decode(cursor: string, scope: CursorScope, nowMs: number): CursorPosition {
     const [data, signature, extra] = cursor.split(".");
     if (data === undefined || signature === undefined || extra !== undefined) {
-      throw invalidCursor("malformed");
+      throw invalidCursor("malformed", this.#rejectStatus);
     }
     const expected = this.#sign(data);
     const given = Buffer.from(signature, "base64url");
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
-      throw invalidCursor("signature mismatch");
+      throw invalidCursor("signature mismatch", this.#rejectStatus);
     }
     const payload = JSON.parse(Buffer.from(data, "base64url").toString("utf8")) as CursorPayload;
     if (payload.scope !== scopeKey(scope)) {
-      throw invalidCursor("issued for another organization, filter set or sort order");
+      throw invalidCursor(
+        "issued for another organization, filter set or sort order",
+        this.#rejectStatus,
+      );
     }
-    if (nowMs - payload.issuedAt > this.#ttlMs) throw invalidCursor("expired");
+    if (nowMs - payload.issuedAt > this.#ttlMs) throw invalidCursor("expired", this.#rejectStatus);
     return payload.after;
   }
 }

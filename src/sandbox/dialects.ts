@@ -1,166 +1,177 @@
 /**
- * The sandbox's two readings of the seed. Where the seed says "not shown" or leaves a shape open,
- * `standard` makes one legitimate choice and `alternate` another; every such choice is named here
- * and nowhere else (README: "Where the seed is silent"). Operations always build the standard
- * answer; the alternate dialect rewrites it on its way out, so a choice is one entry of this file.
+ * Two readings of the seed where it is silent (README: "Silent spots of the seed"). Every choice
+ * the sandbox makes at a silent spot is named here, once; operations read `ctx.dialect.<choice>`
+ * instead of testing the dialect's name. `standard` is the sandbox as it always was; `alternate`
+ * makes another legitimate choice at each spot, so the gateway is proven against both.
  */
-import type { OperationResult } from "./operation-context.ts";
+export const DIALECT_NAMES = ["standard", "alternate"] as const;
+export type DialectName = (typeof DIALECT_NAMES)[number];
 
-export const DIALECTS = ["standard", "alternate"] as const;
-export type DialectName = (typeof DIALECTS)[number];
-
-export function isDialectName(value: unknown): value is DialectName {
-  return typeof value === "string" && (DIALECTS as readonly string[]).includes(value);
-}
-
-/** One route's answer as the operation built it, before the dialect has its say. */
-interface Answer {
-  /** The route template, e.g. `GET /v1/agents/{agentId}`. */
-  route: string;
-  params: Record<string, string>;
-  result: OperationResult;
-}
-
-/** An error about to be answered with the seed's body. */
-interface ErrorAnswer {
-  status: number;
-  code: string;
-  message: string;
-  requestId: string;
-  details: Record<string, unknown> | undefined;
-}
+/** Paging fields operation 7 may echo next to `items`. */
+export type ListEchoField = "total" | "limit" | "offset";
 
 export interface Dialect {
-  readonly name: DialectName;
-  /** Rewrites a successful answer. */
-  answer(answer: Answer): OperationResult;
-  /** The status and body of an error answer. */
-  error(error: ErrorAnswer): { status: number; body: unknown };
-  /** Whether `/organization` is served as `/v1/organization` (the seed leaves it open). */
-  readonly acceptsUnprefixedPaths: boolean;
-  /** The campaigns list's own bound, tighter than the common 100 where the dialect sets one. */
-  readonly campaignsMaxLimit: number;
+  name: DialectName;
+  /** Operation 7's answer: which of total/limit/offset it carries besides `items`. */
+  conversationListEcho: readonly ListEchoField[];
+  /** Operation 7's free-text parameter ("the parameter name is not shown"). */
+  searchParam: "search" | "q";
+  /** Conversation items: flat `agentId`/`contactId`, or nested `agent: { id }`/`contact: { id }`. */
+  conversationRefs: "flat" | "nested";
+  /** Operation 8: the seed's four fields only, or those plus status, agentId, contactId... */
+  statusViewExtras: boolean;
+  /** Unit of `duration` ("unit: not shown"). */
+  durationUnit: "seconds" | "milliseconds";
+  /** Dates: `2026-01-31T09:00:00.000Z`, or without milliseconds and with `+00:00`. */
+  dateFormat: "millis-z" | "seconds-offset";
+  /** Deletes (operations 9 and 11): 204 without a body, or 200 `{ id, deleted: true }`. */
+  deleteAnswer: "no-content" | "deleted-body";
+  /** Operation 6: 200 with the phone number, or 200 `{ phoneNumber, assigned: true }`. */
+  assignAnswer: "phone-number" | "envelope";
+  /** Operation 12: 200 `{ campaignId, retriedRows, status }`, or 200 with the whole campaign. */
+  retryAnswer: "summary" | "campaign";
+  /** Assumed agent creation: 201 with Location, or 200 without. */
+  createAgentStatus: 201 | 200;
+  /** Operation 13: `{ items: [...] }`, or a bare array. */
+  toolCatalog: "items" | "array";
+  /** Operation 1/2: fields beyond the writable ones (id, createdAt, updatedAt), or only `id`. */
+  organizationTimestamps: boolean;
+  /** Status of a rejected cursor ("not shown"): 400, or 422. */
+  invalidCursorStatus: 400 | 422;
+  /** The campaigns list's own tighter bound on `limit` (the default of the option). */
+  campaignsMaxLimit: number;
+  /** `requestId` inside error bodies (the overview example has none). */
+  errorRequestId: boolean;
+  /**
+   * Error codes beyond NOT_FOUND: the sandbox's own catalogue (INVALID_PARAMETER, VALIDATION_ERROR,
+   * RATE_LIMITED...), or one generic code per HTTP status (BAD_REQUEST, UNPROCESSABLE_ENTITY...).
+   */
+  errorCodes: "specific" | "per-status";
+  /** 401/403 bodies: message only, or with `details.reason` (missing_key, invalid_key, read_only). */
+  authDetails: boolean;
+  /** Paths without `/v1` ("not shown"): 404, or served like their `/v1` twin. */
+  unprefixedPaths: boolean;
+  /** Default rate-limit values ("not shown"): requests per window and window length. */
+  rateLimit: number;
+  rateWindowSeconds: number;
 }
 
-const standard: Dialect = {
-  name: "standard",
-  answer: ({ result }) => result,
-  error: ({ status, code, message, requestId, details }) => ({
-    status,
-    body: {
-      error: details === undefined ? { code, message } : { code, message, details },
-      requestId,
-    },
-  }),
-  acceptsUnprefixedPaths: false,
-  campaignsMaxLimit: 100,
-};
-
-/** Alternate error codes: the seed names only NOT_FOUND, so every other string is a choice. */
-const ALTERNATE_CODES: Record<string, string> = {
-  BAD_REQUEST: "INVALID_REQUEST",
-  INVALID_PARAMETER: "INVALID_REQUEST",
-  UNAUTHORIZED: "UNAUTHENTICATED",
-  FORBIDDEN: "PERMISSION_DENIED",
-  VALIDATION_ERROR: "UNPROCESSABLE_ENTITY",
-  RATE_LIMITED: "TOO_MANY_REQUESTS",
-  INTERNAL_ERROR: "INTERNAL",
-};
-
-type Rewrite = (result: OperationResult, params: Record<string, string>) => OperationResult;
-
-/** A delete answered 200 with a small body instead of 204. */
-const deletedBody =
-  (param: string): Rewrite =>
-  (result, params) =>
-    result.status === 204
-      ? { ...result, status: 200, body: { id: params[param], deleted: true } }
-      : result;
-
-const withBody =
-  (rewrite: (body: Record<string, unknown>) => unknown): Rewrite =>
-  (result) =>
-    isObject(result.body) ? { ...result, body: rewrite(result.body) } : result;
-
-/** A conversation item whose parties are nested references, not `agentId`/`contactId`. */
-function nestedParties(item: unknown): unknown {
-  if (!isObject(item)) return item;
-  const { agentId, contactId, ...rest } = item;
-  return {
-    ...rest,
-    agent: agentId === null || agentId === undefined ? null : { id: agentId },
-    contact: contactId === null || contactId === undefined ? null : { id: contactId },
-  };
-}
-
-const ALTERNATE_ANSWERS: Record<string, Rewrite> = {
-  // Operation 7: the items and a total; neither `limit` nor `offset` is echoed.
-  "GET /v1/conversations": withBody(({ items, total }) => ({
-    items: Array.isArray(items) ? items.map(nestedParties) : items,
-    total,
-  })),
-  // Operation 8: exactly the seed's four fields.
-  "GET /v1/conversations/{conversationId}/status": withBody(
-    ({ id, duration, startedAt, endedAt }) => ({ id, duration, startedAt, endedAt }),
-  ),
-  // Operation 13: a bare array.
-  "GET /v1/tools/catalog": withBody(({ items }) => items),
-  // Operations 9 and 11: 200 with what was deleted.
-  "DELETE /v1/properties/{propertyDefinitionId}": deletedBody("propertyDefinitionId"),
-  "DELETE /v1/campaigns/{campaignId}": deletedBody("campaignId"),
-  // Operation 12: 202 Accepted with no body ("retry initiated").
-  "POST /v1/campaigns/{campaignId}/retry": () => ({ status: 202 }),
-  // Operation 6: 204, no body.
-  "POST /v1/phone-numbers/assign": () => ({ status: 204 }),
-  // Assumed agent creation: 200 with the agent, no Location.
-  "POST /v1/agents": ({ body }) => ({ status: 200, body }),
-};
-
-const alternate: Dialect = {
-  name: "alternate",
-  answer: ({ route, params, result }) => {
-    const rewritten = ALTERNATE_ANSWERS[route]?.(result, params) ?? result;
-    return { ...rewritten, body: offsetTimestamps(rewritten.body) };
+export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
+  standard: {
+    name: "standard",
+    conversationListEcho: ["total", "limit", "offset"],
+    searchParam: "search",
+    conversationRefs: "flat",
+    statusViewExtras: true,
+    durationUnit: "seconds",
+    dateFormat: "millis-z",
+    deleteAnswer: "no-content",
+    assignAnswer: "phone-number",
+    retryAnswer: "summary",
+    createAgentStatus: 201,
+    toolCatalog: "items",
+    organizationTimestamps: true,
+    invalidCursorStatus: 400,
+    campaignsMaxLimit: 100,
+    errorRequestId: true,
+    errorCodes: "specific",
+    authDetails: false,
+    unprefixedPaths: false,
+    rateLimit: 100_000,
+    rateWindowSeconds: 60,
   },
-  error: ({ status, code, message, details }) => {
-    // A rejected cursor is 410 Gone; the overview's error example carries no requestId.
-    if (code === "INVALID_CURSOR") {
-      return { status: 410, body: { error: { code: "CURSOR_EXPIRED", message } } };
-    }
-    const renamed = ALTERNATE_CODES[code] ?? code;
-    return {
-      status,
-      body: {
-        error:
-          details === undefined ? { code: renamed, message } : { code: renamed, message, details },
-      },
-    };
+  // The independent implementation of issue 6: operation 7 answers items and a total only.
+  alternate: {
+    name: "alternate",
+    conversationListEcho: ["total"],
+    searchParam: "q",
+    conversationRefs: "nested",
+    statusViewExtras: false,
+    durationUnit: "milliseconds",
+    dateFormat: "seconds-offset",
+    deleteAnswer: "deleted-body",
+    assignAnswer: "envelope",
+    retryAnswer: "campaign",
+    createAgentStatus: 200,
+    toolCatalog: "array",
+    organizationTimestamps: false,
+    invalidCursorStatus: 422,
+    campaignsMaxLimit: 50,
+    errorRequestId: false,
+    errorCodes: "per-status",
+    authDetails: true,
+    unprefixedPaths: true,
+    rateLimit: 50_000,
+    rateWindowSeconds: 3_600,
   },
-  acceptsUnprefixedPaths: true,
-  campaignsMaxLimit: 50,
 };
 
-export function dialect(name: DialectName): Dialect {
-  return name === "alternate" ? alternate : standard;
+export function isDialectName(value: string): value is DialectName {
+  return (DIALECT_NAMES as readonly string[]).includes(value);
 }
 
-const ISO_UTC = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(?:\.\d+)?)Z$/;
+/** The generic code of the `per-status` catalogue; NOT_FOUND stays, as the seed names it. */
+const PER_STATUS_CODES: Readonly<Record<number, string>> = {
+  400: "BAD_REQUEST",
+  401: "UNAUTHENTICATED",
+  403: "PERMISSION_DENIED",
+  404: "NOT_FOUND",
+  405: "METHOD_NOT_ALLOWED",
+  409: "CONFLICT",
+  413: "PAYLOAD_TOO_LARGE",
+  422: "UNPROCESSABLE_ENTITY",
+  429: "TOO_MANY_REQUESTS",
+  500: "INTERNAL",
+  502: "BAD_GATEWAY",
+  503: "UNAVAILABLE",
+  504: "DEADLINE_EXCEEDED",
+};
 
-/** `2026-01-02T03:04:05.678Z` → `2026-01-02T03:04:05.678+00:00` (the same instant), at every depth. */
-function offsetTimestamps(value: unknown): unknown {
+/** The `error.code` the dialect sends for a sandbox failure of `code` answered with `status`. */
+export function dialectErrorCode(dialect: Dialect, code: string, status: number): string {
+  if (dialect.errorCodes === "specific") return code;
+  return PER_STATUS_CODES[status] ?? code;
+}
+
+/**
+ * A stats body (operations 5 and 10, "body: not shown") in the dialect's unit: its duration
+ * fields are named for their unit, `totalDurationSeconds: 104` or `totalDurationMs: 104000`.
+ */
+export function dialectStats(dialect: Dialect, stats: object): Record<string, unknown> {
+  if (dialect.durationUnit === "seconds") return { ...stats };
+  return Object.fromEntries(
+    Object.entries(stats).map(([key, value]) =>
+      key.endsWith("DurationSeconds") && typeof value === "number"
+        ? [key.replace(/Seconds$/, "Ms"), value * 1000]
+        : [key, value],
+    ),
+  );
+}
+
+/** The duration value the dialect sends for whole seconds. */
+export function dialectDuration(dialect: Dialect, seconds: number): number {
+  return dialect.durationUnit === "seconds" ? seconds : seconds * 1000;
+}
+
+const ISO_MILLIS_Z = /^(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\.\d{3}Z$/;
+
+/**
+ * Rewrites the date-time fields of an answer (`createdAt`, `startedAt`... every key ending in
+ * `At`) into the dialect's format, so the operations keep producing one format (toISOString) and
+ * the choice lives here alone. Free-form values (metadata, settings) are left as stored.
+ */
+export function formatDates(dialect: Dialect, value: unknown, key = ""): unknown {
+  if (dialect.dateFormat === "millis-z") return value;
   if (typeof value === "string") {
-    const match = ISO_UTC.exec(value);
-    return match ? `${match[1]}+00:00` : value;
+    const match = key.endsWith("At") ? ISO_MILLIS_Z.exec(value) : null;
+    return match === null ? value : `${match[1]}+00:00`;
   }
-  if (Array.isArray(value)) return value.map(offsetTimestamps);
-  if (isObject(value)) {
+  if (Array.isArray(value)) return value.map((item) => formatDates(dialect, item));
+  if (value !== null && typeof value === "object") {
+    if (key === "metadata" || key === "settings") return value;
     return Object.fromEntries(
-      Object.entries(value).map(([key, member]) => [key, offsetTimestamps(member)]),
+      Object.entries(value).map(([name, item]) => [name, formatDates(dialect, item, name)]),
     );
   }
   return value;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -49,25 +49,26 @@ export class ApiError extends Error {
     message: string,
     details?: JsonObject,
     headers: Record<string, string> = {},
+    /** Overrides the code's usual status, where a dialect chooses another (a rejected cursor). */
+    status: number = ERROR_CODES[code],
   ) {
     super(message);
     this.code = code;
-    this.status = ERROR_CODES[code];
+    this.status = status;
     this.details = details;
     this.headers = headers;
   }
 }
 
+/** The seed's error body; `requestId` is left out when undefined (the dialect's choice). */
 export function errorBody(
   code: string,
   message: string,
-  requestId: string,
+  requestId: string | undefined,
   details?: JsonObject,
 ): ErrorBody {
-  return {
-    error: details === undefined ? { code, message } : { code, message, details },
-    requestId,
-  };
+  const error = details === undefined ? { code, message } : { code, message, details };
+  return requestId === undefined ? { error } : { error, requestId };
 }
 
 export function notFound(what: string, id: string): ApiError {

@@ -1,5 +1,6 @@
 import type { Caller } from "./auth.ts";
 import type { CursorCodec } from "./cursor.ts";
+import type { Dialect } from "./dialects.ts";
 import type { ResolvedOptions } from "./options.ts";
 import type { QueryReader } from "./query-params.ts";
 import type { RequestBody } from "./request-body.ts";
@@ -17,6 +18,8 @@ export interface OperationContext {
   nowMs: number;
   cursors: CursorCodec;
   options: ResolvedOptions;
+  /** The reading of the seed's silent spots this sandbox answers in. */
+  dialect: Dialect;
 }
 
 export interface OperationResult {
@@ -35,6 +38,11 @@ export function ok(body: unknown): OperationResult {
 
 export function noContent(): OperationResult {
   return { status: 204 };
+}
+
+/** A successful delete as the dialect answers it: 204, or 200 `{ id, deleted: true }`. */
+export function deleted(ctx: OperationContext, id: string): OperationResult {
+  return ctx.dialect.deleteAnswer === "no-content" ? noContent() : ok({ id, deleted: true });
 }
 
 /** The path parameter `name`; the route table guarantees it exists. */

@@ -1,4 +1,4 @@
-import { dialect, isDialectName } from "./dialects.ts";
+import { DIALECTS, type DialectName, isDialectName } from "./dialects.ts";
 import type { SandboxOptions } from "./server.ts";
 
 /** Every option with its default applied. */
@@ -14,8 +14,8 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
   callIntervalMs: 20_000,
   cursorTtlMs: 15 * 60_000,
   campaignsMaxLimit: 100,
-  dialect: "standard",
   random: Math.random,
+  dialect: "standard",
 };
 
 function check(ok: boolean, message: string): void {
@@ -27,16 +27,12 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   const defined = Object.fromEntries(
     Object.entries(options).filter(([, value]) => value !== undefined),
   );
-  check(
-    defined.dialect === undefined || isDialectName(defined.dialect),
-    'dialect must be "standard" or "alternate"',
-  );
-  const chosen = dialect((defined.dialect as ResolvedOptions["dialect"]) ?? "standard");
-  const resolved: ResolvedOptions = {
-    ...DEFAULT_OPTIONS,
-    campaignsMaxLimit: chosen.campaignsMaxLimit,
-    ...defined,
-  };
+  const name = (defined.dialect ?? DEFAULT_OPTIONS.dialect) as DialectName;
+  check(isDialectName(name), `dialect must be one of ${Object.keys(DIALECTS).join(", ")}`);
+  // The dialect supplies its own defaults for the values the seed leaves open.
+  const { rateLimit, rateWindowSeconds, campaignsMaxLimit } = DIALECTS[name];
+  const dialectDefaults = { rateLimit, rateWindowSeconds, campaignsMaxLimit };
+  const resolved: ResolvedOptions = { ...DEFAULT_OPTIONS, ...dialectDefaults, ...defined };
   const isInt = (n: number, min: number) => Number.isInteger(n) && n >= min;
   check(isInt(resolved.rateLimit, 1), "rateLimit must be an integer >= 1");
   check(isInt(resolved.rateWindowSeconds, 1), "rateWindowSeconds must be an integer >= 1");

@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { JsonObject } from "../upstream/dto.ts";
 import { rateLimitHeaders } from "../upstream/dto.ts";
 import { forbiddenWrite, identifyCaller, unauthorized } from "./auth.ts";
 import type { CursorCodec } from "./cursor.ts";
-import type { Dialect } from "./dialects.ts";
+import { type Dialect, dialectErrorCode, formatDates } from "./dialects.ts";
 import { ApiError, defaultCodeForStatus, errorBody } from "./error-codes.ts";
 import type { FaultQueue } from "./faults.ts";
 import { newRequestId } from "./ids.ts";
@@ -13,14 +14,13 @@ import type { FixedWindowRateLimiter } from "./rate-limiter.ts";
 import { loggedBody, readRequestBody } from "./request-body.ts";
 import { sendResponse } from "./responses.ts";
 import type { Router } from "./router.ts";
-import { isWrite } from "./routes.ts";
+import { isWrite, routeQuery } from "./routes.ts";
 import type { RecordedRequest } from "./server.ts";
 import type { Store } from "./store.ts";
 
 /** Everything one sandbox instance shares between its requests. */
 export interface SandboxRuntime {
   options: ResolvedOptions;
-  /** The reading of the seed's silent spots this instance serves. */
   dialect: Dialect;
   store: Store;
   router: Router;
@@ -37,6 +37,11 @@ export interface SandboxRuntime {
 
 function isV1(path: string): boolean {
   return path === "/v1" || path.startsWith("/v1/");
+}
+
+/** The path the API serves: a dialect that accepts unprefixed paths reads `/x` as `/v1/x`. */
+function apiPath(dialect: Dialect, pathname: string): string {
+  return dialect.unprefixedPaths && !isV1(pathname) ? `/v1${pathname}` : pathname;
 }
 
 function record(req: IncomingMessage, url: URL): RecordedRequest {
@@ -74,11 +79,16 @@ export async function handleRequest(
   res.setHeader("X-Request-Id", requestId);
   const url = new URL(req.url ?? "/", "http://sandbox.invalid");
   const method = (req.method ?? "GET").toUpperCase();
-  // A dialect may serve the unprefixed paths of the overview's example as their /v1 twins.
-  const path =
-    runtime.dialect.acceptsUnprefixedPaths && !isV1(url.pathname) && url.pathname !== "/"
-      ? `/v1${url.pathname}`
-      : url.pathname;
+  const { dialect } = runtime;
+  const path = apiPath(dialect, url.pathname);
+  // The dialect's error body: its code catalogue, with or without the requestId.
+  const errorAnswer = (code: string, status: number, message: string, details?: JsonObject) =>
+    errorBody(
+      dialectErrorCode(dialect, code, status),
+      message,
+      dialect.errorRequestId ? requestId : undefined,
+      details,
+    );
   const entry = isV1(path) ? record(req, url) : undefined;
   if (entry !== undefined) {
     runtime.requests.push(entry);
@@ -101,7 +111,7 @@ export async function handleRequest(
     const answer =
       fault.body !== undefined
         ? fault.body
-        : errorBody(code, `Injected fault: HTTP ${fault.status}.`, requestId);
+        : errorAnswer(code, fault.status, `Injected fault: HTTP ${fault.status}.`);
     return sendResponse(res, fault.status, answer, fault.headers);
   }
   if (runtime.options.latencyMs > 0) await runtime.sleep(runtime.options.latencyMs);
@@ -129,7 +139,7 @@ export async function handleRequest(
     if (match.kind === "found" && match.route.kind === "public-document") {
       return sendResponse(res, 200, match.route.document());
     }
-    if (caller === undefined) throw unauthorized(authorization);
+    if (caller === undefined) throw unauthorized(authorization, dialect.authDetails);
     const { random, hangRate, errorRate } = runtime.options;
     if (hangRate > 0 && random() < hangRate) return hang(runtime, res);
     if (errorRate > 0 && random() < errorRate) {
@@ -148,7 +158,7 @@ export async function handleRequest(
       );
     }
     if (match.route.kind !== "operation") throw new Error("unreachable: unknown route kind");
-    if (isWrite(method) && caller.readOnly) throw forbiddenWrite();
+    if (isWrite(method) && caller.readOnly) throw forbiddenWrite(dialect.authDetails);
     const org = runtime.store.get(caller.organizationId);
     if (org === undefined) throw new Error(`no data for ${caller.organizationId}`);
     advanceLiveCalls(org, nowMs, runtime.schedule);
@@ -156,31 +166,20 @@ export async function handleRequest(
       org,
       caller,
       params: match.params,
-      query: new QueryReader(url.searchParams, match.route.query),
+      query: new QueryReader(url.searchParams, routeQuery(match.route, dialect)),
       body,
       nowMs,
       cursors: runtime.cursors,
       options: runtime.options,
+      dialect,
     });
-    const shaped = runtime.dialect.answer({
-      route: `${method} ${match.route.path}`,
-      params: match.params,
-      result,
-    });
-    sendResponse(res, shaped.status, shaped.body, shaped.headers);
+    sendResponse(res, result.status, formatDates(dialect, result.body), result.headers);
   } catch (error) {
-    const failure =
-      error instanceof ApiError
-        ? error
-        : new ApiError("INTERNAL_ERROR", "Internal server error.", undefined);
-    if (!(error instanceof ApiError)) console.error("sandbox: unexpected error", error);
-    const { status, body } = runtime.dialect.error({
-      status: failure.status,
-      code: failure.code,
-      message: failure.message,
-      requestId,
-      details: failure.details,
-    });
-    return sendResponse(res, status, body, failure.headers);
+    if (error instanceof ApiError) {
+      const answer = errorAnswer(error.code, error.status, error.message, error.details);
+      return sendResponse(res, error.status, answer, error.headers);
+    }
+    console.error("sandbox: unexpected error", error);
+    sendResponse(res, 500, errorAnswer("INTERNAL_ERROR", 500, "Internal server error."));
   }
 }

@@ -1,3 +1,4 @@
+import type { Dialect } from "./dialects.ts";
 import { openApiDocument } from "./openapi.ts";
 import type { Operation } from "./operation-context.ts";
 import { createAgent, updateAgent } from "./operations/agent-writes.ts";
@@ -34,8 +35,8 @@ export type RouteDefinition = {
       seed: number | null;
       assumed: boolean;
       operation: Operation;
-      /** Query parameters it accepts; any other is 400 INVALID_PARAMETER. */
-      query: readonly string[];
+      /** Query parameters it accepts (per dialect where names differ); any other is 400. */
+      query: readonly string[] | ((dialect: Dialect) => readonly string[]);
     }
   /** Served without an API key (the OpenAPI document). */
   | { kind: "public-document"; document: () => unknown }
@@ -46,7 +47,7 @@ function seedOperation(
   method: HttpMethod,
   path: string,
   operation: Operation,
-  query: readonly string[] = [],
+  query: readonly string[] | ((dialect: Dialect) => readonly string[]) = [],
 ) {
   return { kind: "operation", seed, assumed: false, method, path, operation, query } as const;
 }
@@ -60,18 +61,20 @@ function assumedOperation(
   return { kind: "operation", seed: null, assumed: true, method, path, operation, query } as const;
 }
 
-const CONVERSATION_LIST_QUERY = [
-  "limit",
-  "offset",
-  "agentId",
-  "contactId",
-  "status",
-  "direction",
-  "channel",
-  "search",
-  "startDate",
-  "endDate",
-] as const;
+/** Operation 7's parameters; the free-text one is named by the dialect. */
+const conversationListQuery = (dialect: Dialect) =>
+  [
+    "limit",
+    "offset",
+    "agentId",
+    "contactId",
+    "status",
+    "direction",
+    "channel",
+    dialect.searchParam,
+    "startDate",
+    "endDate",
+  ] as const;
 
 export const ROUTES: readonly RouteDefinition[] = [
   seedOperation(1, "GET", "/v1/organization", getOrganization),
@@ -80,7 +83,7 @@ export const ROUTES: readonly RouteDefinition[] = [
   seedOperation(4, "PATCH", "/v1/agents/{agentId}", updateAgent),
   seedOperation(5, "GET", "/v1/agents/{agentId}/stats", getAgentStats),
   seedOperation(6, "POST", "/v1/phone-numbers/assign", assignPhoneNumber),
-  seedOperation(7, "GET", "/v1/conversations", listConversations, CONVERSATION_LIST_QUERY),
+  seedOperation(7, "GET", "/v1/conversations", listConversations, conversationListQuery),
   seedOperation(8, "GET", "/v1/conversations/{conversationId}/status", getConversationStatus),
   seedOperation(9, "DELETE", "/v1/properties/{propertyDefinitionId}", deletePropertyDefinition),
   seedOperation(10, "GET", "/v1/contacts/{contactId}/stats", getContactStats),
@@ -100,6 +103,14 @@ export const ROUTES: readonly RouteDefinition[] = [
     document: () => openApiDocument,
   },
 ];
+
+/** The query parameters `route` accepts in `dialect`. */
+export function routeQuery(
+  route: Extract<RouteDefinition, { kind: "operation" }>,
+  dialect: Dialect,
+): readonly string[] {
+  return typeof route.query === "function" ? route.query(dialect) : route.query;
+}
 
 export function isWrite(method: string): boolean {
   return method === "POST" || method === "PATCH" || method === "DELETE";

@@ -1,7 +1,7 @@
 import { createServer, type ServerResponse } from "node:http";
 import { listenHttp } from "../listen.ts";
 import { CursorCodec } from "./cursor.ts";
-import { type DialectName, dialect } from "./dialects.ts";
+import { DIALECTS, type DialectName } from "./dialects.ts";
 import { FaultQueue } from "./faults.ts";
 import { resolveOptions } from "./options.ts";
 import { FixedWindowRateLimiter } from "./rate-limiter.ts";
@@ -27,18 +27,12 @@ export interface SandboxOptions {
   callIntervalMs?: number;
   /** Cursors older than this are stale -> 400 INVALID_CURSOR; default 15 minutes. */
   cursorTtlMs?: number;
-  /**
-   * The campaigns endpoint's own tighter bound: a larger `limit` (up to 100) gets a short page;
-   * default: the dialect's (100 standard, 50 alternate).
-   */
+  /** The campaigns endpoint's own tighter bound: a larger `limit` (up to 100) gets a short page; default 100. */
   campaignsMaxLimit?: number;
-  /**
-   * Which reading of the seed's silent spots to serve (src/sandbox/dialects.ts); default
-   * "standard".
-   */
-  dialect?: DialectName;
   /** For fault injection; default Math.random. */
   random?: () => number;
+  /** The reading of the seed's silent spots (src/sandbox/dialects.ts); default "standard". */
+  dialect?: DialectName;
 }
 
 export interface RecordedRequest {
@@ -97,13 +91,14 @@ export async function startSandbox(
   const resolved = resolveOptions(rest);
   const startMs = Date.now();
   const timers = new Set<NodeJS.Timeout>();
+  const dialect = DIALECTS[resolved.dialect];
   const runtime: SandboxRuntime = {
     options: resolved,
-    dialect: dialect(resolved.dialect),
+    dialect,
     store: seedStore(startMs, resolved.callDurationMs),
     router: new Router(ROUTES),
     limiter: new FixedWindowRateLimiter(resolved.rateLimit, resolved.rateWindowSeconds),
-    cursors: new CursorCodec(resolved.cursorTtlMs),
+    cursors: new CursorCodec(resolved.cursorTtlMs, dialect.invalidCursorStatus),
     faults: new FaultQueue(),
     schedule: {
       startMs,

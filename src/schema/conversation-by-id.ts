@@ -1,4 +1,4 @@
-import type { ConversationItem } from "../upstream/conversation-reading.ts";
+import type { ConversationDto } from "../upstream/dto.ts";
 import { UpstreamUnavailableError } from "../upstream/errors.ts";
 import type { SchemaContext } from "./context.ts";
 import { loadEach } from "./load-each.ts";
@@ -16,7 +16,7 @@ const LIST_LIMIT = 100;
 export async function loadConversationsById(
   ids: readonly string[],
   context: SchemaContext,
-): Promise<(ConversationItem | Error)[]> {
+): Promise<(ConversationDto | Error)[]> {
   const views = await loadEach(ids, (id) => context.api.getConversationStatus(id));
   return Promise.all(
     views.map(async (view, index) => {
@@ -38,7 +38,7 @@ export async function conversationOfView(
   context: SchemaContext,
   view: { id: string; startedAt?: unknown },
   reading: "cached" | "fresh",
-): Promise<ConversationItem> {
+): Promise<ConversationDto> {
   const startedAt = typeof view.startedAt === "string" ? Date.parse(view.startedAt) : NaN;
   if (Number.isNaN(startedAt)) throw notListed(view.id, "its status view has no start time");
   const items = await itemsStartedAt(context, startedAt, reading);

@@ -1,10 +1,12 @@
 import { resolveConnection } from "../connections/resolve-connection.ts";
 import { badUserInput } from "../errors.ts";
-import type { ConversationItem } from "../upstream/conversation-reading.ts";
+import { upstreamOriginal } from "../upstream/conversation-reading.ts";
 import {
   CONVERSATION_CHANNELS,
   CONVERSATION_DIRECTIONS,
   CONVERSATION_STATUSES,
+  type ConversationDto,
+  type JsonObject,
   type ListConversationsQuery,
 } from "../upstream/dto.ts";
 import { Agent } from "./agent.ts";
@@ -35,7 +37,7 @@ export const ConversationChannel = builder.enumType("ConversationChannel", {
 export const Conversation = builder.loadableNodeRef("Conversation", {
   id: {
     description: "The conversation's ID (`cnv_` prefix).",
-    resolve: (conversation: ConversationItem) => conversation.id,
+    resolve: (conversation: ConversationDto) => conversation.id,
   },
   load: loadConversationsById,
 });
@@ -106,7 +108,7 @@ Conversation.implement({
       type: "JSONObject",
       description:
         "The upstream's conversation object as received, fields the schema lacks included.",
-      resolve: (c) => c.raw,
+      resolve: (c) => upstreamOriginal(c) as JsonObject,
     }),
   }),
 });
@@ -187,7 +189,7 @@ function listConversations(
   query: ListConversationsQuery,
   args: Parameters<typeof resolveConnection>[1],
 ) {
-  return resolveConnection<ConversationItem>(
+  return resolveConnection<ConversationDto>(
     {
       name: "conversations",
       assumedForm: "offset",

@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Dispatcher, Pool } from "undici";
+import { DEFAULT_READING, type UpstreamReading } from "./conversation-reading.ts";
 import type { RateLimit } from "./dto.ts";
 import { UpstreamUnavailableError } from "./errors.ts";
 import { headerValue, parseJsonBody, parseRateLimit, toUpstreamError } from "./response-parsing.ts";
@@ -20,6 +21,8 @@ export interface UpstreamClientOptions {
   userAgent?: string;
   /** Largest response body read; a larger one is an invalid response. Default 16 MiB. */
   maxResponseBytes?: number;
+  /** What the answers cannot tell (search parameter, duration unit); defaults: the seed's sandbox. */
+  reading?: Partial<UpstreamReading>;
 }
 
 export type QueryValue = string | number | undefined;
@@ -48,6 +51,8 @@ export interface UpstreamResponse<T> {
 }
 
 export interface UpstreamClient {
+  /** How this upstream reads where the seed is silent and its answers do not say (default: DEFAULT_READING). */
+  readonly reading?: UpstreamReading;
   request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>>;
   /** GET <base>/v1/organization without credentials: any HTTP answer (401 included) means reachable. */
   isReachable(signal?: AbortSignal): Promise<boolean>;
@@ -241,5 +246,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     return closing;
   }
 
-  return { request, isReachable, close };
+  // Field by field: an undefined setting keeps its default.
+  const reading: UpstreamReading = {
+    searchParam: options.reading?.searchParam ?? DEFAULT_READING.searchParam,
+    durationUnit: options.reading?.durationUnit ?? DEFAULT_READING.durationUnit,
+  };
+  return { reading, request, isReachable, close };
 }

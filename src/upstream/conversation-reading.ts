@@ -1,36 +1,60 @@
-import type { ConversationDto, JsonObject } from "./dto.ts";
+import { isJsonObject, type JsonObject } from "./dto.ts";
 
 /**
- * A conversation item as the schema reads it, whichever legitimate shape the upstream chose (the
- * seed does not show operation 7's items): the parties as `agentId`/`contactId` or as nested
- * references `agent: { id }`/`contact: { id }`. `raw` keeps the item exactly as received.
+ * What the gateway cannot learn from an answer and so must be told (README: "Silent spots of
+ * the seed"): the name of operation 7's free-text parameter and the unit of `duration`.
  */
-export type ConversationItem = Partial<ConversationDto> & { id: string; raw: JsonObject };
-
-export function readConversationItem(item: unknown): unknown {
-  if (typeof item !== "object" || item === null || Array.isArray(item)) return item;
-  const raw = item as JsonObject;
-  return {
-    ...raw,
-    agentId: partyId(raw.agentId, raw.agent),
-    contactId: partyId(raw.contactId, raw.contact),
-    raw,
-  };
+export interface UpstreamReading {
+  /** Operation 7's free-text parameter; default "search". */
+  searchParam: string;
+  /** The unit of `duration` in conversations and the status view; default "seconds". */
+  durationUnit: "seconds" | "milliseconds";
 }
 
-/** Operation 7's body with every item read; anything that is not a list body passes untouched. */
-export function readConversationList(body: unknown): unknown {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return body;
-  const items = (body as { items?: unknown }).items;
-  return Array.isArray(items) ? { ...body, items: items.map(readConversationItem) } : body;
+export const DEFAULT_READING: UpstreamReading = { searchParam: "search", durationUnit: "seconds" };
+
+/** The id of a reference written either flat (`agentId: "agt_1"`) or nested (`agent: { id }`). */
+function referenceId(raw: JsonObject, name: "agent" | "contact"): unknown {
+  const flat = raw[`${name}Id`];
+  if (flat !== undefined) return flat;
+  const nested = raw[name];
+  if (nested === null) return null;
+  return isJsonObject(nested) ? nested.id : undefined;
 }
 
-function partyId(flat: unknown, nested: unknown): string | null {
-  if (typeof flat === "string") return flat;
-  if (typeof nested === "string") return nested;
-  if (typeof nested === "object" && nested !== null) {
-    const id = (nested as { id?: unknown }).id;
-    if (typeof id === "string") return id;
+/** Whole seconds, whichever unit the upstream counts in. */
+function seconds(duration: unknown, reading: UpstreamReading): unknown {
+  if (typeof duration !== "number" || reading.durationUnit === "seconds") return duration;
+  return Math.round(duration / 1000);
+}
+
+/** Each read conversation's object as the upstream sent it, for `raw`. */
+const originals = new WeakMap<object, unknown>();
+
+/** The upstream's own object behind a conversation `readConversation` returned (itself otherwise). */
+export function upstreamOriginal<T>(read: T): unknown {
+  return typeof read === "object" && read !== null ? (originals.get(read) ?? read) : read;
+}
+
+/**
+ * One conversation (a list item, or operation 8's status view) in the one shape the schema reads:
+ * `agentId`/`contactId` and a duration in seconds. Anything else is left as the upstream sent it,
+ * and a value that is not an object is left for the schema's own checks.
+ */
+export function readConversation<T>(raw: T, reading: UpstreamReading): T {
+  if (!isJsonObject(raw)) return raw;
+  const read: JsonObject = { ...raw };
+  for (const name of ["agent", "contact"] as const) {
+    const id = referenceId(raw, name);
+    if (id !== undefined) read[`${name}Id`] = id;
   }
-  return null;
+  if ("duration" in raw) read.duration = seconds(raw.duration, reading);
+  originals.set(read, raw);
+  return read as T;
+}
+
+/** A list answer with each of its `items` read by `readConversation`; the envelope untouched. */
+export function readConversationList<T>(raw: T, reading: UpstreamReading): T {
+  if (!isJsonObject(raw) || !Array.isArray(raw.items)) return raw;
+  return { ...raw, items: raw.items.map((item) => readConversation(item, reading)) } as T;
 }

@@ -1,9 +1,15 @@
 import type { QueryValue, UpstreamClient, UpstreamRequest } from "./client.ts";
-import { type ConversationItem, readConversationList } from "./conversation-reading.ts";
+import {
+  DEFAULT_READING,
+  readConversation,
+  readConversationList,
+  type UpstreamReading,
+} from "./conversation-reading.ts";
 import type {
   AgentDto,
   AssignPhoneNumberBody,
   CampaignDto,
+  ConversationDto,
   ConversationStatusDto,
   CreateAgentBody,
   CursorResponse,
@@ -53,10 +59,7 @@ export interface RestApi {
   /** Operation 6: POST /v1/phone-numbers/assign; `{}` when the answer has no body. */
   assignPhoneNumber(body: AssignPhoneNumberBody): Promise<JsonObject>;
   /** Operation 7: GET /v1/conversations. */
-  /** Items read into one shape whatever the upstream's (`conversation-reading.ts`). */
-  listConversations(
-    query: ListConversationsQuery & PageParams,
-  ): Promise<ListBody<ConversationItem>>;
+  listConversations(query: ListConversationsQuery & PageParams): Promise<ListBody<ConversationDto>>;
   /** Operation 8: GET /v1/conversations/{conversationId}/status. */
   getConversationStatus(conversationId: string): Promise<ConversationStatusDto>;
   /** Operation 9: DELETE /v1/properties/{propertyDefinitionId}. */
@@ -111,7 +114,22 @@ function listQuery<Q extends PageParams>(
 
 const segment = encodeURIComponent;
 
+/** Sends the free-text filter under the upstream's name for it, in the same place. */
+function renameSearch(
+  query: Record<string, QueryValue>,
+  reading: UpstreamReading,
+): Record<string, QueryValue> {
+  if (reading.searchParam === "search") return query;
+  return Object.fromEntries(
+    Object.entries(query).map(([key, value]) => [
+      key === "search" ? reading.searchParam : key,
+      value,
+    ]),
+  );
+}
+
 export function createRestApi(client: UpstreamClient, call: CallContext): RestApi {
+  const reading = client.reading ?? DEFAULT_READING;
   async function send<T>(
     method: UpstreamRequest["method"],
     path: string,
@@ -138,10 +156,19 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
     assignPhoneNumber: (body) => send("POST", "/v1/phone-numbers/assign", { body }),
     listConversations: async (query) =>
       readConversationList(
-        await send("GET", "/v1/conversations", { query: listQuery(query, CONVERSATION_FILTERS) }),
-      ) as ListBody<ConversationItem>,
-    getConversationStatus: (conversationId) =>
-      send("GET", `/v1/conversations/${segment(conversationId)}/status`),
+        await send<ListBody<ConversationDto>>("GET", "/v1/conversations", {
+          query: renameSearch(listQuery(query, CONVERSATION_FILTERS), reading),
+        }),
+        reading,
+      ),
+    getConversationStatus: async (conversationId) =>
+      readConversation(
+        await send<ConversationStatusDto>(
+          "GET",
+          `/v1/conversations/${segment(conversationId)}/status`,
+        ),
+        reading,
+      ),
     deletePropertyDefinition: (propertyDefinitionId) =>
       send("DELETE", `/v1/properties/${segment(propertyDefinitionId)}`),
     getContactStats: (contactId) => send("GET", `/v1/contacts/${segment(contactId)}/stats`),

@@ -8,6 +8,7 @@ import {
   summary,
 } from "./connection-upstream.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
+import { conversationRefs, SEARCH_PARAM } from "./sandbox-answers.ts";
 
 /**
  * Contract §4 for the limit/offset form, through /graphql over HTTP against the sandbox:
@@ -20,8 +21,8 @@ let conversations: Array<{
   id: string;
   status: string;
   channel: string;
-  agentId: string;
-  contactId: string;
+  agentId: string | null;
+  contactId: string | null;
 }>;
 
 async function upstreamItems(path: string): Promise<typeof conversations> {
@@ -29,13 +30,10 @@ async function upstreamItems(path: string): Promise<typeof conversations> {
     headers: { authorization: ACME },
   });
   const { items } = (await response.json()) as { items: Array<Record<string, unknown>> };
-  // Either dialect's item: the parties flat (`agentId`) or nested (`agent: { id }`).
-  const partyId = (flat: unknown, nested: unknown) =>
-    (flat ?? (nested as { id?: string } | null)?.id) as string;
+  // Each dialect refers to agent and contact its own way; the expectations use the ids.
   return items.map((item) => ({
     ...(item as (typeof conversations)[number]),
-    agentId: partyId(item.agentId, item.agent),
-    contactId: partyId(item.contactId, item.contact),
+    ...conversationRefs(item),
   }));
 }
 
@@ -103,7 +101,10 @@ describe("conversations (limit/offset upstream)", () => {
     };
     await conversationList({ first: 3, filter });
     expect(harness.takeUpstreamRequests()).toEqual([
-      "GET /v1/conversations?limit=4&offset=0&agentId=agt_acme_reception&contactId=cnt_acme_maria&status=SUCCESS&direction=OUTBOUND&channel=VOICE&search=follow%20up&startDate=2025-01-01T00%3A00%3A00.000Z&endDate=2026-12-31T00%3A00%3A00.000Z",
+      "GET /v1/conversations?limit=4&offset=0&agentId=agt_acme_reception" +
+        "&contactId=cnt_acme_maria&status=SUCCESS&direction=OUTBOUND&channel=VOICE" +
+        `&${SEARCH_PARAM}=follow%20up&startDate=2025-01-01T00%3A00%3A00.000Z` +
+        "&endDate=2026-12-31T00%3A00%3A00.000Z",
     ]);
   });
 
@@ -154,8 +155,8 @@ describe("conversations (limit/offset upstream)", () => {
       });
     }
     expect(harness.takeUpstreamRequests()).toEqual([
-      "GET /v1/conversations?limit=6&offset=0&search=no%20conversation%20says%20this",
-      "GET /v1/conversations?limit=5&offset=0&search=no%20conversation%20says%20this",
+      `GET /v1/conversations?limit=6&offset=0&${SEARCH_PARAM}=no%20conversation%20says%20this`,
+      `GET /v1/conversations?limit=5&offset=0&${SEARCH_PARAM}=no%20conversation%20says%20this`,
     ]);
   });
 

@@ -7,8 +7,8 @@ import {
   OrganizationDocument,
   OrganizationOverviewDocument,
 } from "../generated/graphql.ts";
-import { upstreamBody } from "./dialect-facts.ts";
 import { type Harness, startHarness } from "./harness.ts";
+import { organizationExtras } from "./sandbox-answers.ts";
 
 let harness: Harness;
 // No new live call starts during the tests: the seeded pages stay put.
@@ -136,13 +136,11 @@ describe("the overview a frontend asks for, answered from the sandbox", () => {
     expect(response.body.data).toEqual({
       organization: {
         ...ACME_ORGANIZATION,
-        // The upstream's own object, timestamps as it wrote them.
-        raw: upstreamBody("GET /v1/organization", 200, {
+        raw: {
           id: SEED_IDS.acmeOrganization,
           ...ACME_ORGANIZATION,
-          createdAt: "2025-12-06T09:00:00.000Z",
-          updatedAt: "2025-12-06T09:00:00.000Z",
-        }),
+          ...organizationExtras("2025-12-06T09:00:00.000Z", "2025-12-06T09:00:00.000Z"),
+        },
       },
     });
     expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/organization"]);

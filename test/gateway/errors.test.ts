@@ -7,19 +7,10 @@ import {
   sendJson,
   startRecordingUpstream,
 } from "../upstream/recording-upstream.ts";
-import { upstreamError } from "./dialect-facts.ts";
 import { ACME_READONLY, type Harness, startHarness } from "./harness.ts";
+import { INVALID_KEY_DETAILS, READ_ONLY_DETAILS, sandboxErrorCode } from "./sandbox-answers.ts";
 
 const REQUEST_ID = expect.stringMatching(/^req_[a-z0-9]+$/);
-
-/**
- * `extensions.upstream`'s status, code and requestId where the standard dialect answers `code`:
- * the request ID comes from the body, else from the upstream's `X-Request-Id` header.
- */
-function upstreamAnswer(code: string, status: number) {
-  const answer = upstreamError(code, status);
-  return { status: answer.status, code: answer.code, requestId: REQUEST_ID };
-}
 
 const UNAVAILABLE = "The upstream API is unavailable; try again later.";
 
@@ -91,9 +82,11 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
           code: "UNAUTHENTICATED",
           http: { status: 401 },
           upstream: {
-            ...upstreamAnswer("UNAUTHORIZED", 401),
+            status: 401,
+            code: sandboxErrorCode("UNAUTHORIZED"),
             message: "Invalid API key or malformed Authorization header.",
-            details: null,
+            requestId: REQUEST_ID,
+            details: INVALID_KEY_DETAILS,
           },
         },
       },
@@ -119,9 +112,11 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
           code: "FORBIDDEN",
           http: { status: 403 },
           upstream: {
-            ...upstreamAnswer("FORBIDDEN", 403),
+            status: 403,
+            code: sandboxErrorCode("FORBIDDEN"),
             message: "This API key is read-only; it cannot change data.",
-            details: null,
+            requestId: REQUEST_ID,
+            details: READ_ONLY_DETAILS,
           },
         },
       },
@@ -222,9 +217,10 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
           code: "VALIDATION_FAILED",
           http: { status: 422 },
           upstream: {
-            ...upstreamAnswer("VALIDATION_ERROR", 422),
+            status: 422,
+            code: sandboxErrorCode("VALIDATION_ERROR"),
             message: "Body field `email` must be an email address.",
-
+            requestId: REQUEST_ID,
             details: { location: "body", field: "email", reason: "must be an email address" },
           },
         },
@@ -259,7 +255,7 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
       http: { status: 429 },
       upstream: {
         status: 429,
-        code: "RATE_LIMITED",
+        code: sandboxErrorCode("RATE_LIMITED"),
         message: "Injected fault: HTTP 429.",
         requestId: REQUEST_ID,
         details: null,
@@ -291,7 +287,7 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
             http: { status: 502 },
             upstream: {
               status: 500,
-              code: "INTERNAL_ERROR",
+              code: sandboxErrorCode("INTERNAL_ERROR"),
               message: "Injected fault: HTTP 500.",
               requestId: REQUEST_ID,
               details: null,
@@ -308,23 +304,27 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
     [502, "BAD_GATEWAY"],
     [503, "SERVICE_UNAVAILABLE"],
     [504, "GATEWAY_TIMEOUT"],
-  ])("maps a %i that outlasts the GET's retries to UPSTREAM_ERROR", async (status, code) => {
-    harness.sandbox.injectFault({ path: "/v1/organization", status, times: 3 });
+  ] as const)(
+    "maps a %i that outlasts the GET's retries to UPSTREAM_ERROR",
+    async (status, sandboxCode) => {
+      const code = sandboxErrorCode(sandboxCode);
+      harness.sandbox.injectFault({ path: "/v1/organization", status, times: 3 });
 
-    const response = await harness.graphql("{ organization { name } }");
+      const response = await harness.graphql("{ organization { name } }");
 
-    expect(response.body.errors?.[0]?.message).toBe(`The upstream API failed (HTTP ${status}).`);
-    expect(response.body.errors?.[0]?.extensions).toMatchObject({
-      code: "UPSTREAM_ERROR",
-      http: { status: 502 },
-      upstream: { status, code },
-    });
-    expect(harness.takeUpstreamRequests()).toEqual([
-      "GET /v1/organization",
-      "GET /v1/organization",
-      "GET /v1/organization",
-    ]);
-  });
+      expect(response.body.errors?.[0]?.message).toBe(`The upstream API failed (HTTP ${status}).`);
+      expect(response.body.errors?.[0]?.extensions).toMatchObject({
+        code: "UPSTREAM_ERROR",
+        http: { status: 502 },
+        upstream: { status, code },
+      });
+      expect(harness.takeUpstreamRequests()).toEqual([
+        "GET /v1/organization",
+        "GET /v1/organization",
+        "GET /v1/organization",
+      ]);
+    },
+  );
 
   it("maps a redirect to UPSTREAM_ERROR without following it", async () => {
     harness.sandbox.injectFault({

@@ -6,10 +6,20 @@ import {
   type GatewayOptions,
 } from "../../src/gateway/create-gateway.ts";
 import { type ListeningGateway, listen } from "../../src/gateway/server.ts";
-import { type DialectName, isDialectName } from "../../src/sandbox/dialects.ts";
+import { DIALECTS, type Dialect, isDialectName } from "../../src/sandbox/dialects.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
+
+/**
+ * The sandbox dialect this run proves the gateway against (vitest.config.ts sets
+ * SANDBOX_DIALECT per project). Tests derive dialect-specific expectations from its choices.
+ */
+export const DIALECT: Dialect = (() => {
+  const name = process.env.SANDBOX_DIALECT ?? "standard";
+  if (!isDialectName(name)) throw new Error(`SANDBOX_DIALECT: unknown dialect ${name}`);
+  return DIALECTS[name];
+})();
 
 export const ACME = `Bearer ${DEMO_KEYS.acme}`;
 export const GLOBEX = `Bearer ${DEMO_KEYS.globex}`;
@@ -38,16 +48,6 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/**
- * The sandbox dialect this test run speaks to: vitest runs test/gateway once per dialect
- * (vitest.config.ts), so every end-to-end test meets both readings of the seed.
- */
-export function testDialect(): DialectName {
-  const name = process.env.SANDBOX_DIALECT ?? "standard";
-  if (!isDialectName(name)) throw new Error(`SANDBOX_DIALECT: unknown dialect ${name}`);
-  return name;
-}
-
 /** A real sandbox and a real gateway, each listening on a free loopback port. */
 export async function startHarness(
   options: {
@@ -56,12 +56,18 @@ export async function startHarness(
     upstream?: { timeoutMs?: number; maxRetries?: number; baseUrl?: string };
   } = {},
 ): Promise<Harness> {
-  const sandbox = await startSandbox({ port: 0, dialect: testDialect(), ...options.sandbox });
+  const sandbox = await startSandbox({ port: 0, dialect: DIALECT.name, ...options.sandbox });
   const upstream = createUpstreamClient({
     baseUrl: options.upstream?.baseUrl ?? sandbox.url,
     timeoutMs: options.upstream?.timeoutMs ?? 5_000,
     maxRetries: options.upstream?.maxRetries ?? 2,
     retryDelayMs: 10,
+    // What the gateway cannot read from this dialect's answers, it is told (README); another
+    // upstream named by the test keeps the defaults.
+    reading:
+      options.upstream?.baseUrl === undefined
+        ? { searchParam: DIALECT.searchParam, durationUnit: DIALECT.durationUnit }
+        : undefined,
   });
   const gateway = createGateway({
     upstream,

@@ -15,13 +15,14 @@ import {
   UpdateAgentStatusDocument,
   UpdateOrganizationDocument,
 } from "../generated/graphql.ts";
-import { upstreamBody, upstreamError, upstreamStatus } from "./dialect-facts.ts";
 import { ACME_READONLY, type GraphQLResponse, type Harness, startHarness } from "./harness.ts";
-
-const ASSIGN = "POST /v1/phone-numbers/assign";
-const RETRY = "POST /v1/campaigns/{campaignId}/retry";
-/** The status of a created agent in this run's dialect. */
-const CREATED = upstreamStatus("POST /v1/agents", 201);
+import {
+  assignAnswer,
+  CREATE_AGENT_STATUS,
+  DELETE_STATUS,
+  retryAnswer,
+  sandboxErrorCode,
+} from "./sandbox-answers.ts";
 
 // Every test writes: each gets its own freshly seeded sandbox.
 let harness: Harness;
@@ -302,7 +303,7 @@ describe("createAgent", () => {
         },
       },
     });
-    expect(upstreamCalls()).toEqual([["POST /v1/agents", input, CREATED]]);
+    expect(upstreamCalls()).toEqual([["POST /v1/agents", input, CREATE_AGENT_STATUS]]);
   });
 
   it("POSTs only the name when only the name is given", async () => {
@@ -313,7 +314,9 @@ describe("createAgent", () => {
       status: "ACTIVE",
       primaryLanguage: "en-US",
     });
-    expect(upstreamCalls()).toEqual([["POST /v1/agents", { name: "Overflow" }, CREATED]]);
+    expect(upstreamCalls()).toEqual([
+      ["POST /v1/agents", { name: "Overflow" }, CREATE_AGENT_STATUS],
+    ]);
   });
 
   it("answers CONFLICT for a name already taken", async () => {
@@ -358,7 +361,7 @@ describe("assignPhoneNumber", () => {
       assignPhoneNumber: {
         phoneNumberId: SEED_IDS.acmePhoneNumberUnassigned,
         agent: { id: SEED_IDS.acmeAgentSimple, name: "Outreach Agent 004" },
-        raw: upstreamBody(ASSIGN, 200, {
+        raw: assignAnswer({
           id: SEED_IDS.acmePhoneNumberUnassigned,
           number: "+16175550204",
           country: "US",
@@ -368,7 +371,7 @@ describe("assignPhoneNumber", () => {
       },
     });
     expect(upstreamCalls()).toEqual([
-      ["POST /v1/phone-numbers/assign", input, upstreamStatus(ASSIGN, 200)],
+      ["POST /v1/phone-numbers/assign", input, 200],
       ["GET /v1/agents/agt_acme_004", undefined, 200],
     ]);
   });
@@ -421,11 +424,7 @@ describe("deletePropertyDefinition", () => {
       extensions: { code: "NOT_FOUND", http: { status: 404 }, upstream: { status: 404 } },
     });
     expect(upstreamCalls()).toEqual([
-      [
-        "DELETE /v1/properties/prp_acme_insurance_provider",
-        undefined,
-        upstreamStatus("DELETE /v1/properties/{propertyDefinitionId}", 204),
-      ],
+      ["DELETE /v1/properties/prp_acme_insurance_provider", undefined, DELETE_STATUS],
       ["DELETE /v1/properties/prp_acme_insurance_provider", undefined, 404],
     ]);
   });
@@ -454,11 +453,7 @@ describe("deleteCampaign", () => {
     expect(after.body.data).toEqual({ campaign: null });
     expect(errorCodes(after)).toEqual([[["campaign"], "NOT_FOUND"]]);
     expect(upstreamCalls()).toEqual([
-      [
-        "DELETE /v1/campaigns/cmp_acme_survey",
-        undefined,
-        upstreamStatus("DELETE /v1/campaigns/{campaignId}", 204),
-      ],
+      ["DELETE /v1/campaigns/cmp_acme_survey", undefined, DELETE_STATUS],
       ["GET /v1/campaigns/cmp_acme_survey", undefined, 404],
     ]);
   });
@@ -494,15 +489,11 @@ describe("retryCampaign", () => {
     expect(response.body.data).toEqual({
       retryCampaign: {
         campaign: { id: SEED_IDS.acmeCampaignWithFailedRows, failedRows: 0, status: "RUNNING" },
-        raw: upstreamBody(RETRY, 200, {
-          campaignId: SEED_IDS.acmeCampaignWithFailedRows,
-          retriedRows: 12,
-          status: "RUNNING",
-        }),
+        raw: retryAnswer(SEED_IDS.acmeCampaignWithFailedRows, 12),
       },
     });
     expect(upstreamCalls()).toEqual([
-      ["POST /v1/campaigns/cmp_acme_flu_shots/retry", undefined, upstreamStatus(RETRY, 200)],
+      ["POST /v1/campaigns/cmp_acme_flu_shots/retry", undefined, 200],
       ["GET /v1/campaigns/cmp_acme_flu_shots", undefined, 200],
     ]);
   });
@@ -513,14 +504,10 @@ describe("retryCampaign", () => {
     });
 
     expect(response.body.data?.retryCampaign.raw).toEqual(
-      upstreamBody(RETRY, 200, {
-        campaignId: SEED_IDS.acmeCampaignWithFailedRows,
-        retriedRows: 12,
-        status: "RUNNING",
-      }),
+      retryAnswer(SEED_IDS.acmeCampaignWithFailedRows, 12),
     );
     expect(upstreamCalls()).toEqual([
-      ["POST /v1/campaigns/cmp_acme_flu_shots/retry", undefined, upstreamStatus(RETRY, 200)],
+      ["POST /v1/campaigns/cmp_acme_flu_shots/retry", undefined, 200],
     ]);
   });
 
@@ -689,7 +676,7 @@ describe("a read-only key", () => {
         extensions: {
           code: "FORBIDDEN",
           http: { status: 403 },
-          upstream: { status: 403, code: upstreamError("FORBIDDEN", 403).code },
+          upstream: { status: 403, code: sandboxErrorCode("FORBIDDEN") },
         },
       });
       expect(upstreamCalls()).toEqual([request]);

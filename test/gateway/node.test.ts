@@ -1,8 +1,8 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { NodeByIdDocument, NodesByIdsDocument } from "../generated/graphql.ts";
-import { upstreamBody } from "./dialect-facts.ts";
 import { GLOBEX, type Harness, startHarness } from "./harness.ts";
+import { sandboxDate, statsDuration } from "./sandbox-answers.ts";
 
 let harness: Harness;
 // No new live call starts during the tests: seeded stats stay put.
@@ -41,16 +41,15 @@ describe("node(id) dispatches on the ID's prefix", () => {
       node: {
         __typename: "Contact",
         id: "cnt_acme_noah",
-        // The stats are the upstream's own JSON, timestamps as it wrote them.
-        stats: upstreamBody("GET /v1/contacts/{contactId}/stats", 200, {
+        stats: {
           contactId: "cnt_acme_noah",
           totalConversations: 5,
           inbound: 3,
           outbound: 2,
           byStatus: { FAILED: 1, UNKNOWN: 1, VOICEMAIL: 2, NO_ANSWER: 1 },
-          totalDurationSeconds: 104,
-          lastInteractionAt: "2026-01-17T10:41:00.000Z",
-        }),
+          ...statsDuration("totalDuration", 104),
+          lastInteractionAt: sandboxDate("2026-01-17T10:41:00.000Z"),
+        },
       },
       requests: ["GET /v1/contacts/cnt_acme_noah/stats"],
     },

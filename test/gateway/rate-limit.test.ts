@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import { upstreamError } from "./dialect-facts.ts";
 import { type Harness, startHarness } from "./harness.ts";
+import { sandboxErrorCode } from "./sandbox-answers.ts";
 
 // A day-long window: the sandbox aligns windows on multiples of their length since the epoch,
 // so every count in these tests falls in one window (unless a test runs across 00:00 UTC).
@@ -141,7 +141,6 @@ describe("HTTP 429 when every root field was rate-limited", () => {
     const errors = [...(response.body.errors ?? [])].sort((a, b) =>
       String(a.path?.[0]).localeCompare(String(b.path?.[0])),
     );
-    const limited = upstreamError("RATE_LIMITED", 429);
     expect(errors).toEqual(
       ["agent", "document"].map((field) => ({
         message: "Rate limit exceeded; retry after the window resets.",
@@ -152,7 +151,7 @@ describe("HTTP 429 when every root field was rate-limited", () => {
           http: { status: 429 },
           upstream: {
             status: 429,
-            code: limited.code,
+            code: sandboxErrorCode("RATE_LIMITED"),
             message: "Rate limit exceeded; retry after the window resets.",
             requestId: expect.stringMatching(/^req_/),
             details: { limit: 2, reset, retryAfter: expect.any(Number) },

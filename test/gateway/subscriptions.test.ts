@@ -7,6 +7,7 @@ import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import type { SandboxOptions } from "../../src/sandbox/server.ts";
 import type { UpstreamClient } from "../../src/upstream/client.ts";
 import { ACME, ACME_READONLY, GLOBEX, type Harness, startHarness } from "./harness.ts";
+import { sandboxEndedAt } from "./sandbox-answers.ts";
 
 const LIVE = SEED_IDS.acmeLiveConversation;
 
@@ -243,7 +244,7 @@ function expectWholeCall(
     ...(selected && { conversation: { id: LIVE, status: "SUCCESS" } }),
     duration: finalSeconds,
     startedAt,
-    endedAt: new Date(Date.parse(startedAt) + callDurationMs).toISOString(),
+    endedAt: sandboxEndedAt(startedAt, callDurationMs),
     ended: true,
   });
 }

@@ -42,6 +42,8 @@ export const createAgent: Operation = (ctx) => {
     voiceConfigs: buildVoiceConfigs(input.voiceConfigs ?? [], []),
   };
   ctx.org.agents.set(agent.id, agent);
+  // The seed shows no answer: 201 with Location, or a plain 200.
+  if (ctx.dialect.createAgentStatus === 200) return ok(agent);
   return { status: 201, body: agent, headers: { Location: `/v1/agents/${agent.id}` } };
 };
 

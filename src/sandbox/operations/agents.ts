@@ -1,5 +1,6 @@
 import type { AgentDto, AgentStatsDto, PageResponse } from "../../upstream/dto.ts";
 import { currentDuration } from "../conversation-view.ts";
+import { dialectStats } from "../dialects.ts";
 import { notFound } from "../error-codes.ts";
 import { type Operation, type OperationContext, ok, param } from "../operation-context.ts";
 import type { AgentRecord } from "../store.ts";
@@ -67,5 +68,5 @@ export const getAgentStats: Operation = (ctx) => {
   if (stats.totalConversations > 0) {
     stats.lastConversationAt = new Date(lastStartedAtMs).toISOString();
   }
-  return ok(stats);
+  return ok(dialectStats(ctx.dialect, stats));
 };

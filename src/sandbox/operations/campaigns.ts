@@ -6,13 +6,7 @@ import {
 } from "../../upstream/dto.ts";
 import type { CursorPosition, CursorScope } from "../cursor.ts";
 import { ApiError, notFound } from "../error-codes.ts";
-import {
-  noContent,
-  type Operation,
-  type OperationContext,
-  ok,
-  param,
-} from "../operation-context.ts";
+import { deleted, type Operation, type OperationContext, ok, param } from "../operation-context.ts";
 
 const SORT = "createdAt:asc,id:asc";
 
@@ -68,7 +62,7 @@ export const listCampaigns: Operation = (ctx) => {
 /** Assumed `GET /v1/campaigns/{campaignId}`. */
 export const getCampaign: Operation = (ctx) => ok(findCampaign(ctx));
 
-/** Operation 11: 204; a RUNNING campaign must be stopped first (409). */
+/** Operation 11: 204 (or the dialect's 200 body); a RUNNING campaign must be stopped first (409). */
 export const deleteCampaign: Operation = (ctx) => {
   const campaign = findCampaign(ctx);
   if (campaign.status === "RUNNING") {
@@ -78,7 +72,7 @@ export const deleteCampaign: Operation = (ctx) => {
     });
   }
   ctx.org.campaigns.delete(campaign.id);
-  return noContent();
+  return deleted(ctx, campaign.id);
 };
 
 /** Operation 12: failed rows go back to the queue and the campaign runs again. */
@@ -95,5 +89,6 @@ export const retryCampaign: Operation = (ctx) => {
   campaign.status = "RUNNING";
   campaign.updatedAt = new Date(ctx.nowMs).toISOString();
   const body: RetryCampaignResponse = { campaignId: campaign.id, retriedRows, status: "RUNNING" };
-  return ok(body);
+  // The seed shows no body: a summary of the retry, or the campaign as it now stands.
+  return ok(ctx.dialect.retryAnswer === "summary" ? body : campaign);
 };

@@ -1,5 +1,6 @@
 import type { ContactStatsDto } from "../../upstream/dto.ts";
 import { currentDuration } from "../conversation-view.ts";
+import { dialectStats } from "../dialects.ts";
 import { notFound } from "../error-codes.ts";
 import { type Operation, ok, param } from "../operation-context.ts";
 
@@ -29,5 +30,5 @@ export const getContactStats: Operation = (ctx) => {
   if (stats.totalConversations > 0) {
     stats.lastInteractionAt = new Date(lastStartedAtMs).toISOString();
   }
-  return ok(stats);
+  return ok(dialectStats(ctx.dialect, stats));
 };

@@ -2,16 +2,16 @@ import {
   CONVERSATION_CHANNELS,
   CONVERSATION_DIRECTIONS,
   CONVERSATION_STATUSES,
-  type ConversationDto,
   ID_PREFIX,
-  type OffsetResponse,
+  type JsonObject,
 } from "../../upstream/dto.ts";
 import { byStartedAtDesc, conversationDto, conversationStatusDto } from "../conversation-view.ts";
 import { ApiError, notFound } from "../error-codes.ts";
 import { type Operation, ok, param } from "../operation-context.ts";
 
 /**
- * Operation 7: limit/offset form, newest first. `search` is a case-insensitive substring of the
+ * Operation 7: limit/offset form, newest first. The free-text parameter (`search`, or the
+ * dialect's name for it) is a case-insensitive substring of the
  * summary; `startDate`/`endDate` bound `startedAt`, both inclusive.
  */
 export const listConversations: Operation = (ctx) => {
@@ -23,7 +23,7 @@ export const listConversations: Operation = (ctx) => {
   const status = query.oneOf("status", CONVERSATION_STATUSES);
   const direction = query.oneOf("direction", CONVERSATION_DIRECTIONS);
   const channel = query.oneOf("channel", CONVERSATION_CHANNELS);
-  const search = query.string("search")?.toLowerCase();
+  const search = query.string(ctx.dialect.searchParam)?.toLowerCase();
   const startMs = query.dateTime("startDate");
   const endMs = query.dateTime("endDate");
   if (startMs !== undefined && endMs !== undefined && startMs > endMs) {
@@ -47,12 +47,13 @@ export const listConversations: Operation = (ctx) => {
         (endMs === undefined || c.startedAtMs <= endMs),
     )
     .sort(byStartedAtDesc);
-  const body: OffsetResponse<ConversationDto> = {
-    items: matching.slice(offset, offset + limit).map((c) => conversationDto(c, ctx.nowMs)),
-    total: matching.length,
-    limit,
-    offset,
-  };
+  const items = matching
+    .slice(offset, offset + limit)
+    .map((c) => conversationDto(c, ctx.nowMs, ctx.dialect));
+  // The seed does not show this body: each dialect echoes its own choice of paging fields.
+  const paging = { total: matching.length, limit, offset };
+  const body: JsonObject = { items };
+  for (const field of ctx.dialect.conversationListEcho) body[field] = paging[field];
   return ok(body);
 };
 
@@ -61,5 +62,5 @@ export const getConversationStatus: Operation = (ctx) => {
   const id = param(ctx, "conversationId");
   const conversation = ctx.org.conversations.get(id);
   if (conversation === undefined) throw notFound("Conversation", id);
-  return ok(conversationStatusDto(conversation, ctx.nowMs));
+  return ok(conversationStatusDto(conversation, ctx.nowMs, ctx.dialect));
 };

@@ -1,6 +1,7 @@
 import { z } from "zod";
+import type { JsonObject } from "../../upstream/dto.ts";
 import { invalidField, parseBodyShape } from "../body-validation.ts";
-import { type Operation, ok } from "../operation-context.ts";
+import { type Operation, type OperationContext, ok } from "../operation-context.ts";
 import { requireJsonObject } from "../request-body.ts";
 
 const updateOrganizationShape = z.strictObject({
@@ -37,8 +38,14 @@ function isIanaTimeZone(value: string): boolean {
   }
 }
 
+/** The organization as the dialect returns it: with its timestamps, or the id and fields only. */
+function organizationBody(ctx: OperationContext): JsonObject {
+  const { createdAt, updatedAt, ...fields } = ctx.org.organization;
+  return ctx.dialect.organizationTimestamps ? { ...fields, createdAt, updatedAt } : fields;
+}
+
 /** Operation 1. */
-export const getOrganization: Operation = (ctx) => ok(ctx.org.organization);
+export const getOrganization: Operation = (ctx) => ok(organizationBody(ctx));
 
 /** Operation 2: omitted fields are kept; an empty object changes nothing. */
 export const updateOrganization: Operation = (ctx) => {
@@ -63,5 +70,5 @@ export const updateOrganization: Operation = (ctx) => {
       updatedAt: new Date(ctx.nowMs).toISOString(),
     });
   }
-  return ok(ctx.org.organization);
+  return ok(organizationBody(ctx));
 };

@@ -1,8 +1,13 @@
 import { z } from "zod";
-import { ID_PREFIX, SANDBOX_ID_PREFIX } from "../../upstream/dto.ts";
+import { ID_PREFIX, type PhoneNumberDto, SANDBOX_ID_PREFIX } from "../../upstream/dto.ts";
 import { invalidField, parseBodyShape } from "../body-validation.ts";
 import { ApiError, notFound } from "../error-codes.ts";
-import { type Operation, ok } from "../operation-context.ts";
+import {
+  type Operation,
+  type OperationContext,
+  type OperationResult,
+  ok,
+} from "../operation-context.ts";
 import { requireJsonObject } from "../request-body.ts";
 
 const assignShape = z.strictObject({ phoneNumberId: z.string(), agentId: z.string() });
@@ -13,8 +18,15 @@ function checkPrefix(field: string, value: string, prefix: string): void {
   }
 }
 
+/** The seed shows no success body: the phone number, or it wrapped with `assigned: true`. */
+function assigned(ctx: OperationContext, phoneNumber: PhoneNumberDto): OperationResult {
+  return ok(
+    ctx.dialect.assignAnswer === "phone-number" ? phoneNumber : { phoneNumber, assigned: true },
+  );
+}
+
 /**
- * Operation 6: 200 with the updated phone number. Assigning it again to the same agent is a
+ * Operation 6: 200 with the updated phone number (in the dialect's envelope). Assigning it again to the same agent is a
  * no-op; a number already assigned to another agent is 409 (unassigning is not in the API).
  */
 export const assignPhoneNumber: Operation = (ctx) => {
@@ -24,7 +36,7 @@ export const assignPhoneNumber: Operation = (ctx) => {
   const phoneNumber = ctx.org.phoneNumbers.get(input.phoneNumberId);
   if (phoneNumber === undefined) throw notFound("Phone number", input.phoneNumberId);
   if (!ctx.org.agents.has(input.agentId)) throw notFound("Agent", input.agentId);
-  if (phoneNumber.agentId === input.agentId) return ok(phoneNumber);
+  if (phoneNumber.agentId === input.agentId) return assigned(ctx, phoneNumber);
   if (phoneNumber.agentId !== null) {
     throw new ApiError("CONFLICT", "The phone number is already assigned to another agent.", {
       phoneNumberId: phoneNumber.id,
@@ -33,5 +45,5 @@ export const assignPhoneNumber: Operation = (ctx) => {
   }
   phoneNumber.agentId = input.agentId;
   phoneNumber.assignedAt = new Date(ctx.nowMs).toISOString();
-  return ok(phoneNumber);
+  return assigned(ctx, phoneNumber);
 };
