@@ -36,6 +36,13 @@ export function intVar(min: number, max: number) {
     .max(max, { error: `must be an integer from ${min} to ${max}` });
 }
 
+/** `true` or `false`, given as a string. */
+export function boolVar() {
+  return z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .transform((value) => value === "true");
+}
+
 /** A fraction from 0 to 1, given as a string. */
 export function rateVar() {
   return z.coerce

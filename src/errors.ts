@@ -19,6 +19,10 @@ export const ERROR_CODES = {
   COST_LIMIT_EXCEEDED: 400,
   DEPTH_LIMIT_EXCEEDED: 400,
   ALIAS_LIMIT_EXCEEDED: 400,
+  /** Automatic persisted queries: the hash is unknown; send the query with it (Apollo's flow). */
+  PERSISTED_QUERY_NOT_FOUND: 200,
+  /** Trusted documents only: the operation is not in the manifest. */
+  PERSISTED_QUERY_ONLY: 400,
   UPSTREAM_ERROR: 502,
   UPSTREAM_UNAVAILABLE: 503,
 } as const;

@@ -3,6 +3,7 @@ import { readGatewayConfig } from "./gateway/config.ts";
 import { createGateway } from "./gateway/create-gateway.ts";
 import { EXAMPLE_OPERATION } from "./gateway/example-operation.ts";
 import { listen } from "./gateway/server.ts";
+import { readTrustedDocuments } from "./gateway/trusted-documents.ts";
 import { readSandboxConfig } from "./sandbox/config.ts";
 import { DIALECTS } from "./sandbox/dialects.ts";
 import { DEMO_KEYS } from "./sandbox/seed-data.ts";
@@ -39,6 +40,13 @@ async function main(): Promise<void> {
     pollIntervalMs: config.POLL_INTERVAL_MS,
     logging: config.LOG_LEVEL,
     ...(config.CURSOR_SECRET ? { cursorSecret: config.CURSOR_SECRET } : {}),
+    persistedDocuments: {
+      trustedOnly: config.TRUSTED_DOCUMENTS_ONLY,
+      ...(config.TRUSTED_DOCUMENTS_FILE
+        ? { manifest: readTrustedDocuments(config.TRUSTED_DOCUMENTS_FILE) }
+        : {}),
+    },
+    maxBatchSize: config.MAX_BATCH_SIZE,
     graphiql: sandbox
       ? { headers: JSON.stringify({ Authorization: demoHeader }), defaultQuery: EXAMPLE_OPERATION }
       : { defaultQuery: EXAMPLE_OPERATION },

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { intVar, parseEnv } from "../env.ts";
+import { boolVar, ConfigError, intVar, parseEnv } from "../env.ts";
 
 const httpUrl = z
   .string()
@@ -47,6 +47,10 @@ const gatewayEnv = z.object({
     .string()
     .min(32, { error: "must be at least 32 characters, e.g. from openssl rand -hex 32" })
     .optional(),
+  // Trusted documents: the manifest codegen's client preset writes (persisted-documents.json).
+  TRUSTED_DOCUMENTS_FILE: z.string().min(1).optional(),
+  TRUSTED_DOCUMENTS_ONLY: boolVar().default(false),
+  MAX_BATCH_SIZE: intVar(0, 100).default(0),
   LOG_LEVEL: z
     .enum(["debug", "info", "warn", "error"], { error: "must be one of debug, info, warn, error" })
     .default("info"),
@@ -55,5 +59,11 @@ const gatewayEnv = z.object({
 export type GatewayConfig = z.infer<typeof gatewayEnv>;
 
 export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
-  return parseEnv(gatewayEnv, env);
+  const config = parseEnv(gatewayEnv, env);
+  if (config.TRUSTED_DOCUMENTS_ONLY && config.TRUSTED_DOCUMENTS_FILE === undefined) {
+    throw new ConfigError(
+      "TRUSTED_DOCUMENTS_ONLY=true needs TRUSTED_DOCUMENTS_FILE (the persisted-documents manifest)",
+    );
+  }
+  return config;
 }

@@ -1,3 +1,4 @@
+import { useDeferStream } from "@graphql-yoga/plugin-defer-stream";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import {
   createYoga,
@@ -17,6 +18,10 @@ import { createGatewayLogger } from "./logger.ts";
 import { maskError } from "./mask-error.ts";
 import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
 import { useOperationLimits } from "./use-operation-limits.ts";
+import {
+  type PersistedDocumentsOptions,
+  usePersistedDocuments,
+} from "./use-persisted-documents.ts";
 import { useRequestSizeLimit } from "./use-request-size-limit.ts";
 import { useUpstreamBudget } from "./use-upstream-budget.ts";
 import { useUpstreamReport } from "./use-upstream-report.ts";
@@ -42,6 +47,10 @@ export interface GatewayOptions {
   graphiql?: GraphiQLOptions | false;
   /** Secret of the connection cursors' HMAC; random per gateway when absent (CURSOR_SECRET). */
   cursorSecret?: string;
+  /** Trusted documents and automatic persisted queries (TRUSTED_DOCUMENTS_*). */
+  persistedDocuments?: PersistedDocumentsOptions;
+  /** Most operations in one batched request; 0 (the default) refuses batches (MAX_BATCH_SIZE). */
+  maxBatchSize?: number;
   /** A level, false for silence, or a logger of one's own (tests capture lines so); default "info". */
   logging?: LogLevel | YogaLogger | false;
 }
@@ -94,8 +103,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     // The schema takes no files: multipart requests are not accepted.
     multipart: false,
+    batching: (options.maxBatchSize ?? 0) > 0 ? { limit: options.maxBatchSize } : false,
     plugins: [
       useRequestSizeLimit({ maxBytes: options.maxRequestBytes ?? 1024 * 1024 }),
+      usePersistedDocuments(options.persistedDocuments),
+      useDeferStream(),
       useReadinessCheck({
         endpoint: "/readyz",
         check: () => options.upstream.isReachable(),

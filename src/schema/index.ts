@@ -9,6 +9,12 @@ import "./phone-number.ts";
 import "./property-definition.ts";
 import "./conversation-status.ts";
 import "./node.ts";
+import { GraphQLDeferDirective, GraphQLStreamDirective } from "@graphql-tools/utils";
+import { specifiedDirectives } from "graphql";
 import { builder } from "./builder.ts";
 
-export const schema = builder.toSchema();
+// `@defer` and `@stream` are part of the schema, so codegen and clients validate documents that
+// use them against the committed SDL; the gateway serves them incrementally.
+export const schema = builder.toSchema({
+  directives: [...specifiedDirectives, GraphQLDeferDirective, GraphQLStreamDirective],
+});
