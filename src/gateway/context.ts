@@ -1,5 +1,6 @@
 import { initContextCache } from "@pothos/core";
 import type { CursorKey } from "../connections/cursor.ts";
+import { gatewayError } from "../errors.ts";
 import type { SchemaContext } from "../schema/context.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import type { RateLimit } from "../upstream/dto.ts";
@@ -11,8 +12,25 @@ export class UpstreamUsage {
   calls = 0;
   /** The most restrictive rate-limit answer seen (lowest `remaining`). */
   rateLimit: RateLimit | undefined;
+  /**
+   * The runtime budget: past this many real calls, no call starts and the fields left fail with
+   * COST_LIMIT_EXCEEDED. Undefined for subscriptions, which the poll interval bounds instead.
+   */
+  limit: number | undefined;
+
+  constructor(limit?: number) {
+    this.limit = limit;
+  }
 
   recordCall = (): void => {
+    if (this.limit !== undefined && this.calls >= this.limit) {
+      throw gatewayError(
+        "COST_LIMIT_EXCEEDED",
+        `This operation has made the ${this.limit} upstream calls it may make; ` +
+          "this field was not loaded. Ask for smaller pages or fewer nested lists.",
+        { cost: { limit: this.limit } },
+      );
+    }
     this.calls += 1;
   };
 
@@ -34,6 +52,8 @@ export interface ContextDependencies {
   upstream: UpstreamClient;
   conversationStatusHub: ConversationStatusHub;
   cursorKey: CursorKey;
+  /** The runtime budget of real upstream calls per operation (MAX_UPSTREAM_CALLS). */
+  maxUpstreamCalls: number;
 }
 
 /** Reads the header from a Fetch API request, or from graphql-ws connection params. */
@@ -50,7 +70,7 @@ export function createContext(
   authorization: string | undefined,
   signal: AbortSignal | undefined,
 ): GatewayContext {
-  const usage = new UpstreamUsage();
+  const usage = new UpstreamUsage(deps.maxUpstreamCalls);
   const api = createRestApi(deps.upstream, {
     authorization: authorization ?? "",
     ...(signal ? { signal } : {}),

@@ -69,6 +69,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     upstream: options.upstream,
     conversationStatusHub,
     cursorKey: createCursorKey(options.cursorSecret),
+    maxUpstreamCalls: options.maxUpstreamCalls ?? 200,
   };
 
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({

@@ -21,8 +21,19 @@ import { validateConnectionArgs } from "../connections/validate-args.ts";
  */
 export interface UpstreamCostExtensions {
   upstreamCalls?: number | { perItemOf: string; each: number };
+  /**
+   * A reference the items of a list may share (a conversation's agent): DataLoader loads each
+   * distinct one once, so it is estimated at SHARED_PER_LIST loads per list, not one per item.
+   */
+  sharedByItems?: boolean;
   connection?: { defaultSize: number; forwardOnly?: boolean };
 }
+
+/**
+ * Distinct shared references one list is estimated to load. Not an upper bound: a page of 100
+ * items may name 100 agents. The runtime budget (MAX_UPSTREAM_CALLS real calls) covers the rest.
+ */
+export const SHARED_PER_LIST = 10;
 
 export interface EstimateInput {
   schema: GraphQLSchema;
@@ -99,6 +110,7 @@ function estimateField(
   if (!field) return 0; // __typename and introspection fields
   const cost = field.extensions as UpstreamCostExtensions;
   const args = getArgumentValues(field, node, input.variables);
+  if (cost.sharedByItems) multiplier = Math.min(multiplier, SHARED_PER_LIST);
   let calls = 0;
   let childMultiplier = multiplier;
   if (typeof cost.upstreamCalls === "number") {

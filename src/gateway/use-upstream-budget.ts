@@ -84,6 +84,8 @@ export function useUpstreamBudget(options: UpstreamBudgetOptions = {}): Plugin<G
       if (rejection) setResultAndStopExecution(rejection);
     },
     onSubscribe({ args, setResultAndStopExecution }) {
+      // A subscription's context lives as long as it does: its polls, not a budget, bound it.
+      (args.contextValue as GatewayContext).usage.limit = undefined;
       const rejection = judge(args);
       if (rejection) setResultAndStopExecution(rejection);
     },

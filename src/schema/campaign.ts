@@ -43,7 +43,7 @@ Campaign.implement({
       type: Agent,
       nullable: true,
       description: "The campaign's agent, loaded with one GET; null when the upstream names none.",
-      extensions: { upstreamCalls: 1 },
+      extensions: { upstreamCalls: 1, sharedByItems: true },
       resolve: (c) => c.agentId ?? null,
     }),
     totalRows: t.int({

@@ -70,7 +70,7 @@ Conversation.implement({
       nullable: true,
       description:
         "The agent in the conversation, loaded with one GET per distinct agent; null when the upstream names none.",
-      extensions: { upstreamCalls: 1 },
+      extensions: { upstreamCalls: 1, sharedByItems: true },
       resolve: (c) => c.agentId ?? null,
     }),
     contact: t.field({
@@ -78,7 +78,8 @@ Conversation.implement({
       nullable: true,
       description:
         "The contact in the conversation (its stats load only when selected); null when the upstream names none.",
-      // A reference: the contact's stats are loaded only when selected.
+      // A reference: the contact's stats are loaded only when selected, once per distinct contact.
+      extensions: { sharedByItems: true },
       resolve: (c) => (c.contactId ? { id: c.contactId } : null),
     }),
     startedAt: t.field({
