@@ -73,7 +73,8 @@ describe("the runtime budget", () => {
     );
 
     expect(upstream.requests).toHaveLength(13);
-    const nodes = (response.body.data?.conversations as { nodes: Array<{ agent: unknown }> }).nodes;
+    const data = response.body.data as { conversations: { nodes: Array<{ agent: unknown }> } };
+    const nodes = data.conversations.nodes;
     expect(nodes).toHaveLength(100);
     const loaded = nodes.filter((node) => node.agent !== null).length;
     // Two list requests (100 items and the one after them, for an exact hasNextPage) and 11 agents.
