@@ -6,7 +6,7 @@ const gatewayProject = (dialect: string) => ({
   extends: true as const,
   test: {
     name: `gateway:${dialect}`,
-    include: ["test/gateway/**/*.test.ts"],
+    include: ["test/gateway/**/*.test.ts", "test/clients/**/*.test.ts"],
     env: { SANDBOX_DIALECT: dialect },
   },
 });
@@ -26,7 +26,7 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/gateway/**", "**/node_modules/**"],
+          exclude: ["test/gateway/**", "test/clients/**", "**/node_modules/**"],
         },
       },
       gatewayProject("standard"),
