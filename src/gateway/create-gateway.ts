@@ -1,4 +1,3 @@
-import { useDeferStream } from "@graphql-yoga/plugin-defer-stream";
 import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import {
   createYoga,
@@ -17,6 +16,7 @@ import { ConversationStatusHub } from "./conversation-status-hub.ts";
 import { createGatewayLogger } from "./logger.ts";
 import { maskError } from "./mask-error.ts";
 import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
+import { useIncrementalDelivery } from "./use-incremental-delivery.ts";
 import { useOperationLimits } from "./use-operation-limits.ts";
 import {
   type PersistedDocumentsOptions,
@@ -108,7 +108,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     plugins: [
       useRequestSizeLimit({ maxBytes: options.maxRequestBytes ?? 1024 * 1024 }),
       usePersistedDocuments(options.persistedDocuments),
-      useDeferStream(),
+      useIncrementalDelivery(),
       useReadinessCheck({
         endpoint: "/readyz",
         check: () => options.upstream.isReachable(),

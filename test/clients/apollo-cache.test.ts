@@ -75,7 +75,7 @@ const FOLLOW = gql`
 `;
 
 /** The README's type policies ("Using it from Apollo, urql and Relay"). */
-export const typePolicies = {
+const typePolicies = {
   Query: { fields: { conversations: relayStylePagination(["filter"]) } },
 };
 
