@@ -1,9 +1,9 @@
-import { createHash } from "node:crypto";
 import { Repeater, SlidingBuffer } from "graphql-yoga";
 import type { ConversationStatusFeed, StatusEvent } from "../schema/context.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import type { ConversationStatusDto } from "../upstream/dto.ts";
 import { UpstreamError } from "../upstream/errors.ts";
+import { keyHash } from "../upstream/key-memory.ts";
 import { createRestApi } from "../upstream/rest-api.ts";
 import { retryAfterSeconds } from "./mask-error.ts";
 
@@ -42,7 +42,8 @@ export class ConversationStatusHub implements ConversationStatusFeed {
 
   subscribe(authorization: string, conversationId: string): AsyncIterableIterator<StatusEvent> {
     // The key is hashed so that no map key, log or heap dump line shows it.
-    const key = `${createHash("sha256").update(authorization).digest("hex")}:${conversationId}`;
+    // One poller per key however its header is spelled (`Bearer  k ` is `Bearer k`).
+    const key = `${keyHash(authorization)}:${conversationId}`;
     // Only the newest state matters: a subscriber that reads slowly (a stalled socket) gets the
     // latest update when it reads again, instead of a queue that grows until Repeater throws
     // inside the shared poll loop (1024 pending pushes) and breaks it for every subscriber.

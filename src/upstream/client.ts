@@ -2,7 +2,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { type Dispatcher, Pool } from "undici";
 import { DEFAULT_READING, type UpstreamReading } from "./conversation-reading.ts";
 import type { RateLimit } from "./dto.ts";
-import { UpstreamUnavailableError } from "./errors.ts";
+import { UpstreamError, UpstreamUnavailableError } from "./errors.ts";
+import { KeyMemory } from "./key-memory.ts";
 import { headerValue, parseJsonBody, parseRateLimit, toUpstreamError } from "./response-parsing.ts";
 import { isRetryableTransportError, toUnavailableError } from "./transport-errors.ts";
 
@@ -54,6 +55,8 @@ export interface UpstreamClient {
   /** How this upstream reads where the seed is silent and its answers do not say (default: DEFAULT_READING). */
   readonly reading?: UpstreamReading;
   request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>>;
+  /** Whether the upstream has accepted this key lately (then its calls need no probe). */
+  knowsKey?(authorization: string): boolean;
   /** GET <base>/v1/organization without credentials: any HTTP answer (401 included) means reachable. */
   isReachable(signal?: AbortSignal): Promise<boolean>;
   close(): Promise<void>;
@@ -132,6 +135,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     throw new Error(`upstream base URL must be http or https, got ${base.protocol}`);
   }
   const prefix = base.pathname.replace(/\/+$/, "");
+  const keys = new KeyMemory();
   const timeoutMs = options.timeoutMs ?? 10_000;
   const maxRetries = options.maxRetries ?? 2;
   const retryDelayMs = options.retryDelayMs ?? 50;
@@ -195,6 +199,22 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
    * overrun it (the last real answer is reported instead of a TIMEOUT).
    */
   async function request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
+    // A key the upstream rate-limited is answered here until its window resets: no call.
+    const limited = keys.limited(req.authorization);
+    if (limited) throw limited;
+    try {
+      const response = await send<T>(req);
+      keys.learn(req.authorization, { status: response.status });
+      return response;
+    } catch (error) {
+      if (error instanceof UpstreamError) {
+        keys.learn(req.authorization, { status: error.status, error });
+      }
+      throw error;
+    }
+  }
+
+  async function send<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
     const path = buildPath(prefix, req.path, req.query);
     const describe = `${req.method} ${req.path}`;
     const deadline = startDeadline(timeoutMs, req.signal);
@@ -251,5 +271,11 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     searchParam: options.reading?.searchParam ?? DEFAULT_READING.searchParam,
     durationUnit: options.reading?.durationUnit ?? DEFAULT_READING.durationUnit,
   };
-  return { reading, request, isReachable, close };
+  return {
+    reading,
+    request,
+    knowsKey: (authorization) => keys.accepted(authorization),
+    isReachable,
+    close,
+  };
 }

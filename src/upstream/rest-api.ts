@@ -22,6 +22,7 @@ import type {
   UpdateAgentBody,
   UpdateOrganizationBody,
 } from "./dto.ts";
+import { UpstreamError } from "./errors.ts";
 
 /** Who is calling: every operation forwards this key, signal and rate-limit observer. */
 export interface CallContext {
@@ -128,23 +129,62 @@ function renameSearch(
   );
 }
 
+/** Calls an operation may start with a key the upstream has not accepted yet, before an answer. */
+export const UNPROVEN_KEY_CALLS = 4;
+
 export function createRestApi(client: UpstreamClient, call: CallContext): RestApi {
   const reading = client.reading ?? DEFAULT_READING;
+  // While the upstream has not accepted this key lately, an operation sends at most
+  // UNPROVEN_KEY_CALLS calls before the first answer; the rest wait for it, so after a 401 none
+  // of them is sent (a garbage key costs a few calls, not one per ID of `nodes`).
+  let started = 0;
+  let answered = false;
+  let refusal: UpstreamError | undefined;
+  let firstAnswer: PromiseWithResolvers<void> | undefined;
+
   async function send<T>(
     method: UpstreamRequest["method"],
     path: string,
     extra: Pick<UpstreamRequest, "query" | "body"> = {},
   ): Promise<T> {
+    if (
+      !answered &&
+      started >= UNPROVEN_KEY_CALLS &&
+      !(client.knowsKey?.(call.authorization) ?? true)
+    ) {
+      firstAnswer ??= Promise.withResolvers<void>();
+      await firstAnswer.promise;
+    }
+    started += 1;
+    try {
+      return await request<T>(method, path, extra);
+    } finally {
+      answered = true;
+      firstAnswer?.resolve();
+    }
+  }
+
+  async function request<T>(
+    method: UpstreamRequest["method"],
+    path: string,
+    extra: Pick<UpstreamRequest, "query" | "body">,
+  ): Promise<T> {
+    if (refusal) throw refusal;
     call.onRequest?.();
-    const response = await client.request<T>({
-      method,
-      path,
-      ...extra,
-      authorization: call.authorization,
-      signal: call.signal,
-      onRateLimit: call.onRateLimit,
-    });
-    return response.body;
+    try {
+      const response = await client.request<T>({
+        method,
+        path,
+        ...extra,
+        authorization: call.authorization,
+        signal: call.signal,
+        onRateLimit: call.onRateLimit,
+      });
+      return response.body;
+    } catch (error) {
+      if (error instanceof UpstreamError && error.status === 401) refusal = error;
+      throw error;
+    }
   }
 
   return {

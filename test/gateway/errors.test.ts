@@ -233,40 +233,46 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
   });
 
   it("maps 429 to RATE_LIMITED with retryAfter: whole seconds until X-RateLimit-Reset", async () => {
-    const reset = Math.ceil(Date.now() / 1000) + 30;
-    const secondsLeft = () => Math.ceil(reset - Date.now() / 1000);
-    harness.sandbox.injectFault({
-      path: "/v1/organization",
-      status: 429,
-      headers: {
-        "X-RateLimit-Limit": "100",
-        "X-RateLimit-Remaining": "0",
-        "X-RateLimit-Reset": String(reset),
-      },
-    });
-
-    const most = secondsLeft();
-    const response = await harness.graphql("{ organization { name } }");
-    const least = secondsLeft();
-
-    const error = response.body.errors?.[0];
-    expect(error?.extensions).toEqual({
-      code: "RATE_LIMITED",
-      http: { status: 429 },
-      upstream: {
+    // Its own gateway: the key is remembered as rate-limited until the reset (rate-limit memory).
+    const limited = await startHarness();
+    try {
+      const reset = Math.ceil(Date.now() / 1000) + 30;
+      const secondsLeft = () => Math.ceil(reset - Date.now() / 1000);
+      limited.sandbox.injectFault({
+        path: "/v1/organization",
         status: 429,
-        code: sandboxErrorCode("RATE_LIMITED"),
-        message: "Injected fault: HTTP 429.",
-        requestId: REQUEST_ID,
-        details: null,
-      },
-      retryAfter: expect.any(Number),
-    });
-    const retryAfter = error?.extensions.retryAfter as number;
-    expect(Number.isInteger(retryAfter)).toBe(true);
-    expect(retryAfter).toBeGreaterThanOrEqual(least);
-    expect(retryAfter).toBeLessThanOrEqual(most);
-    expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/organization"]);
+        headers: {
+          "X-RateLimit-Limit": "100",
+          "X-RateLimit-Remaining": "0",
+          "X-RateLimit-Reset": String(reset),
+        },
+      });
+
+      const most = secondsLeft();
+      const response = await limited.graphql("{ organization { name } }");
+      const least = secondsLeft();
+
+      const error = response.body.errors?.[0];
+      expect(error?.extensions).toEqual({
+        code: "RATE_LIMITED",
+        http: { status: 429 },
+        upstream: {
+          status: 429,
+          code: sandboxErrorCode("RATE_LIMITED"),
+          message: "Injected fault: HTTP 429.",
+          requestId: REQUEST_ID,
+          details: null,
+        },
+        retryAfter: expect.any(Number),
+      });
+      const retryAfter = error?.extensions.retryAfter as number;
+      expect(Number.isInteger(retryAfter)).toBe(true);
+      expect(retryAfter).toBeGreaterThanOrEqual(least);
+      expect(retryAfter).toBeLessThanOrEqual(most);
+      expect(limited.takeUpstreamRequests()).toEqual(["GET /v1/organization"]);
+    } finally {
+      await limited.close();
+    }
   });
 
   it("maps a 500 to UPSTREAM_ERROR, keeping the upstream's own message in `upstream`", async () => {

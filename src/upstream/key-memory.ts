@@ -1,0 +1,84 @@
+import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
+import { UpstreamError } from "./errors.ts";
+import { MAX_RETRY_AFTER_S } from "./response-parsing.ts";
+
+/**
+ * One form per key, whatever the spelling of its header: the scheme in any case, any spaces
+ * around and between (RFC 7235), so `Bearer  k ` and `bearer k` are one key for every per-key
+ * state (rate-limit memory, pollers). The header itself is still forwarded verbatim.
+ */
+export function normalizedKey(authorization: string): string {
+  const trimmed = authorization.trim();
+  const bearer = /^bearer\s+(.*)$/is.exec(trimmed);
+  return bearer ? `Bearer ${bearer[1]?.trim()}` : trimmed.replace(/\s+/g, " ");
+}
+
+/** What per-key state is keyed by: a hash, so no key is ever held in memory as a map key. */
+export function keyHash(authorization: string): string {
+  return createHash("sha256").update(normalizedKey(authorization)).digest("base64url");
+}
+
+export interface KeyMemoryOptions {
+  /** Keys remembered at most (least recently used forgotten); default 10 000. */
+  capacity?: number;
+  now?: () => number;
+}
+
+/**
+ * What the upstream told the gateway about each key, process-wide: until when it is rate-limited
+ * (after a 429, every call for it is answered locally until the reset) and whether it has been
+ * accepted (a key the upstream never accepted is probed with one call per operation first).
+ */
+export class KeyMemory {
+  readonly #limitedUntil: LRUCache<string, { untilMs: number; error: UpstreamError }>;
+  readonly #accepted: LRUCache<string, true>;
+  readonly #now: () => number;
+
+  constructor(options: KeyMemoryOptions = {}) {
+    const max = options.capacity ?? 10_000;
+    this.#limitedUntil = new LRUCache({ max });
+    this.#accepted = new LRUCache({ max });
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** The 429 to answer locally for this key, while its window has not reset. */
+  limited(authorization: string): UpstreamError | undefined {
+    const hash = keyHash(authorization);
+    const entry = this.#limitedUntil.get(hash);
+    if (entry === undefined) return undefined;
+    const leftMs = entry.untilMs - this.#now();
+    if (leftMs <= 0) {
+      this.#limitedUntil.delete(hash);
+      return undefined;
+    }
+    const { error } = entry;
+    return new UpstreamError({
+      status: 429,
+      code: error.code,
+      message: error.message,
+      requestId: undefined,
+      details: error.details,
+      rateLimit: error.rateLimit,
+      retryAfter: Math.max(1, Math.ceil(leftMs / 1000)),
+    });
+  }
+
+  /** Learns from an upstream answer to a call made with this key. */
+  learn(authorization: string, outcome: { status: number; error?: UpstreamError }): void {
+    const hash = keyHash(authorization);
+    if (outcome.status === 429 && outcome.error) {
+      const seconds = Math.min(outcome.error.retryAfter ?? 1, MAX_RETRY_AFTER_S);
+      this.#limitedUntil.set(hash, { untilMs: this.#now() + seconds * 1000, error: outcome.error });
+    } else if (outcome.status === 401) {
+      this.#accepted.delete(hash);
+    } else if (outcome.status < 400 || outcome.status === 404) {
+      this.#accepted.set(hash, true);
+    }
+  }
+
+  /** Whether the upstream has accepted this key lately. */
+  accepted(authorization: string): boolean {
+    return this.#accepted.has(keyHash(authorization));
+  }
+}
