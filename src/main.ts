@@ -47,6 +47,7 @@ async function main(): Promise<void> {
         : {}),
     },
     maxBatchSize: config.MAX_BATCH_SIZE,
+    operationDeadlineMs: config.OPERATION_DEADLINE_MS,
     graphiql: sandbox
       ? { headers: JSON.stringify({ Authorization: demoHeader }), defaultQuery: EXAMPLE_OPERATION }
       : { defaultQuery: EXAMPLE_OPERATION },

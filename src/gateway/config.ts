@@ -51,6 +51,7 @@ const gatewayEnv = z.object({
   TRUSTED_DOCUMENTS_FILE: z.string().min(1).optional(),
   TRUSTED_DOCUMENTS_ONLY: boolVar().default(false),
   MAX_BATCH_SIZE: intVar(0, 100).default(0),
+  OPERATION_DEADLINE_MS: intVar(100, 600_000).default(10_000),
   LOG_LEVEL: z
     .enum(["debug", "info", "warn", "error"], { error: "must be one of debug, info, warn, error" })
     .default("info"),

@@ -44,6 +44,8 @@ export class UpstreamUsage {
 /** The schema's context, plus what the gateway's plugins keep per operation. */
 export interface GatewayContext extends SchemaContext {
   readonly usage: UpstreamUsage;
+  /** Aborts every upstream call of the operation (its deadline: use-operation-deadline.ts). */
+  readonly operation: AbortController;
   /** Filled by the cost check before execution. */
   estimatedUpstreamCalls?: number;
 }
@@ -71,9 +73,10 @@ export function createContext(
   signal: AbortSignal | undefined,
 ): GatewayContext {
   const usage = new UpstreamUsage(deps.maxUpstreamCalls);
+  const operation = new AbortController();
   const api = createRestApi(deps.upstream, {
     authorization: authorization ?? "",
-    ...(signal ? { signal } : {}),
+    signal: signal ? AbortSignal.any([signal, operation.signal]) : operation.signal,
     onRequest: usage.recordCall,
     onRateLimit: usage.recordRateLimit,
   });
@@ -82,6 +85,7 @@ export function createContext(
     authorization,
     api,
     usage,
+    operation,
     conversationStatusHub: deps.conversationStatusHub,
     cursorKey: deps.cursorKey,
   };

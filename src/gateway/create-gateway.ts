@@ -17,6 +17,7 @@ import { createGatewayLogger } from "./logger.ts";
 import { maskError } from "./mask-error.ts";
 import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
 import { useIncrementalDelivery } from "./use-incremental-delivery.ts";
+import { useOperationDeadline } from "./use-operation-deadline.ts";
 import { useOperationLimits } from "./use-operation-limits.ts";
 import {
   type PersistedDocumentsOptions,
@@ -49,6 +50,8 @@ export interface GatewayOptions {
   cursorSecret?: string;
   /** Trusted documents and automatic persisted queries (TRUSTED_DOCUMENTS_*). */
   persistedDocuments?: PersistedDocumentsOptions;
+  /** Longest a query or mutation may run, retries included; default 10 000 ms. */
+  operationDeadlineMs?: number;
   /** Most operations in one batched request; 0 (the default) refuses batches (MAX_BATCH_SIZE). */
   maxBatchSize?: number;
   /** A level, false for silence, or a logger of one's own (tests capture lines so); default "info". */
@@ -120,6 +123,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         maxTokens: options.maxTokens ?? 5000,
       }),
       useWellFormedInput(),
+      useOperationDeadline({ deadlineMs: options.operationDeadlineMs ?? 10_000 }),
       useUpstreamBudget({ maxUpstreamCalls: options.maxUpstreamCalls ?? 200 }),
       useUpstreamReport(),
       useHttpStatusInErrors(),

@@ -42,7 +42,17 @@ export type UnavailableReason =
   | "CONNECTION_REFUSED"
   | "CONNECTION_RESET"
   | "INVALID_RESPONSE"
-  | "ABORTED";
+  | "ABORTED"
+  | "OPERATION_DEADLINE";
+
+/** The abort reason of a call cut short by its whole operation's deadline (OPERATION_DEADLINE_MS). */
+export class OperationDeadlineExceeded extends Error {
+  override readonly name = "OperationDeadlineExceeded";
+
+  constructor(deadlineMs: number) {
+    super(`the operation's deadline of ${deadlineMs} ms passed`);
+  }
+}
 
 /**
  * The upstream could not be reached or did not give a usable answer: a timeout, a refused or

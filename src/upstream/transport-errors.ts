@@ -1,4 +1,8 @@
-import { type UnavailableReason, UpstreamUnavailableError } from "./errors.ts";
+import {
+  OperationDeadlineExceeded,
+  type UnavailableReason,
+  UpstreamUnavailableError,
+} from "./errors.ts";
 
 // Node socket errors and undici's own codes, by what they mean to a caller. Name resolution and
 // routing failures count as "refused": in every case no connection was made.
@@ -28,6 +32,7 @@ const DESCRIPTION: Record<UnavailableReason, string> = {
   CONNECTION_RESET: "connection reset",
   INVALID_RESPONSE: "invalid response",
   ABORTED: "aborted by the caller",
+  OPERATION_DEADLINE: "the operation's deadline passed",
 };
 
 function errorCode(error: unknown): string | undefined {
@@ -55,13 +60,18 @@ export function toUnavailableError(
 ): unknown {
   if (error instanceof UpstreamUnavailableError) return error;
   const reason: UnavailableReason | undefined = context.callerSignal?.aborted
-    ? "ABORTED"
+    ? context.callerSignal.reason instanceof OperationDeadlineExceeded
+      ? "OPERATION_DEADLINE"
+      : "ABORTED"
     : context.deadline.aborted
       ? "TIMEOUT"
       : reasonOf(error);
   if (reason === undefined) return error;
   const code = errorCode(error);
-  const suffix = code !== undefined && reason !== "ABORTED" ? ` (${code})` : "";
+  const suffix =
+    code !== undefined && reason !== "ABORTED" && reason !== "OPERATION_DEADLINE"
+      ? ` (${code})`
+      : "";
   return new UpstreamUnavailableError(
     reason,
     `upstream ${context.request}: ${DESCRIPTION[reason]}${suffix}`,

@@ -1,0 +1,38 @@
+import type { Plugin } from "graphql-yoga";
+import { OperationDeadlineExceeded } from "../upstream/errors.ts";
+import type { GatewayContext } from "./context.ts";
+
+export interface OperationDeadlineOptions {
+  /** Longest a query or mutation may run, retries included; default 10 000 ms. */
+  deadlineMs?: number;
+}
+
+/**
+ * Bounds a whole operation, however many dependent rounds of upstream calls it makes: at the
+ * deadline every call still waiting is aborted (its field answers UPSTREAM_UNAVAILABLE with
+ * `reason: "OPERATION_DEADLINE"`) and no retry starts. Subscriptions are not bounded: they last
+ * as long as the call they follow.
+ */
+export function useOperationDeadline(options: OperationDeadlineOptions = {}): Plugin {
+  const deadlineMs = options.deadlineMs ?? 10_000;
+  return {
+    onExecute({ args }) {
+      const { operation } = args.contextValue as unknown as GatewayContext;
+      const timer = setTimeout(
+        () => operation.abort(new OperationDeadlineExceeded(deadlineMs)),
+        deadlineMs,
+      );
+      timer.unref();
+      return {
+        onExecuteDone({ result }) {
+          if (!(Symbol.asyncIterator in result)) {
+            clearTimeout(timer);
+            return undefined;
+          }
+          // Deferred parts are still part of the operation: the deadline holds until the last.
+          return { onEnd: () => clearTimeout(timer) };
+        },
+      };
+    },
+  };
+}

@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import { type Harness, startHarness } from "./harness.ts";
+
+let harness: Harness;
+afterEach(() => harness.close());
+
+// Three dependent rounds: the agent, then its conversations, then each contact's stats.
+const THREE_ROUNDS = `{
+  agent(id: "${SEED_IDS.acmeAgent}") {
+    name
+    conversations(first: 1) { nodes { id contact { stats } } }
+  }
+}`;
+
+describe("the whole-operation deadline", () => {
+  it("cuts the rounds still waiting with UPSTREAM_UNAVAILABLE (OPERATION_DEADLINE) and keeps the rest", async () => {
+    // Each upstream answer takes 300 ms; the operation may take 700.
+    harness = await startHarness({
+      sandbox: { latencyMs: 300 },
+      gateway: { operationDeadlineMs: 700 },
+    });
+    const response = await harness.graphql(THREE_ROUNDS);
+
+    expect(response.status).toBe(200);
+    const agent = response.body.data?.agent as {
+      name: string;
+      conversations: { nodes: Array<{ contact: { stats: unknown } }> };
+    };
+    expect(agent.name).toBe("Reception");
+    expect(agent.conversations.nodes[0]?.contact.stats).toBeNull();
+    expect(response.body.errors).toEqual([
+      expect.objectContaining({
+        path: ["agent", "conversations", "nodes", 0, "contact", "stats"],
+        extensions: expect.objectContaining({
+          code: "UPSTREAM_UNAVAILABLE",
+          reason: "OPERATION_DEADLINE",
+        }),
+      }),
+    ]);
+  });
+
+  it("never starts a retry past the deadline", async () => {
+    harness = await startHarness({
+      gateway: { operationDeadlineMs: 300 },
+      upstream: { maxRetries: 5 },
+    });
+    // Each attempt answers 503 after 200 ms: a GET the client would retry five times.
+    harness.sandbox.injectFault({ path: "/v1/organization", status: 503, delayMs: 200, times: 10 });
+    const response = await harness.graphql("{ organization { name } }");
+    expect(response.body.errors?.[0]?.extensions).toMatchObject({
+      code: "UPSTREAM_UNAVAILABLE",
+      reason: "OPERATION_DEADLINE",
+    });
+    // The first attempt and at most one retry fit in 300 ms at 200 ms each.
+    expect(harness.takeUpstreamRequests().length).toBeLessThanOrEqual(2);
+  });
+
+  it("does not bound a subscription", async () => {
+    harness = await startHarness({
+      sandbox: { callDurationMs: 1_500, callIntervalMs: 3_600_000 },
+      gateway: { operationDeadlineMs: 200 },
+    });
+    const response = await fetch(`${harness.url}/graphql`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "text/event-stream",
+        authorization: "Bearer sk_test_acme",
+      },
+      body: JSON.stringify({
+        query: `subscription { conversationStatus(id: "${SEED_IDS.acmeLiveConversation}") { conversation { status } ended } }`,
+      }),
+    });
+    const text = await response.text();
+    expect(text).toContain('"ended":true');
+    expect(text).not.toContain("OPERATION_DEADLINE");
+  });
+});
