@@ -47,6 +47,16 @@ const gatewayEnv = z.object({
     .string()
     .min(32, { error: "must be at least 32 characters, e.g. from openssl rand -hex 32" })
     .optional(),
+  // Operations (README: Operations).
+  SHUTDOWN_GRACE_MS: intVar(0, 600_000).default(10_000),
+  HEADERS_TIMEOUT_MS: intVar(100, 600_000).default(10_000),
+  REQUEST_TIMEOUT_MS: intVar(100, 3_600_000).default(30_000),
+  KEEP_ALIVE_TIMEOUT_MS: intVar(100, 600_000).default(5000),
+  MAX_CONNECTIONS: intVar(1, 1_000_000).default(1000),
+  GRAPHIQL: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .transform((value) => value === "true")
+    .optional(),
   LOG_LEVEL: z
     .enum(["debug", "info", "warn", "error"], { error: "must be one of debug, info, warn, error" })
     .default("info"),
