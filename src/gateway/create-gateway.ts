@@ -16,6 +16,7 @@ import { ConversationStatusHub } from "./conversation-status-hub.ts";
 import { createGatewayLogger } from "./logger.ts";
 import { maskError } from "./mask-error.ts";
 import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
+import { useKeyBound } from "./use-key-bound.ts";
 import { useOperationLimits } from "./use-operation-limits.ts";
 import { useRequestSizeLimit } from "./use-request-size-limit.ts";
 import { useUpstreamBudget } from "./use-upstream-budget.ts";
@@ -107,6 +108,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         maxTokens: options.maxTokens ?? 5000,
       }),
       useWellFormedInput(),
+      useKeyBound(),
       useUpstreamBudget({ maxUpstreamCalls: options.maxUpstreamCalls ?? 200 }),
       useUpstreamReport(),
       useHttpStatusInErrors(),

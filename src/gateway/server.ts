@@ -107,6 +107,13 @@ export async function listen(
     webSockets,
   );
 
+  // A client's protocol fault (an oversized or malformed frame) is its own doing: ws has already
+  // closed the socket (1009, 1002); graphql-ws would log it at error level with a stack trace.
+  webSockets.on("connection", (socket) => {
+    socket.removeAllListeners("error");
+    socket.on("error", (error) => gateway.logger.debug("graphql-ws socket closed:", error.message));
+  });
+
   const url = await listenHttp(server, port, host);
   const closed = new Promise<void>((resolve) => server.once("close", () => resolve()));
   return {
