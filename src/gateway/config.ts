@@ -41,6 +41,10 @@ const gatewayEnv = z.object({
         .map((origin) => origin.trim())
         .filter(Boolean),
     )
+    // Sandboxed frames and local files share the origin "null": allowing it allows them all.
+    .refine((origins) => !origins.includes("null"), {
+      error: 'must not list the "null" origin (any sandboxed frame or local file has it)',
+    })
     .default(["*"]),
   // Several instances behind one balancer must share it, or each refuses the others' cursors.
   CURSOR_SECRET: z
