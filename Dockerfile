@@ -1,10 +1,10 @@
 # voicegraph in a container (README: Operations).
 FROM node:24-slim
 WORKDIR /app
+# The grace is under Docker's default 10 s stop timeout, so the drain ends before SIGKILL does.
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=4000 \
-    # Under Docker's default 10 s stop timeout, so the drain ends before SIGKILL does.
     SHUTDOWN_GRACE_MS=8000
 COPY package.json package-lock.json ./
 # Runtime dependencies only: Node 24 runs the TypeScript sources itself (type stripping).
