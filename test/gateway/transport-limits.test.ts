@@ -170,6 +170,30 @@ describe("slow and numerous clients cannot hold sockets", () => {
     expect(received).toMatch(/^HTTP\/1\.1 408/);
   });
 
+  it("answers 408 to a request whose body comes too slowly (REQUEST_TIMEOUT_MS)", async () => {
+    const { url } = await start({ headersTimeoutMs: 200, requestTimeoutMs: 400 });
+    const socket = openSocket(url);
+    await once(socket, "connect");
+    let received = "";
+    socket.on("data", (chunk) => {
+      received += chunk;
+    });
+    const closed = once(socket, "close");
+    socket.write(
+      "POST /graphql HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n" +
+        "Content-Length: 1000\r\n\r\n",
+    );
+    const started = Date.now();
+    // One body byte every 100 ms of the 1000 announced: bounded to 5 s.
+    for (let byte = 0; byte < 50 && !socket.destroyed && received === ""; byte += 1) {
+      socket.write(" ");
+      await sleep(100);
+    }
+    await closed;
+    expect(Date.now() - started).toBeLessThan(2000);
+    expect(received).toMatch(/^HTTP\/1\.1 408/);
+  });
+
   it("closes sockets past the connection cap, and serves again once one is free", async () => {
     const { url } = await start({ maxConnections: 2 });
     const held = [openSocket(url), openSocket(url)];
