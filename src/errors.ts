@@ -25,6 +25,8 @@ export const ERROR_CODES = {
   PERSISTED_QUERY_ONLY: 400,
   UPSTREAM_ERROR: 502,
   UPSTREAM_UNAVAILABLE: 503,
+  // The gateway is draining (SIGTERM): the client should retry, on another instance.
+  SHUTTING_DOWN: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

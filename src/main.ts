@@ -29,6 +29,8 @@ async function main(): Promise<void> {
     },
   });
   const demoHeader = `Bearer ${DEMO_KEYS.acme}`;
+  // GraphiQL serves anyone who loads the page: on by default only over the embedded sandbox.
+  const graphiqlOn = config.GRAPHIQL ?? sandbox !== undefined;
   const gateway = createGateway({
     upstream,
     maxUpstreamCalls: config.MAX_UPSTREAM_CALLS,
@@ -48,13 +50,28 @@ async function main(): Promise<void> {
     },
     maxBatchSize: config.MAX_BATCH_SIZE,
     operationDeadlineMs: config.OPERATION_DEADLINE_MS,
-    graphiql: sandbox
-      ? { headers: JSON.stringify({ Authorization: demoHeader }), defaultQuery: EXAMPLE_OPERATION }
-      : { defaultQuery: EXAMPLE_OPERATION },
+    graphiql: !graphiqlOn
+      ? false
+      : sandbox
+        ? {
+            headers: JSON.stringify({ Authorization: demoHeader }),
+            defaultQuery: EXAMPLE_OPERATION,
+          }
+        : { defaultQuery: EXAMPLE_OPERATION },
   });
-  const server = await listen(gateway, config.PORT, config.HOST);
+  const server = await listen(gateway, config.PORT, config.HOST, {
+    headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
+    requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
+    keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
+    maxConnections: config.MAX_CONNECTIONS,
+    maxMessageBytes: config.MAX_REQUEST_BYTES,
+  });
 
-  const lines = [`voicegraph: GraphiQL at ${server.url}/graphql`];
+  const lines = [
+    graphiqlOn
+      ? `voicegraph: GraphiQL at ${server.url}/graphql`
+      : `voicegraph: GraphQL at ${server.url}/graphql (GraphiQL off; GRAPHIQL=true turns it on)`,
+  ];
   if (sandbox) {
     lines.push(`  upstream: embedded sandbox at ${sandbox.url} (set UPSTREAM_URL to use another)`);
     lines.push(`  demo key: Authorization: ${demoHeader}`);
@@ -66,14 +83,21 @@ async function main(): Promise<void> {
   }
   console.log(lines.join("\n"));
 
-  const stop = async () => {
-    await server.close();
+  // A drain, not a cut: in-flight writes finish and their clients see the answer (README:
+  // Operations). A second signal while draining is ignored; the grace period bounds the wait.
+  let stopping = false;
+  const stop = async (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`voicegraph: ${signal}: draining for at most ${config.SHUTDOWN_GRACE_MS} ms`);
+    await server.drain(config.SHUTDOWN_GRACE_MS);
     await upstream.close();
     await sandbox?.close();
+    console.log("voicegraph: drained, exiting");
     process.exit(0);
   };
-  process.once("SIGINT", stop);
-  process.once("SIGTERM", stop);
+  process.on("SIGINT", stop);
+  process.on("SIGTERM", stop);
 }
 
 main().catch((error: unknown) => {

@@ -41,6 +41,10 @@ const gatewayEnv = z.object({
         .map((origin) => origin.trim())
         .filter(Boolean),
     )
+    // Sandboxed frames and local files share the origin "null": allowing it allows them all.
+    .refine((origins) => !origins.includes("null"), {
+      error: 'must not list the "null" origin (any sandboxed frame or local file has it)',
+    })
     .default(["*"]),
   // Several instances behind one balancer must share it, or each refuses the others' cursors.
   CURSOR_SECRET: z
@@ -52,6 +56,16 @@ const gatewayEnv = z.object({
   TRUSTED_DOCUMENTS_ONLY: boolVar().default(false),
   MAX_BATCH_SIZE: intVar(0, 100).default(0),
   OPERATION_DEADLINE_MS: intVar(100, 600_000).default(10_000),
+  // Operations (README: Operations).
+  SHUTDOWN_GRACE_MS: intVar(0, 600_000).default(10_000),
+  HEADERS_TIMEOUT_MS: intVar(100, 600_000).default(10_000),
+  REQUEST_TIMEOUT_MS: intVar(100, 3_600_000).default(30_000),
+  KEEP_ALIVE_TIMEOUT_MS: intVar(100, 600_000).default(5000),
+  MAX_CONNECTIONS: intVar(1, 1_000_000).default(1000),
+  GRAPHIQL: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .transform((value) => value === "true")
+    .optional(),
   LOG_LEVEL: z
     .enum(["debug", "info", "warn", "error"], { error: "must be one of debug, info, warn, error" })
     .default("info"),

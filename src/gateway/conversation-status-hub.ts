@@ -1,4 +1,5 @@
 import { Repeater, SlidingBuffer } from "graphql-yoga";
+import { gatewayError } from "../errors.ts";
 import type { ConversationStatusFeed, StatusEvent } from "../schema/context.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import type { ConversationStatusDto } from "../upstream/dto.ts";
@@ -30,6 +31,7 @@ type Subscriber = (event: StatusEvent | "end") => void;
 export class ConversationStatusHub implements ConversationStatusFeed {
   readonly #pollers = new Map<string, Poller>();
   readonly #options: Required<ConversationStatusHubOptions>;
+  #shutDown = false;
 
   constructor(options: ConversationStatusHubOptions) {
     this.#options = { intervalMs: 1000, maxTransientFailures: 5, ...options };
@@ -48,6 +50,11 @@ export class ConversationStatusHub implements ConversationStatusFeed {
     // latest update when it reads again, instead of a queue that grows until Repeater throws
     // inside the shared poll loop (1024 pending pushes) and breaks it for every subscriber.
     return new Repeater<StatusEvent>(async (push, stop) => {
+      if (this.#shutDown) {
+        push(shuttingDown());
+        stop();
+        return;
+      }
       let poller = this.#pollers.get(key);
       if (!poller) {
         poller = new Poller(this.#options, authorization, conversationId, () =>
@@ -71,6 +78,15 @@ export class ConversationStatusHub implements ConversationStatusFeed {
 
   close(): void {
     for (const poller of this.#pollers.values()) poller.end();
+  }
+
+  /**
+   * A drain: every stream ends with a SHUTTING_DOWN error rather than a normal completion (the
+   * call has not ended; the client should follow it again elsewhere), and none starts after.
+   */
+  shutDown(): void {
+    this.#shutDown = true;
+    for (const poller of this.#pollers.values()) poller.fail(shuttingDown());
   }
 }
 
@@ -107,6 +123,12 @@ class Poller {
   remove(subscriber: Subscriber): void {
     this.#subscribers.delete(subscriber);
     if (this.#subscribers.size === 0) this.end();
+  }
+
+  /** Ends every subscriber's stream with `error`. */
+  fail(error: Error): void {
+    for (const subscriber of this.#subscribers) subscriber(error);
+    this.end();
   }
 
   end(): void {
@@ -151,6 +173,13 @@ class Poller {
     if (this.#ended) return;
     this.#timer = setTimeout(() => void this.#poll(), delayMs);
   }
+}
+
+function shuttingDown(): Error {
+  return gatewayError(
+    "SHUTTING_DOWN",
+    "The server is shutting down; subscribe again to follow this call.",
+  );
 }
 
 function changed(before: ConversationStatusDto, after: ConversationStatusDto): boolean {

@@ -1,4 +1,3 @@
-import { renderGraphiQL } from "@graphql-yoga/render-graphiql";
 import {
   createYoga,
   type GraphiQLOptions,
@@ -13,10 +12,14 @@ import { schema } from "../schema/index.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { authorizationFrom, createContext, type GatewayContext } from "./context.ts";
 import { ConversationStatusHub } from "./conversation-status-hub.ts";
+import { renderGraphiQLPage, useGraphiQLAssets } from "./graphiql-page.ts";
 import { createGatewayLogger } from "./logger.ts";
 import { maskError } from "./mask-error.ts";
+import { useCsrfPrevention } from "./use-csrf-prevention.ts";
 import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
 import { useIncrementalDelivery } from "./use-incremental-delivery.ts";
+import { useKeyBound } from "./use-key-bound.ts";
+import { useNoBodyEcho } from "./use-no-body-echo.ts";
 import { useOperationDeadline } from "./use-operation-deadline.ts";
 import { useOperationLimits } from "./use-operation-limits.ts";
 import {
@@ -40,11 +43,11 @@ export interface GatewayOptions {
   maxTokens?: number;
   /** Largest request body; default 1 MiB. */
   maxRequestBytes?: number;
-  /** Browser origins allowed by CORS; default any ("*"). */
+  /** Browser origins allowed by CORS; default any ("*", never with credentials). */
   corsOrigins?: string[];
   /** Poll interval of `Subscription.conversationStatus`; default 1000 ms. */
   pollIntervalMs?: number;
-  /** GraphiQL's opening state (e.g. the demo key's header); false turns GraphiQL off. */
+  /** GraphiQL's opening state (e.g. the demo key's header); false (the default) turns it off. */
   graphiql?: GraphiQLOptions | false;
   /** Secret of the connection cursors' HMAC; random per gateway when absent (CURSOR_SECRET). */
   cursorSecret?: string;
@@ -80,9 +83,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     graphqlEndpoint: "/graphql",
     healthCheckEndpoint: "/healthz",
     landingPage: false,
-    graphiql: options.graphiql === false ? false : { title: "voicegraph", ...options.graphiql },
-    // GraphiQL's assets come from the package, not a CDN: it works on a closed network.
-    renderGraphiQL,
+    graphiql:
+      options.graphiql === undefined || options.graphiql === false
+        ? false
+        : { title: "voicegraph", ...options.graphiql },
+    // GraphiQL's assets come from the package, not a CDN: it works on a closed network. They
+    // are separate cacheable files, not 9 MB inlined into every page load.
+    renderGraphiQL: renderGraphiQLPage,
     logging:
       typeof options.logging === "object"
         ? options.logging
@@ -94,21 +101,14 @@ export function createGateway(options: GatewayOptions): Gateway {
         request?.headers.get("authorization") ?? authorizationParam(connectionParams);
       return createContext(dependencies, authorizationFrom(authorization), request?.signal);
     },
-    cors: {
-      origin: options.corsOrigins ?? ["*"],
-      credentials: true,
-      // Browsers may read the rate-limit figures the gateway forwards.
-      exposedHeaders: [
-        "X-RateLimit-Limit",
-        "X-RateLimit-Remaining",
-        "X-RateLimit-Reset",
-        "Retry-After",
-      ],
-    },
+    cors: corsFor(options.corsOrigins ?? ["*"]),
     // The schema takes no files: multipart requests are not accepted.
     multipart: false,
     batching: (options.maxBatchSize ?? 0) > 0 ? { limit: options.maxBatchSize } : false,
     plugins: [
+      useCsrfPrevention(),
+      ...(options.graphiql ? [useGraphiQLAssets()] : []),
+      useNoBodyEcho(),
       useRequestSizeLimit({ maxBytes: options.maxRequestBytes ?? 1024 * 1024 }),
       usePersistedDocuments(options.persistedDocuments),
       useIncrementalDelivery(),
@@ -124,12 +124,41 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
       useWellFormedInput(),
       useOperationDeadline({ deadlineMs: options.operationDeadlineMs ?? 10_000 }),
+      useKeyBound(),
       useUpstreamBudget({ maxUpstreamCalls: options.maxUpstreamCalls ?? 200 }),
       useUpstreamReport(),
       useHttpStatusInErrors(),
     ],
   });
   return Object.assign(yoga, { conversationStatusHub });
+}
+
+/**
+ * CORS without credentials: the key travels in the Authorization header, never in a cookie, so
+ * no origin needs `Access-Control-Allow-Credentials`. With "*" a page's origin is answered as
+ * itself (whatwg-node's way of saying any); a listed origin is answered as itself; any other
+ * origin, and the `null` origin of sandboxed frames and local files, gets no CORS headers at
+ * all, so its page cannot read the answer.
+ */
+function corsFor(origins: readonly string[]) {
+  const common = {
+    credentials: false,
+    // Browsers may read the rate-limit figures the gateway forwards.
+    exposedHeaders: [
+      "X-RateLimit-Limit",
+      "X-RateLimit-Remaining",
+      "X-RateLimit-Reset",
+      "Retry-After",
+    ],
+  };
+  const anyOrigin = origins.includes("*");
+  return (request: Request) => {
+    const origin = request.headers.get("origin");
+    if (origin === null || origin === "null") return false as const;
+    if (!anyOrigin && !origins.includes(origin)) return false as const;
+    // Two entries: whatwg-node then answers the request's origin with `Vary: Origin`.
+    return { ...common, origin: [origin, "*"] };
+  };
 }
 
 /**

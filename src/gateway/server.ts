@@ -10,13 +10,39 @@ export interface ListeningGateway {
   /** e.g. "http://127.0.0.1:4000" */
   readonly url: string;
   readonly server: Server;
+  /**
+   * Graceful stop: accepts nothing new, ends every subscription with SHUTTING_DOWN (graphql-ws
+   * sockets close 1001), lets in-flight requests finish, and cuts what is left after `graceMs`.
+   */
+  drain(graceMs: number): Promise<void>;
+  /** Immediate stop: every connection is cut. */
   close(): Promise<void>;
+}
+
+/** Socket limits that keep slow or numerous clients from holding the server (README: Operations). */
+export interface ListenOptions {
+  /** Longest wait for a request's headers; default 10 000 ms. */
+  headersTimeoutMs?: number;
+  /** Longest wait for a whole request (headers and body); default 30 000 ms. */
+  requestTimeoutMs?: number;
+  /** How long an idle keep-alive socket is kept; default 5000 ms. */
+  keepAliveTimeoutMs?: number;
+  /** Most open sockets; further ones are closed on arrival; default 1000. */
+  maxConnections?: number;
+  /** Largest graphql-ws message (MAX_REQUEST_BYTES); default 1 MiB. */
+  maxMessageBytes?: number;
 }
 
 type EnvelopedRoot = {
   execute: (args: ExecutionArgs) => unknown;
   subscribe: (args: ExecutionArgs) => unknown;
 };
+
+/** graphql-ws close code and reason for a socket closed by a drain: the server is going away. */
+export const GOING_AWAY = { code: 1001, reason: "SHUTTING_DOWN: the server is going away" };
+
+/** Time given to SHUTTING_DOWN errors already pushed to subscribers to reach their sockets. */
+const FAREWELL_MS = 100;
 
 /**
  * Serves the gateway over HTTP (queries, mutations, SSE subscriptions, GraphiQL) and over
@@ -26,9 +52,33 @@ export async function listen(
   gateway: Gateway,
   port: number,
   host: string,
+  options: ListenOptions = {},
 ): Promise<ListeningGateway> {
-  const server = createServer(gateway);
-  const webSockets = new WebSocketServer({ server, path: gateway.graphqlEndpoint });
+  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  // Node refuses a headers timeout longer than the request timeout.
+  const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
+  let draining = false;
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout,
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? 5000,
+      // Node checks both timeouts on this interval (30 s by default): a short timeout needs it.
+      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(headersTimeout / 2))),
+    },
+    (req, res) => {
+      // During a drain every answer closes its socket: no new request rides a kept-alive one.
+      if (draining) res.shouldKeepAlive = false;
+      void gateway(req, res);
+    },
+  );
+  server.maxConnections = options.maxConnections ?? 1000;
+  // ws refuses (close 1009) a message over maxPayload from its length header, before reading it.
+  const webSockets = new WebSocketServer({
+    server,
+    path: gateway.graphqlEndpoint,
+    maxPayload: options.maxMessageBytes ?? 1024 * 1024,
+  });
   const graphqlWs = useServer(
     {
       execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,
@@ -57,16 +107,46 @@ export async function listen(
     webSockets,
   );
 
+  // A client's protocol fault (an oversized or malformed frame) is its own doing: ws has already
+  // closed the socket (1009, 1002); graphql-ws would log it at error level with a stack trace.
+  webSockets.on("connection", (socket) => {
+    socket.removeAllListeners("error");
+    socket.on("error", (error) => gateway.logger.debug("graphql-ws socket closed:", error.message));
+  });
+
   const url = await listenHttp(server, port, host);
+  const closed = new Promise<void>((resolve) => server.once("close", () => resolve()));
   return {
     url,
     server,
+    async drain(graceMs) {
+      draining = true;
+      server.close();
+      const cut = setTimeout(() => {
+        server.closeAllConnections();
+        // Upgraded sockets are no longer the HTTP server's to close.
+        for (const socket of webSockets.clients) socket.terminate();
+      }, graceMs);
+      // Idle kept-alive sockets go as soon as their last answer is out.
+      const sweep = setInterval(() => server.closeIdleConnections(), 50);
+      try {
+        gateway.conversationStatusHub.shutDown();
+        await new Promise((resolve) => setTimeout(resolve, Math.min(FAREWELL_MS, graceMs)));
+        for (const socket of webSockets.clients) socket.close(GOING_AWAY.code, GOING_AWAY.reason);
+        // dispose() resolves once every socket is gone (closed above, or cut at the grace).
+        await Promise.all([graphqlWs.dispose(), closed]);
+      } finally {
+        clearTimeout(cut);
+        clearInterval(sweep);
+      }
+    },
     async close() {
       gateway.conversationStatusHub.close();
       await graphqlWs.dispose();
       webSockets.close();
       server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.close();
+      await closed;
     },
   };
 }

@@ -48,7 +48,8 @@ describe("CORS for browser frontends", () => {
       method: "OPTIONS",
       headers: { origin: "https://evil.example", "access-control-request-method": "POST" },
     });
-    // whatwg-node answers the literal "null" origin, which no page has: the browser refuses.
-    expect(preflight.headers.get("access-control-allow-origin")).toBe("null");
+    // No CORS headers at all: not even the literal "null", which sandboxed frames match.
+    expect(preflight.headers.get("access-control-allow-origin")).toBeNull();
+    expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();
   });
 });

@@ -64,9 +64,12 @@ describe("npm start", () => {
       const banner = await gateway.banner("upstream:");
       expect(banner).toContain(`upstream: ${upstream.url}`);
       expect(banner).not.toContain("demo key");
-      const url = /GraphiQL at (\S+)/.exec(banner)?.[1] as string;
-      const html = await (await fetch(url, { headers: { accept: "text/html" } })).text();
-      expect(html).not.toContain("sk_test_acme");
+      // GraphiQL is off away from the embedded sandbox: no page for anyone who finds the URL.
+      expect(banner).toContain("GraphiQL off; GRAPHIQL=true turns it on");
+      const url = /GraphQL at (\S+)/.exec(banner)?.[1] as string;
+      const page = await fetch(url, { headers: { accept: "text/html" } });
+      expect(page.headers.get("content-type") ?? "").not.toContain("text/html");
+      await page.arrayBuffer();
 
       const answer = await fetch(url, {
         method: "POST",
@@ -79,6 +82,26 @@ describe("npm start", () => {
       expect(upstream.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
         "GET /v1/organization",
       ]);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it("serves GraphiQL over another upstream only with GRAPHIQL=true, without the demo key", async () => {
+    const upstream = await startSandbox({ port: 0 });
+    try {
+      const gateway = start({
+        PORT: "0",
+        LOG_LEVEL: "error",
+        UPSTREAM_URL: upstream.url,
+        GRAPHIQL: "true",
+      });
+      const url = /GraphiQL at (\S+)/.exec(await gateway.banner("upstream:"))?.[1] as string;
+      const page = await fetch(url, { headers: { accept: "text/html" } });
+      const html = await page.text();
+      expect(page.headers.get("content-type")).toContain("text/html");
+      expect(html).toContain("/graphiql/assets/");
+      expect(html).not.toContain("sk_test_acme");
     } finally {
       await upstream.close();
     }
@@ -115,6 +138,12 @@ describe("npm start", () => {
       { MAX_UPSTREAM_CALLS: "0" },
       'MAX_UPSTREAM_CALLS must be an integer from 1 to 100000 (got "0")',
     ],
+    [{ GRAPHIQL: "yes" }, 'GRAPHIQL must be true or false (got "yes")'],
+    [
+      { CORS_ORIGINS: "https://app.example.com,null" },
+      'CORS_ORIGINS must not list the "null" origin (any sandboxed frame or local file has it) (got "https://app.example.com,null")',
+    ],
+    [{ MAX_CONNECTIONS: "0" }, 'MAX_CONNECTIONS must be an integer from 1 to 1000000 (got "0")'],
     [{ LOG_LEVEL: "loud" }, 'LOG_LEVEL must be one of debug, info, warn, error (got "loud")'],
     [
       { CURSOR_SECRET: "too-short-secret" },

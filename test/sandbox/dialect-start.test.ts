@@ -32,7 +32,8 @@ function start(env: Record<string, string>) {
       for (let waited = 0; waited < 10_000 && !/upstream:.*\n/.test(stdout); waited += 50) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
-      return /GraphiQL at (\S+)/.exec(stdout)?.[1] as string;
+      // "GraphiQL at" over the embedded sandbox, "GraphQL at" (GraphiQL off) over another.
+      return /Graph(?:i)?QL at (\S+)/.exec(stdout)?.[1] as string;
     },
   };
 }

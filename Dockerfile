@@ -1,0 +1,16 @@
+# voicegraph in a container (README: Operations).
+FROM node:24-slim
+WORKDIR /app
+# The grace is under Docker's default 10 s stop timeout, so the drain ends before SIGKILL does.
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=4000 \
+    SHUTDOWN_GRACE_MS=8000
+COPY package.json package-lock.json ./
+# Runtime dependencies only: Node 24 runs the TypeScript sources itself (type stripping).
+RUN npm ci --omit=dev --ignore-scripts && npm cache clean --force
+COPY src ./src
+USER node
+EXPOSE 4000
+# Exec form, no npm or shell in between: node is PID 1 and receives docker stop's SIGTERM.
+CMD ["node", "src/main.ts"]

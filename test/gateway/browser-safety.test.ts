@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ACME, type Harness, startHarness } from "./harness.ts";
+
+let harness: Harness;
+let withGraphiql: Harness;
+beforeAll(async () => {
+  harness = await startHarness();
+  withGraphiql = await startHarness({ gateway: { graphiql: { title: "voicegraph" } } });
+});
+afterAll(async () => {
+  await harness.close();
+  await withGraphiql.close();
+});
+
+const MUTATION =
+  'mutation { updateOrganization(input: { city: "Forged" }) { organization { city } } }';
+
+describe("CSRF: a request a page can send cross-site without a preflight runs nothing", () => {
+  const simple: Array<[string, Record<string, string>, string]> = [
+    [
+      "a form-encoded POST",
+      { "content-type": "application/x-www-form-urlencoded" },
+      `query=${encodeURIComponent(MUTATION)}`,
+    ],
+    ["a text/plain POST", { "content-type": "text/plain" }, JSON.stringify({ query: MUTATION })],
+  ];
+  for (const [what, headers, body] of simple) {
+    it(`refuses ${what} with 415, even with a key, without an upstream call`, async () => {
+      const response = await fetch(`${harness.url}/graphql`, {
+        method: "POST",
+        headers: { ...headers, authorization: ACME },
+        body,
+      });
+      expect(response.status).toBe(415);
+      const answer = await response.json();
+      expect(answer.errors[0].extensions.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+      expect(answer.data).toBeUndefined();
+      expect(harness.takeUpstreamRequests()).toEqual([]);
+    });
+  }
+
+  it("refuses a POST with no content type (a no-cors Blob) the same way", async () => {
+    const response = await fetch(`${harness.url}/graphql`, {
+      method: "POST",
+      headers: { authorization: ACME },
+      body: new Blob([JSON.stringify({ query: MUTATION })]),
+    });
+    expect(response.status).toBe(415);
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it("runs no mutation over GET (405)", async () => {
+    const response = await fetch(`${harness.url}/graphql?query=${encodeURIComponent(MUTATION)}`, {
+      headers: { authorization: ACME, accept: "application/graphql-response+json" },
+    });
+    expect(response.status).toBe(405);
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it("still runs a JSON POST", async () => {
+    const response = await harness.graphql("{ organization { name } }");
+    expect(response.status).toBe(200);
+    expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/organization"]);
+  });
+});
+
+describe("default CORS allows any origin, never with credentials", () => {
+  it("answers any page's origin, and never Allow-Credentials", async () => {
+    const preflight = await fetch(`${harness.url}/graphql`, {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://evil.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, content-type",
+      },
+    });
+    expect(preflight.headers.get("access-control-allow-origin")).toBe("https://evil.example");
+    expect(preflight.headers.get("vary")).toContain("Origin");
+    expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();
+  });
+
+  it("gives the null origin (sandboxed frames, local files) no CORS headers", async () => {
+    const response = await fetch(`${harness.url}/graphql`, {
+      method: "POST",
+      headers: { origin: "null", "content-type": "application/json", authorization: ACME },
+      body: JSON.stringify({ query: "{ __typename }" }),
+    });
+    expect(response.headers.get("access-control-allow-origin")).toBeNull();
+    expect(response.headers.get("access-control-allow-credentials")).toBeNull();
+  });
+});
+
+describe("request bodies are never echoed in errors", () => {
+  it("answers an invalid JSON body with a message of its own, not the parser's quote", async () => {
+    const sentinel = "SENTINEL-BODY-TEXT".repeat(1000);
+    const response = await fetch(`${harness.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: ACME },
+      body: `{"query": "${sentinel}`,
+    });
+    expect(response.status).toBe(400);
+    const text = await response.text();
+    expect(text).not.toContain("SENTINEL");
+    expect(JSON.parse(text)).toEqual({
+      errors: [{ message: "POST body sent invalid JSON.", extensions: { code: "BAD_REQUEST" } }],
+    });
+  });
+});
+
+describe("GraphiQL", () => {
+  const page = (url: string) => fetch(`${url}/graphql`, { headers: { accept: "text/html" } });
+
+  it("is off unless asked for", async () => {
+    const response = await page(harness.url);
+    expect(response.headers.get("content-type") ?? "").not.toMatch(/text\/html/);
+    await response.arrayBuffer();
+    const asset = await fetch(`${harness.url}/graphiql/assets/x/graphiql.js`);
+    expect(asset.status).not.toBe(200);
+    await asset.arrayBuffer();
+  });
+
+  it("is a small page whose assets are separate, cacheable files", async () => {
+    const response = await page(withGraphiql.url);
+    const html = await response.text();
+    expect(response.status).toBe(200);
+    expect(html.length).toBeLessThan(10_000);
+    const paths = [...html.matchAll(/"(\/graphiql\/assets\/[^"]+)"/g)].map((match) => match[1]);
+    expect(paths.length).toBe(6);
+    for (const path of paths) {
+      const asset = await fetch(`${withGraphiql.url}${path}`);
+      expect(asset.status).toBe(200);
+      expect(asset.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+      expect((await asset.arrayBuffer()).byteLength).toBeGreaterThan(1000);
+    }
+    const missing = await fetch(`${withGraphiql.url}/graphiql/assets/nope/__proto__`);
+    expect(missing.status).toBe(404);
+    await missing.arrayBuffer();
+  });
+});
