@@ -13,6 +13,8 @@ export interface Child {
 export async function spawnServer(
   args: string[],
   env: Record<string, string> = {},
+  /** For a server that prints nothing: wait (≤ 30 s) until it answers here instead. */
+  knownUrl?: string,
 ): Promise<Child> {
   const child: ChildProcess = spawn(process.execPath, args, {
     env: { ...process.env, ...env },
@@ -20,7 +22,7 @@ export async function spawnServer(
     stdio: ["ignore", "pipe", "pipe"],
   });
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${args[0]} did not start in 20 s`)), 20_000);
+    const timer = setTimeout(() => reject(new Error(`${args[0]} did not start in 30 s`)), 30_000);
     let seen = "";
     let errors = "";
     child.stderr?.on("data", (chunk: Buffer) => {
@@ -28,12 +30,18 @@ export async function spawnServer(
     });
     child.stdout?.on("data", (chunk: Buffer) => {
       seen += chunk.toString();
-      const match = /http:\/\/127\.0\.0\.1:\d+/.exec(seen);
+      const match = knownUrl ? null : /http:\/\/127\.0\.0\.1:\d+/.exec(seen);
       if (match) {
         clearTimeout(timer);
         resolve(match[0]);
       }
     });
+    if (knownUrl) {
+      void waitUntilUp(knownUrl).then((up) => {
+        clearTimeout(timer);
+        resolve(up);
+      }, reject);
+    }
     child.once("exit", (code) => reject(new Error(`${args[0]} exited with ${code}: ${errors}`)));
   });
   child.stdout?.resume();
@@ -53,4 +61,16 @@ export function rssMb(pid: number, field: "VmRSS" | "VmHWM"): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
   return match ? Math.round(Number(match[1]) / 102.4) / 10 : Number.NaN;
+}
+
+async function waitUntilUp(url: string): Promise<string> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    try {
+      await fetch(`${url}/healthcheck`);
+      return url;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`${url} did not answer in 30 s`);
 }

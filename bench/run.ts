@@ -4,6 +4,7 @@ import { DEMO_KEYS, SEED_IDS } from "../src/sandbox/seed-data.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/server.ts";
 import { clientDashboard } from "./client-dashboard.ts";
 import { load } from "./load.ts";
+import { PEER_SINGLE, startPeer } from "./peer.ts";
 import { type Child, rssMb, spawnServer } from "./processes.ts";
 import { DASHBOARD, SINGLE } from "./queries.ts";
 
@@ -79,6 +80,7 @@ const gatewayEnv = (upstream: Sandbox) => ({
 const proxy = await spawnServer(["bench/raw-proxy.ts", fast.url]);
 const gateway = await spawnServer(["src/main.ts"], gatewayEnv(fast));
 const slowGateway = await spawnServer(["src/main.ts"], gatewayEnv(slow));
+const peer = await startPeer(fast);
 try {
   const agentPath = `/v1/agents/${SEED_IDS.acmeAgent}`;
   console.error(`bench: ${SECONDS} s per scenario, ${CONNECTIONS} connections`);
@@ -98,6 +100,11 @@ try {
   );
   const single = await measured(fast, "voicegraph agent(id)", gateway, () =>
     load(gql(gateway.url, SINGLE)),
+  );
+
+  await postOnce(peer.url, PEER_SINGLE);
+  const peerSingle = await measured(fast, "peer Hive Gateway getAgent(agentId)", peer, () =>
+    load(gql(peer.url, PEER_SINGLE)),
   );
 
   // RSS at 64 connections, and after the load stops.
@@ -145,7 +152,17 @@ try {
     ],
     ["RSS at 64 connections ≤ 150 MB", peak64, peak64 <= 150],
     ["RSS back near baseline after (≤ 1.2×)", `${after} / ${baseline}`, after <= baseline * 1.2],
-    ["≥ 2× the peer (Hive Gateway)", "not measured", false],
+    [
+      "single: ≥ 2× the peer's throughput",
+      single.rps / peerSingle.rps,
+      single.rps / peerSingle.rps >= 2,
+    ],
+    [
+      "single: upstream requests ≤ the peer's",
+      `${single.upstreamPerOp} / ${peerSingle.upstreamPerOp}`,
+      single.upstreamPerOp <= peerSingle.upstreamPerOp,
+    ],
+    ["dashboard: ≥ 2× the peer", "peer cannot serve it (no links in the OpenAPI document)", false],
   ] as const;
 
   const table = [
@@ -172,6 +189,6 @@ try {
     `${JSON.stringify({ rows, dashWall, dashCalls, distinct, baseline, peak64, after, targets }, null, 2)}\n`,
   );
 } finally {
-  await Promise.all([proxy.stop(), gateway.stop(), slowGateway.stop()]);
+  await Promise.all([proxy.stop(), gateway.stop(), slowGateway.stop(), peer.stop()]);
   await Promise.all([fast.close(), slow.close()]);
 }
