@@ -1,0 +1,76 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
+import { readFileSync } from "node:fs";
+
+/** A server under test in its own process, so the RSS read from /proc is its own. */
+export interface Child {
+  url: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+/** Spawns `node args…` and waits (≤ 20 s) for the first http://127.0.0.1:port on its stdout. */
+export async function spawnServer(
+  args: string[],
+  env: Record<string, string> = {},
+  /** For a server that prints nothing: wait (≤ 30 s) until it answers here instead. */
+  knownUrl?: string,
+): Promise<Child> {
+  const child: ChildProcess = spawn(process.execPath, args, {
+    env: { ...process.env, ...env },
+    // Stderr is kept (last 4 kB) for a failed start only: clients cut off at the end of a run make noise.
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${args[0]} did not start in 30 s`)), 30_000);
+    let seen = "";
+    let errors = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      errors = (errors + chunk.toString()).slice(-4096);
+    });
+    child.stdout?.on("data", (chunk: Buffer) => {
+      seen += chunk.toString();
+      const match = knownUrl ? null : /http:\/\/127\.0\.0\.1:\d+/.exec(seen);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[0]);
+      }
+    });
+    if (knownUrl) {
+      void waitUntilUp(knownUrl).then((up) => {
+        clearTimeout(timer);
+        resolve(up);
+      }, reject);
+    }
+    child.once("exit", (code) => reject(new Error(`${args[0]} exited with ${code}: ${errors}`)));
+  });
+  child.stdout?.resume();
+  return {
+    url,
+    pid: child.pid as number,
+    async stop() {
+      if (child.exitCode !== null) return;
+      child.kill("SIGTERM");
+      await once(child, "exit");
+    },
+  };
+}
+
+/** Resident set size in MB: `VmRSS` now, or `VmHWM` (the peak so far). */
+export function rssMb(pid: number, field: "VmRSS" | "VmHWM"): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  const match = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status);
+  return match ? Math.round(Number(match[1]) / 102.4) / 10 : Number.NaN;
+}
+
+async function waitUntilUp(url: string): Promise<string> {
+  for (let attempt = 0; attempt < 300; attempt++) {
+    try {
+      await fetch(`${url}/healthcheck`);
+      return url;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  throw new Error(`${url} did not answer in 30 s`);
+}

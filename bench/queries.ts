@@ -1,0 +1,13 @@
+import { SEED_IDS } from "../src/sandbox/seed-data.ts";
+
+/** The single-resource query of issue 11. */
+export const SINGLE = `{ agent(id: "${SEED_IDS.acmeAgent}") { id name status greeting } }`;
+
+/** The dashboard of issue 11: organization, an agent with voice configs and stats, 50 conversations
+ * with their agents and their contacts' stats, and a campaign page. */
+export const DASHBOARD = `{
+  organization { name timezone }
+  agent(id: "${SEED_IDS.acmeAgent}") { id name status voiceConfigs { id } stats }
+  conversations(first: 50) { nodes { id status agent { id name } contact { id stats } } }
+  campaigns(first: 10) { nodes { id name status } }
+}`;

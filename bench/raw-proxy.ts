@@ -1,0 +1,32 @@
+import { createServer } from "node:http";
+import { Pool } from "undici";
+
+/**
+ * The floor: a keep-alive forwarder with no GraphQL. Started as a child process so its RSS is
+ * its own; prints its URL on stdout.
+ */
+const upstream = process.argv[2] as string;
+const pool = new Pool(upstream, { connections: 32 });
+const server = createServer(async (req, res) => {
+  try {
+    const answer = await pool.request({
+      method: "GET",
+      path: req.url ?? "/",
+      headers: { authorization: req.headers.authorization ?? "" },
+    });
+    const body = Buffer.from(await answer.body.arrayBuffer());
+    res.writeHead(answer.statusCode, { "content-type": "application/json" }).end(body);
+  } catch {
+    res.writeHead(502).end();
+  }
+});
+server.listen(0, "127.0.0.1", () => {
+  const address = server.address();
+  if (address && typeof address === "object")
+    console.log(`listening http://127.0.0.1:${address.port}`);
+});
+process.once("SIGTERM", () => {
+  server.close();
+  void pool.close();
+  process.exit(0);
+});

@@ -1,0 +1,204 @@
+import { writeFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { DEMO_KEYS, SEED_IDS } from "../src/sandbox/seed-data.ts";
+import { type Sandbox, startSandbox } from "../src/sandbox/server.ts";
+import { clientDashboard } from "./client-dashboard.ts";
+import { load } from "./load.ts";
+import { PEER_SINGLE, startPeer } from "./peer.ts";
+import { type Child, rssMb, spawnServer } from "./processes.ts";
+import { DASHBOARD, SINGLE } from "./queries.ts";
+
+/** `npm run bench`: every scenario of issue 11 in one run, side by side (README: Benchmarks). */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 16;
+const LATENCY_MS = 20;
+const auth = { authorization: `Bearer ${DEMO_KEYS.acme}` };
+const json = { ...auth, "content-type": "application/json" };
+
+interface Row {
+  scenario: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  upstreamPerOp: number;
+  peakRssMb: number | null;
+  errors: number;
+}
+const rows: Row[] = [];
+
+async function measured(
+  sandbox: Sandbox,
+  scenario: string,
+  child: Child | undefined,
+  run: () => Promise<{ rps: number; p50: number; p99: number; requests: number; errors: number }>,
+): Promise<Row> {
+  sandbox.clearRequests();
+  const result = await run();
+  const row = {
+    scenario,
+    rps: result.rps,
+    p50: result.p50,
+    p99: result.p99,
+    upstreamPerOp: Math.round((sandbox.requests.length / Math.max(1, result.requests)) * 10) / 10,
+    peakRssMb: child ? rssMb(child.pid, "VmHWM") : null,
+    errors: result.errors,
+  };
+  rows.push(row);
+  console.error(`  ${scenario}: ${row.rps} req/s, p50 ${row.p50} ms`);
+  return row;
+}
+
+const gql = (url: string, query: string) => ({
+  url: `${url}/graphql`,
+  connections: CONNECTIONS,
+  seconds: SECONDS,
+  method: "POST" as const,
+  headers: json,
+  body: JSON.stringify({ query }),
+});
+
+async function postOnce(url: string, query: string): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`${url}/graphql`, {
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ query }),
+  });
+  const body = (await response.json()) as { errors?: unknown };
+  if (body.errors) throw new Error(`gateway answered errors: ${JSON.stringify(body.errors)}`);
+  return performance.now() - started;
+}
+
+const fast = await startSandbox({ rateLimit: 1e9 });
+const slow = await startSandbox({ rateLimit: 1e9, latencyMs: LATENCY_MS });
+const gatewayEnv = (upstream: Sandbox) => ({
+  UPSTREAM_URL: upstream.url,
+  PORT: "0",
+  LOG_LEVEL: "error",
+  MAX_UPSTREAM_CALLS: "1000",
+});
+const proxy = await spawnServer(["bench/raw-proxy.ts", fast.url]);
+const gateway = await spawnServer(["src/main.ts"], gatewayEnv(fast));
+const slowGateway = await spawnServer(["src/main.ts"], gatewayEnv(slow));
+const peer = await startPeer(fast);
+try {
+  const agentPath = `/v1/agents/${SEED_IDS.acmeAgent}`;
+  console.error(`bench: ${SECONDS} s per scenario, ${CONNECTIONS} connections`);
+  await load({
+    url: `${gateway.url}/graphql`,
+    connections: 4,
+    seconds: 1,
+    method: "POST",
+    headers: json,
+    body: JSON.stringify({ query: SINGLE }),
+  }); // warm-up
+  await measured(fast, "direct REST GET /v1/agents/{id}", undefined, () =>
+    load({ url: fast.url + agentPath, connections: CONNECTIONS, seconds: SECONDS, headers: auth }),
+  );
+  const raw = await measured(fast, "raw undici proxy", proxy, () =>
+    load({ url: proxy.url + agentPath, connections: CONNECTIONS, seconds: SECONDS, headers: auth }),
+  );
+  const single = await measured(fast, "voicegraph agent(id)", gateway, () =>
+    load(gql(gateway.url, SINGLE)),
+  );
+
+  await postOnce(peer.url, PEER_SINGLE);
+  const peerSingle = await measured(fast, "peer Hive Gateway getAgent(agentId)", peer, () =>
+    load(gql(peer.url, PEER_SINGLE)),
+  );
+
+  // RSS at 64 connections, and after the load stops.
+  const baseline = rssMb(gateway.pid, "VmRSS");
+  await load({ ...gql(gateway.url, SINGLE), connections: 64 });
+  const peak64 = rssMb(gateway.pid, "VmHWM");
+  await sleep(3000);
+  const after = rssMb(gateway.pid, "VmRSS");
+
+  // The dashboard, 20 ms upstream latency: one operation alone (wall time, upstream calls), then under load.
+  await postOnce(slowGateway.url, DASHBOARD);
+  slow.clearRequests();
+  const walls: number[] = [];
+  for (let i = 0; i < 10; i++) walls.push(await postOnce(slowGateway.url, DASHBOARD));
+  const dashCalls = slow.requests.length / 10;
+  const distinct = new Set(slow.requests.map((r) => r.url)).size;
+  const dashWall = walls.sort((a, b) => a - b)[5] as number;
+  await measured(slow, "voicegraph dashboard (20 ms upstream)", slowGateway, () =>
+    load(gql(slowGateway.url, DASHBOARD)),
+  );
+  const sequential = await measured(slow, "client REST dashboard, sequential", undefined, () =>
+    clientDashboard(slow.url, "sequential", 10),
+  );
+  await measured(slow, "client REST dashboard, naive parallel", undefined, () =>
+    clientDashboard(slow.url, "parallel", 10),
+  );
+
+  const targets = [
+    ["single: throughput ≥ 0.5× raw proxy", single.rps / raw.rps, single.rps / raw.rps >= 0.5],
+    ["single: p50 added ≤ 1 ms over raw proxy", single.p50 - raw.p50, single.p50 - raw.p50 <= 1],
+    [
+      "dashboard: wall ≤ 2× critical path (2 hops × 20 ms)",
+      dashWall / (2 * LATENCY_MS),
+      dashWall <= 4 * LATENCY_MS,
+    ],
+    [
+      "dashboard: ≥ 5× faster than sequential client",
+      sequential.p50 / dashWall,
+      sequential.p50 / dashWall >= 5,
+    ],
+    [
+      "dashboard: upstream requests = distinct resources",
+      `${dashCalls} / ${distinct}`,
+      dashCalls === distinct,
+    ],
+    ["RSS at 64 connections ≤ 150 MB", peak64, peak64 <= 150],
+    ["RSS back near baseline after (≤ 1.2×)", `${after} / ${baseline}`, after <= baseline * 1.2],
+    [
+      "single: ≥ 2× the peer's throughput",
+      single.rps / peerSingle.rps,
+      single.rps / peerSingle.rps >= 2,
+    ],
+    [
+      "single: upstream requests ≤ the peer's",
+      `${single.upstreamPerOp} / ${peerSingle.upstreamPerOp}`,
+      single.upstreamPerOp <= peerSingle.upstreamPerOp,
+    ],
+    ["dashboard: ≥ 2× the peer", "peer cannot serve it (no links in the OpenAPI document)", false],
+  ] as const;
+
+  const table = [
+    "| scenario | req/s | p50 ms | p99 ms | upstream req/op | peak RSS MB | errors |",
+    "|---|---:|---:|---:|---:|---:|---:|",
+    ...rows.map(
+      (r) =>
+        `| ${r.scenario} | ${r.rps} | ${r.p50} | ${r.p99} | ${r.upstreamPerOp} | ${r.peakRssMb ?? "—"} | ${r.errors} |`,
+    ),
+    "",
+    `Dashboard alone: wall p50 ${Math.round(dashWall)} ms, ${dashCalls} upstream requests, ${distinct} distinct resources.`,
+    "",
+    "| target | measured | |",
+    "|---|---|---|",
+    ...targets.map(
+      ([name, value, ok]) =>
+        `| ${name} | ${typeof value === "number" ? value.toFixed(2) : value} | ${ok ? "pass" : "MISS"} |`,
+    ),
+  ].join("\n");
+  console.log(table);
+  writeFileSync("bench/results.md", `${table}\n`);
+  writeFileSync(
+    "bench/results.json",
+    `${JSON.stringify(
+      {
+        rows,
+        dashboard: { wallMs: dashWall, upstreamRequests: dashCalls, distinctResources: distinct },
+        rssMb: { baseline, peakAt64: peak64, after },
+        // Objects, not tuples: one formatting for the generated file and the linter.
+        targets: targets.map(([target, measured, pass]) => ({ target, measured, pass })),
+      },
+      null,
+      2,
+    )}\n`,
+  );
+} finally {
+  await Promise.all([proxy.stop(), gateway.stop(), slowGateway.stop(), peer.stop()]);
+  await Promise.all([fast.close(), slow.close()]);
+}
