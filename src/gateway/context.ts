@@ -46,6 +46,8 @@ export interface GatewayContext extends SchemaContext {
   readonly usage: UpstreamUsage;
   /** Aborts every upstream call of the operation (its deadline: use-operation-deadline.ts). */
   readonly operation: AbortController;
+  /** Sent upstream as `X-Request-Id`, answered in the response header and error extensions. */
+  readonly requestId: string;
   /** Filled by the cost check before execution. */
   estimatedUpstreamCalls?: number;
 }
@@ -56,6 +58,8 @@ export interface ContextDependencies {
   cursorKey: CursorKey;
   /** The runtime budget of real upstream calls per operation (MAX_UPSTREAM_CALLS). */
   maxUpstreamCalls: number;
+  /** Told of every upstream call (metrics). */
+  onCallDone?: (call: { route: string; status: string; seconds: number }) => void;
 }
 
 /** Reads the header from a Fetch API request, or from graphql-ws connection params. */
@@ -71,6 +75,7 @@ export function createContext(
   deps: ContextDependencies,
   authorization: string | undefined,
   signal: AbortSignal | undefined,
+  requestId: string,
 ): GatewayContext {
   const usage = new UpstreamUsage(deps.maxUpstreamCalls);
   const operation = new AbortController();
@@ -79,6 +84,8 @@ export function createContext(
     signal: signal ? AbortSignal.any([signal, operation.signal]) : operation.signal,
     onRequest: usage.recordCall,
     onRateLimit: usage.recordRateLimit,
+    requestId,
+    ...(deps.onCallDone ? { onCallDone: deps.onCallDone } : {}),
   });
   return {
     ...initContextCache(),
@@ -86,6 +93,7 @@ export function createContext(
     api,
     usage,
     operation,
+    requestId,
     conversationStatusHub: deps.conversationStatusHub,
     cursorKey: deps.cursorKey,
   };

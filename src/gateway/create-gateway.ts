@@ -15,10 +15,13 @@ import { ConversationStatusHub } from "./conversation-status-hub.ts";
 import { renderGraphiQLPage, useGraphiQLAssets } from "./graphiql-page.ts";
 import { createGatewayLogger } from "./logger.ts";
 import { maskError } from "./mask-error.ts";
+import { GatewayMetrics } from "./metrics.ts";
+import { requestIdOf, useRequestId } from "./request-id.ts";
 import { useCsrfPrevention } from "./use-csrf-prevention.ts";
 import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
 import { useIncrementalDelivery } from "./use-incremental-delivery.ts";
 import { useKeyBound } from "./use-key-bound.ts";
+import { useMetrics } from "./use-metrics.ts";
 import { useNoBodyEcho } from "./use-no-body-echo.ts";
 import { useOperationDeadline } from "./use-operation-deadline.ts";
 import { useOperationLimits } from "./use-operation-limits.ts";
@@ -71,12 +74,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     upstream: options.upstream,
     intervalMs: options.pollIntervalMs ?? 1000,
   });
+  const metrics = new GatewayMetrics(() => conversationStatusHub.pollerCount);
   const dependencies = {
     upstream: options.upstream,
     conversationStatusHub,
     cursorKey: createCursorKey(options.cursorSecret),
     maxUpstreamCalls: options.maxUpstreamCalls ?? 200,
+    onCallDone: metrics.recordUpstreamCall,
   };
+  const requestIds = new WeakMap<Request, string>();
 
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
@@ -99,17 +105,26 @@ export function createGateway(options: GatewayOptions): Gateway {
     context: ({ request, connectionParams }) => {
       const authorization =
         request?.headers.get("authorization") ?? authorizationParam(connectionParams);
-      return createContext(dependencies, authorizationFrom(authorization), request?.signal);
+      const requestId = (request && requestIds.get(request)) ?? requestIdOf(request);
+      return createContext(
+        dependencies,
+        authorizationFrom(authorization),
+        request?.signal,
+        requestId,
+      );
     },
     cors: corsFor(options.corsOrigins ?? ["*"]),
     // The schema takes no files: multipart requests are not accepted.
     multipart: false,
     batching: (options.maxBatchSize ?? 0) > 0 ? { limit: options.maxBatchSize } : false,
     plugins: [
+      useMetrics(metrics),
       useCsrfPrevention(),
       ...(options.graphiql ? [useGraphiQLAssets()] : []),
       useNoBodyEcho(),
       useRequestSizeLimit({ maxBytes: options.maxRequestBytes ?? 1024 * 1024 }),
+      // After the size limit, which may replace the request: the ID is kept on the final one.
+      useRequestId(requestIds),
       usePersistedDocuments(options.persistedDocuments),
       useIncrementalDelivery(),
       useReadinessCheck({
@@ -127,7 +142,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       useKeyBound(),
       useUpstreamBudget({ maxUpstreamCalls: options.maxUpstreamCalls ?? 200 }),
       useUpstreamReport(),
-      useHttpStatusInErrors(),
+      useHttpStatusInErrors((request) => requestIds.get(request)),
     ],
   });
   return Object.assign(yoga, { conversationStatusHub });
@@ -149,6 +164,7 @@ function corsFor(origins: readonly string[]) {
       "X-RateLimit-Remaining",
       "X-RateLimit-Reset",
       "Retry-After",
+      "X-Request-Id",
     ],
   };
   const anyOrigin = origins.includes("*");

@@ -23,20 +23,24 @@ export function requestLevel(error: GraphQLError): GraphQLError {
  * response status). The contract shows `http.status` to clients, so it is put back, from the
  * code, for every error of the catalogue.
  */
-export function stringifyWithHttpStatus(result: ExecutionResult): string {
-  return JSON.stringify(formatWithHttpStatus(result));
+export function stringifyWithHttpStatus(result: ExecutionResult, requestId?: string): string {
+  return JSON.stringify(formatWithHttpStatus(result, requestId));
 }
 
-/** The result as sent, catalogue errors with `extensions.http.status` (graphql-ws sends this). */
-export function formatWithHttpStatus(result: ExecutionResult) {
+/**
+ * The result as sent (graphql-ws sends this too): catalogue errors with `extensions.http.status`,
+ * and every error with the request's ID when there is one, so a client can quote it.
+ */
+export function formatWithHttpStatus(result: ExecutionResult, requestId?: string) {
   if (!result.errors?.length) return result;
-  return { ...result, errors: result.errors.map(withHttpStatus) };
+  return { ...result, errors: result.errors.map((error) => withHttpStatus(error, requestId)) };
 }
 
-function withHttpStatus(error: GraphQLError | Record<string, unknown>) {
+function withHttpStatus(error: GraphQLError | Record<string, unknown>, requestId?: string) {
   const json = error instanceof GraphQLError ? error.toJSON() : error;
   const extensions = (json.extensions ?? {}) as Record<string, unknown>;
   const { code, ...rest } = extensions;
-  if (!isGatewayErrorCode(code)) return json;
-  return { ...json, extensions: { code, http: { status: ERROR_CODES[code] }, ...rest } };
+  const id = requestId === undefined ? {} : { requestId };
+  if (!isGatewayErrorCode(code)) return { ...json, extensions: { ...extensions, ...id } };
+  return { ...json, extensions: { code, http: { status: ERROR_CODES[code] }, ...rest, ...id } };
 }

@@ -1,24 +1,24 @@
+import type { ExecutionResult } from "graphql";
 import { isAsyncIterable, mapAsyncIterator, type Plugin } from "graphql-yoga";
 import { stringifyWithHttpStatus } from "./http-status.ts";
 
 /**
- * Shows `extensions.http.status` on catalogue errors in every result yoga serialises: single
- * results, batches, and each event of a stream (SSE subscriptions).
+ * Shows `extensions.http.status` on catalogue errors, and the request's ID on every error, in
+ * every result yoga serialises: single results, batches, and each event of a stream.
  */
-export function useHttpStatusInErrors(): Plugin {
+export function useHttpStatusInErrors(
+  requestIdOf: (request: Request) => string | undefined = () => undefined,
+): Plugin {
   return {
-    onResultProcess({ result, setResult }) {
+    onResultProcess({ request, result, setResult }) {
+      const requestId = requestIdOf(request);
+      const stringify = (value: ExecutionResult) => stringifyWithHttpStatus(value, requestId);
       if (isAsyncIterable(result)) {
-        setResult(
-          mapAsyncIterator(result, (value) => ({ ...value, stringify: stringifyWithHttpStatus })),
-        );
+        setResult(mapAsyncIterator(result, (value) => ({ ...value, stringify })));
         return;
       }
       const results = Array.isArray(result) ? result : [result];
-      const withStatus = results.map((single) => ({
-        ...single,
-        stringify: stringifyWithHttpStatus,
-      }));
+      const withStatus = results.map((single) => ({ ...single, stringify }));
       setResult(Array.isArray(result) ? withStatus : (withStatus[0] ?? result));
     },
   };

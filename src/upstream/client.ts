@@ -40,6 +40,8 @@ export interface UpstreamRequest {
   authorization: string;
   /** Client disconnect: aborts the upstream call. */
   signal?: AbortSignal;
+  /** The gateway's request ID, sent upstream as `X-Request-Id`. */
+  requestId?: string;
   /** Called for every response carrying the three X-RateLimit-* headers, retried ones included. */
   onRateLimit?: (rateLimit: RateLimit) => void;
 }
@@ -168,6 +170,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       "user-agent": userAgent,
     };
     if (req.body !== undefined) headers["content-type"] = "application/json";
+    if (req.requestId !== undefined) headers["x-request-id"] = req.requestId;
     let response: Dispatcher.ResponseData;
     try {
       response = await pool.request({

@@ -23,6 +23,7 @@ import type {
   UpdateOrganizationBody,
 } from "./dto.ts";
 import { UpstreamError } from "./errors.ts";
+import { routeTemplate } from "./route-template.ts";
 
 /** Who is calling: every operation forwards this key, signal and rate-limit observer. */
 export interface CallContext {
@@ -30,6 +31,10 @@ export interface CallContext {
   signal?: AbortSignal;
   /** Called once per operation sent upstream (retries not counted). */
   onRequest?: () => void;
+  /** Sent upstream as `X-Request-Id`. */
+  requestId?: string;
+  /** Called once per call with its route template, outcome (a status, or "unavailable") and time. */
+  onCallDone?: (call: { route: string; status: string; seconds: number }) => void;
   onRateLimit?: (rateLimit: RateLimit) => void;
 }
 
@@ -171,6 +176,13 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
   ): Promise<T> {
     if (refusal) throw refusal;
     call.onRequest?.();
+    const started = performance.now();
+    const done = (status: string) =>
+      call.onCallDone?.({
+        route: routeTemplate(method, path),
+        status,
+        seconds: (performance.now() - started) / 1000,
+      });
     try {
       const response = await client.request<T>({
         method,
@@ -179,9 +191,12 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
         authorization: call.authorization,
         signal: call.signal,
         onRateLimit: call.onRateLimit,
+        ...(call.requestId === undefined ? {} : { requestId: call.requestId }),
       });
+      done(String(response.status));
       return response.body;
     } catch (error) {
+      done(error instanceof UpstreamError ? String(error.status) : "unavailable");
       if (error instanceof UpstreamError && error.status === 401) refusal = error;
       throw error;
     }

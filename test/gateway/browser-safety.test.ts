@@ -102,7 +102,12 @@ describe("request bodies are never echoed in errors", () => {
     const text = await response.text();
     expect(text).not.toContain("SENTINEL");
     expect(JSON.parse(text)).toEqual({
-      errors: [{ message: "POST body sent invalid JSON.", extensions: { code: "BAD_REQUEST" } }],
+      errors: [
+        {
+          message: "POST body sent invalid JSON.",
+          extensions: { code: "BAD_REQUEST", requestId: response.headers.get("x-request-id") },
+        },
+      ],
     });
   });
 });

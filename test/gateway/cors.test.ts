@@ -38,7 +38,7 @@ describe("CORS for browser frontends", () => {
       body: JSON.stringify({ query: "{ organization { name } }" }),
     });
     expect(response.headers.get("access-control-expose-headers")).toBe(
-      "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After",
+      "X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, Retry-After, X-Request-Id",
     );
     expect(response.headers.get("x-ratelimit-limit")).toBe(RATE_LIMIT);
   });

@@ -97,7 +97,9 @@ export async function startHarness(
           variables: variables ?? {},
         }),
       });
-      return { status: response.status, headers: response.headers, body: await response.json() };
+      const body = (await response.json()) as GraphQLResponse<never>["body"];
+      takeRequestIds(body, response.headers);
+      return { status: response.status, headers: response.headers, body };
     },
     takeUpstreamRequests() {
       const seen = sandbox.requests.map((request) => `${request.method} ${request.url}`);
@@ -110,4 +112,24 @@ export async function startHarness(
       await sandbox.close();
     },
   };
+}
+
+/**
+ * Every error of a gateway answer carries the request ID of its `X-Request-Id` header: checked
+ * for every operation a test sends, then taken out so tests state the rest of each error exactly.
+ */
+export function takeRequestIds(
+  body: { errors?: ReadonlyArray<{ extensions?: Record<string, unknown> }> },
+  headers: Headers,
+): void {
+  const requestId = headers.get("x-request-id");
+  for (const error of body.errors ?? []) {
+    const extensions = error.extensions ?? {};
+    if (requestId === null || extensions.requestId !== requestId) {
+      throw new Error(
+        `error without the request ID ${requestId}: ${JSON.stringify(error).slice(0, 300)}`,
+      );
+    }
+    delete extensions.requestId;
+  }
 }

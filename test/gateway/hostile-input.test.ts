@@ -5,7 +5,7 @@ import {
   sendJson,
   startRecordingUpstream,
 } from "../upstream/recording-upstream.ts";
-import { ACME, type Harness, startHarness } from "./harness.ts";
+import { ACME, type Harness, startHarness, takeRequestIds } from "./harness.ts";
 
 const LONE_SURROGATE = "agt_\ud800x";
 
@@ -67,7 +67,10 @@ describe("input the gateway judges alone", () => {
       headers: { "content-type": "application/json", authorization: ACME },
       body: `{"query":${JSON.stringify(query)},"variables":{"input":{"metadata":${metadata}}}}`,
     });
-    const body = (await response.json()) as { errors?: unknown[] };
+    const body = (await response.json()) as {
+      errors?: Array<{ extensions?: Record<string, unknown> }>;
+    };
+    takeRequestIds(body, response.headers);
     expect(response.status).toBe(400);
     expect(body.errors).toEqual([
       {

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache } from "@apollo/client";
 import { PersistedQueryLink } from "@apollo/client/link/persisted-queries";
 import { afterEach, describe, expect, it } from "vitest";
-import { ACME, type Harness, startHarness } from "./harness.ts";
+import { ACME, type Harness, startHarness, takeRequestIds } from "./harness.ts";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -100,13 +100,15 @@ describe("trusted documents only", () => {
   const TRUSTED = "query Org { organization { name } }";
   const manifest = { [sha256(TRUSTED)]: TRUSTED };
 
-  async function post(body: Record<string, unknown>) {
+  async function post(sent: Record<string, unknown>) {
     const response = await fetch(`${harness.url}/graphql`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: ACME },
-      body: JSON.stringify(body),
+      body: JSON.stringify(sent),
     });
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    const body = (await response.json()) as Record<string, unknown>;
+    takeRequestIds(body, response.headers);
+    return { status: response.status, body };
   }
 
   it("runs a manifest document by documentId, by hash or by identical text", async () => {

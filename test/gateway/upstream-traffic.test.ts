@@ -78,7 +78,21 @@ describe("what reaches the upstream", () => {
         authorization: ACME,
         accept: "application/json",
         "user-agent": "voicegraph/0.1.0",
+        // The caller's sane request ID becomes the gateway's own, sent upstream and answered.
+        "x-request-id": "req_from_caller",
       },
+    ]);
+    expect(response.headers.get("x-request-id")).toBe("req_from_caller");
+  });
+
+  it("makes its own request ID for a caller's that is not sane, and sends that upstream", async () => {
+    const response = await harness.graphql("{ organization { name } }", undefined, {
+      headers: { "x-request-id": "bad id\twith spaces" },
+    });
+    const requestId = response.headers.get("x-request-id") ?? "";
+    expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(harness.sandbox.requests.map((request) => request.headers["x-request-id"])).toEqual([
+      requestId,
     ]);
   });
 

@@ -1,0 +1,59 @@
+import { Counter, Gauge, Histogram, Registry } from "prom-client";
+
+/**
+ * The gateway's Prometheus metrics, on a registry of its own (several gateways in one process
+ * never share one). Labels hold only fixed vocabularies: operation types, catalogue codes, route
+ * templates and HTTP statuses; never a key, an ID or any text of a client or the upstream.
+ */
+export class GatewayMetrics {
+  readonly registry = new Registry();
+  readonly operations = new Counter({
+    name: "voicegraph_operations_total",
+    help: "GraphQL operations by type and outcome (OK or the first error's catalogue code).",
+    labelNames: ["type", "outcome"] as const,
+    registers: [this.registry],
+  });
+  readonly operationSeconds = new Histogram({
+    name: "voicegraph_operation_duration_seconds",
+    help: "Time to execute a GraphQL operation, by type.",
+    labelNames: ["type"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+  readonly upstreamCalls = new Counter({
+    name: "voicegraph_upstream_requests_total",
+    help: "Upstream REST calls by route template and status (or unavailable).",
+    labelNames: ["route", "status"] as const,
+    registers: [this.registry],
+  });
+  readonly upstreamSeconds = new Histogram({
+    name: "voicegraph_upstream_request_duration_seconds",
+    help: "Time of one upstream REST call, retries included, by route template.",
+    labelNames: ["route"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  readonly subscriptions = new Gauge({
+    name: "voicegraph_active_subscriptions",
+    help: "Subscriptions being served now.",
+    registers: [this.registry],
+  });
+
+  constructor(pollers: () => number) {
+    new Gauge({
+      name: "voicegraph_active_pollers",
+      help: "Pollers of operation 8 running now (one per key and conversation).",
+      registers: [this.registry],
+      collect() {
+        this.set(pollers());
+      },
+    });
+  }
+
+  /** The CallContext hook of every operation's REST calls. */
+  readonly recordUpstreamCall = (call: { route: string; status: string; seconds: number }) => {
+    this.upstreamCalls.inc({ route: call.route, status: call.status });
+    this.upstreamSeconds.observe({ route: call.route }, call.seconds);
+  };
+}
