@@ -1,14 +1,37 @@
 import { ConfigError } from "./env.ts";
-import { readGatewayConfig } from "./gateway/config.ts";
+import { type GatewayConfig, readGatewayConfig } from "./gateway/config.ts";
 import { createGateway } from "./gateway/create-gateway.ts";
 import { EXAMPLE_OPERATION } from "./gateway/example-operation.ts";
 import { listen } from "./gateway/server.ts";
+import { readSessionKeys } from "./gateway/session/session-keys.ts";
+import { createSessionVerifier } from "./gateway/session/verify-session.ts";
 import { readTrustedDocuments } from "./gateway/trusted-documents.ts";
 import { readSandboxConfig } from "./sandbox/config.ts";
 import { DIALECTS } from "./sandbox/dialects.ts";
-import { DEMO_KEYS } from "./sandbox/seed-data.ts";
+import { DEMO_KEYS, DEMO_ORGANIZATION_KEYS } from "./sandbox/seed-data.ts";
 import { startSandbox } from "./sandbox/server.ts";
 import { createUpstreamClient } from "./upstream/client.ts";
+
+/** Session mode's settings; over the embedded sandbox without a keys file, its demo keys. */
+function sessionModeOf(config: GatewayConfig, embedded: boolean) {
+  const keys = config.SESSION_KEYS_FILE
+    ? readSessionKeys(config.SESSION_KEYS_FILE)
+    : embedded
+      ? new Map(Object.entries(DEMO_ORGANIZATION_KEYS))
+      : undefined;
+  if (keys === undefined) throw new ConfigError("AUTH_MODE=session needs SESSION_KEYS_FILE");
+  return {
+    keys,
+    perSessionPerMinute: config.SESSION_RATE_LIMIT,
+    verify: createSessionVerifier({
+      ...(config.SESSION_JWT_SECRET ? { secret: config.SESSION_JWT_SECRET } : {}),
+      ...(config.SESSION_JWKS_URL ? { jwksUrl: config.SESSION_JWKS_URL } : {}),
+      ...(config.SESSION_ISSUER ? { issuer: config.SESSION_ISSUER } : {}),
+      ...(config.SESSION_AUDIENCE ? { audience: config.SESSION_AUDIENCE } : {}),
+      clockSkewSeconds: config.SESSION_CLOCK_SKEW_S,
+    }),
+  };
+}
 
 /** Reads the environment, starts the embedded sandbox when no upstream is named, and listens. */
 async function main(): Promise<void> {
@@ -30,7 +53,8 @@ async function main(): Promise<void> {
   });
   const demoHeader = `Bearer ${DEMO_KEYS.acme}`;
   // GraphiQL serves anyone who loads the page: on by default only over the embedded sandbox.
-  const graphiqlOn = config.GRAPHIQL ?? sandbox !== undefined;
+  const sessionMode = config.AUTH_MODE === "session";
+  const graphiqlOn = config.GRAPHIQL ?? (sandbox !== undefined && !sessionMode);
   const gateway = createGateway({
     upstream,
     maxUpstreamCalls: config.MAX_UPSTREAM_CALLS,
@@ -49,12 +73,14 @@ async function main(): Promise<void> {
         : {}),
     },
     maxBatchSize: config.MAX_BATCH_SIZE,
+    introspection: config.INTROSPECTION,
+    ...(sessionMode ? { session: sessionModeOf(config, sandbox !== undefined) } : {}),
     operationDeadlineMs: config.OPERATION_DEADLINE_MS,
     graphiql: !graphiqlOn
       ? false
       : sandbox
         ? {
-            headers: JSON.stringify({ Authorization: demoHeader }),
+            ...(sessionMode ? {} : { headers: JSON.stringify({ Authorization: demoHeader }) }),
             defaultQuery: EXAMPLE_OPERATION,
           }
         : { defaultQuery: EXAMPLE_OPERATION },
@@ -72,7 +98,11 @@ async function main(): Promise<void> {
       ? `voicegraph: GraphiQL at ${server.url}/graphql`
       : `voicegraph: GraphQL at ${server.url}/graphql (GraphiQL off; GRAPHIQL=true turns it on)`,
   ];
-  if (sandbox) {
+  if (sandbox && sessionMode) {
+    lines.push(`  upstream: embedded sandbox at ${sandbox.url} (set UPSTREAM_URL to use another)`);
+    // Session mode: the browser never sees a key, so neither does this banner.
+    lines.push("  session mode: a demo token from `npm run demo-token -- acme` (or globex)");
+  } else if (sandbox) {
     lines.push(`  upstream: embedded sandbox at ${sandbox.url} (set UPSTREAM_URL to use another)`);
     lines.push(`  demo key: Authorization: ${demoHeader}`);
     lines.push(

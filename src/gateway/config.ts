@@ -53,8 +53,22 @@ const gatewayEnv = z.object({
     .optional(),
   // Trusted documents: the manifest codegen's client preset writes (persisted-documents.json).
   TRUSTED_DOCUMENTS_FILE: z.string().min(1).optional(),
-  TRUSTED_DOCUMENTS_ONLY: boolVar().default(false),
+  // Default: on in session mode, off in passthrough (README: Frontends).
+  TRUSTED_DOCUMENTS_ONLY: boolVar().optional(),
   MAX_BATCH_SIZE: intVar(0, 100).default(0),
+  // Session mode (README: Frontends: keep the key on the server).
+  AUTH_MODE: z
+    .enum(["passthrough", "session"], { error: "must be passthrough or session" })
+    .default("passthrough"),
+  SESSION_KEYS_FILE: z.string().min(1).optional(),
+  SESSION_JWT_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
+  SESSION_JWKS_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  SESSION_ISSUER: z.string().min(1).optional(),
+  SESSION_AUDIENCE: z.string().min(1).optional(),
+  SESSION_CLOCK_SKEW_S: intVar(0, 300).default(30),
+  SESSION_RATE_LIMIT: intVar(1, 1_000_000).default(600),
+  // Default: on in passthrough, off in session mode.
+  INTROSPECTION: boolVar().optional(),
   OPERATION_DEADLINE_MS: intVar(100, 600_000).default(10_000),
   // Operations (README: Operations).
   SHUTDOWN_GRACE_MS: intVar(0, 600_000).default(10_000),
@@ -71,14 +85,26 @@ const gatewayEnv = z.object({
     .default("info"),
 });
 
-export type GatewayConfig = z.infer<typeof gatewayEnv>;
+export type GatewayConfig = Omit<
+  z.infer<typeof gatewayEnv>,
+  "TRUSTED_DOCUMENTS_ONLY" | "INTROSPECTION"
+> & { TRUSTED_DOCUMENTS_ONLY: boolean; INTROSPECTION: boolean };
 
 export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): GatewayConfig {
   const config = parseEnv(gatewayEnv, env);
-  if (config.TRUSTED_DOCUMENTS_ONLY && config.TRUSTED_DOCUMENTS_FILE === undefined) {
+  const session = config.AUTH_MODE === "session";
+  const trustedOnly = config.TRUSTED_DOCUMENTS_ONLY ?? session;
+  if (trustedOnly && config.TRUSTED_DOCUMENTS_FILE === undefined) {
     throw new ConfigError(
-      "TRUSTED_DOCUMENTS_ONLY=true needs TRUSTED_DOCUMENTS_FILE (the persisted-documents manifest)",
+      `${session && config.TRUSTED_DOCUMENTS_ONLY === undefined ? "AUTH_MODE=session" : "TRUSTED_DOCUMENTS_ONLY=true"} needs TRUSTED_DOCUMENTS_FILE (the persisted-documents manifest; TRUSTED_DOCUMENTS_ONLY=false turns that off)`,
     );
   }
-  return config;
+  if (session && !config.SESSION_JWT_SECRET && !config.SESSION_JWKS_URL) {
+    throw new ConfigError("AUTH_MODE=session needs SESSION_JWT_SECRET or SESSION_JWKS_URL");
+  }
+  return {
+    ...config,
+    TRUSTED_DOCUMENTS_ONLY: trustedOnly,
+    INTROSPECTION: config.INTROSPECTION ?? !session,
+  };
 }

@@ -6,6 +6,7 @@ import type { UpstreamClient } from "../upstream/client.ts";
 import type { RateLimit } from "../upstream/dto.ts";
 import { createRestApi } from "../upstream/rest-api.ts";
 import type { ConversationStatusHub } from "./conversation-status-hub.ts";
+import type { Session } from "./session/verify-session.ts";
 
 /** What one GraphQL operation did upstream: reported in `extensions` and response headers. */
 export class UpstreamUsage {
@@ -48,6 +49,8 @@ export interface GatewayContext extends SchemaContext {
   readonly operation: AbortController;
   /** Sent upstream as `X-Request-Id`, answered in the response header and error extensions. */
   readonly requestId: string;
+  /** In session mode, who the token says is calling. */
+  readonly session?: Session;
   /** Filled by the cost check before execution. */
   estimatedUpstreamCalls?: number;
 }

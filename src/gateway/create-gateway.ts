@@ -17,6 +17,12 @@ import { createGatewayLogger } from "./logger.ts";
 import { maskError } from "./mask-error.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { requestIdOf, useRequestId } from "./request-id.ts";
+import {
+  createSessionAuthorizer,
+  type SessionModeOptions,
+  useNoIntrospection,
+  useReadOnlySessions,
+} from "./session/session-mode.ts";
 import { useCsrfPrevention } from "./use-csrf-prevention.ts";
 import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
 import { useIncrementalDelivery } from "./use-incremental-delivery.ts";
@@ -56,6 +62,10 @@ export interface GatewayOptions {
   cursorSecret?: string;
   /** Trusted documents and automatic persisted queries (TRUSTED_DOCUMENTS_*). */
   persistedDocuments?: PersistedDocumentsOptions;
+  /** Session mode (AUTH_MODE=session): tokens instead of keys; absent: passthrough. */
+  session?: SessionModeOptions;
+  /** Whether introspection is answered; default true. */
+  introspection?: boolean;
   /** Longest a query or mutation may run, retries included; default 10 000 ms. */
   operationDeadlineMs?: number;
   /** Most operations in one batched request; 0 (the default) refuses batches (MAX_BATCH_SIZE). */
@@ -83,6 +93,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     onCallDone: metrics.recordUpstreamCall,
   };
   const requestIds = new WeakMap<Request, string>();
+  const authorize = options.session ? createSessionAuthorizer(options.session) : undefined;
 
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
@@ -102,16 +113,20 @@ export function createGateway(options: GatewayOptions): Gateway {
         : createGatewayLogger(options.logging === false ? "silent" : (options.logging ?? "info")),
     maskedErrors: { maskError },
     // Over graphql-ws there is no Fetch request: the key comes in the connection params.
-    context: ({ request, connectionParams }) => {
-      const authorization =
-        request?.headers.get("authorization") ?? authorizationParam(connectionParams);
+    context: async ({ request, connectionParams }) => {
+      const header = authorizationFrom(
+        request?.headers.get("authorization") ?? authorizationParam(connectionParams),
+      );
       const requestId = (request && requestIds.get(request)) ?? requestIdOf(request);
-      return createContext(
+      // Session mode exchanges the frontend's token for its organization's key, or refuses.
+      const authorized = authorize ? await authorize(header) : undefined;
+      const context = createContext(
         dependencies,
-        authorizationFrom(authorization),
+        authorized ? authorized.authorization : header,
         request?.signal,
         requestId,
       );
+      return authorized ? { ...context, session: authorized.session } : context;
     },
     cors: corsFor(options.corsOrigins ?? ["*"]),
     // The schema takes no files: multipart requests are not accepted.
@@ -140,6 +155,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       useWellFormedInput(),
       useOperationDeadline({ deadlineMs: options.operationDeadlineMs ?? 10_000 }),
       useKeyBound(),
+      ...(options.session ? [useReadOnlySessions()] : []),
+      ...(options.introspection === false ? [useNoIntrospection()] : []),
       useUpstreamBudget({ maxUpstreamCalls: options.maxUpstreamCalls ?? 200 }),
       useUpstreamReport(),
       useHttpStatusInErrors((request) => requestIds.get(request)),

@@ -13,6 +13,15 @@ export const DEMO_KEYS = {
   acmeReadonly: "sk_test_acme_readonly",
 } as const;
 
+/**
+ * Session mode's demo over the embedded sandbox: each organization's key, held by the gateway,
+ * by the organization ID a demo token names in its `org` claim (`npm run demo-token`).
+ */
+export const DEMO_ORGANIZATION_KEYS: Readonly<Record<string, string>> = {
+  org_acme: DEMO_KEYS.acme,
+  org_globex: DEMO_KEYS.globex,
+};
+
 /** Every seeded timestamp (except live calls, which follow the clock) is relative to this. */
 export const SEED_BASE_TIME = Date.parse("2026-01-05T09:00:00.000Z");
 

@@ -161,3 +161,50 @@ describe("npm start", () => {
     expect(gateway.output().stdout).toBe("");
   });
 });
+
+describe("npm start in session mode", () => {
+  it("serves a demo token from npm run demo-token with the organization's key, and prints no key", async () => {
+    const secret = "a-demo-secret-that-is-at-least-32-characters";
+    const gateway = start({
+      PORT: "0",
+      LOG_LEVEL: "debug",
+      AUTH_MODE: "session",
+      SESSION_JWT_SECRET: secret,
+      TRUSTED_DOCUMENTS_ONLY: "false",
+    });
+    const banner = await gateway.banner("session mode");
+    expect(banner).toContain("npm run demo-token -- acme");
+    const url = /GraphQL at (\S+)/.exec(banner)?.[1] as string;
+
+    const minting = spawn(process.execPath, ["scripts/demo-token.ts", "globex"], {
+      env: { PATH: process.env.PATH ?? "", SESSION_JWT_SECRET: secret },
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let token = "";
+    minting.stdout?.on("data", (chunk) => {
+      token += chunk;
+    });
+    await once(minting, "exit");
+
+    const answer = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token.trim()}` },
+      body: JSON.stringify({
+        query: "{ organization { id name } __schema { queryType { name } } }",
+      }),
+    });
+    const body = await answer.json();
+    // Introspection is off by default in session mode.
+    expect(body.errors?.[0]?.message).toMatch(/introspection/i);
+    const org = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: `Bearer ${token.trim()}` },
+      body: JSON.stringify({ query: "{ organization { id name } }" }),
+    });
+    expect(await org.json()).toMatchObject({
+      data: { organization: { id: "org_globex", name: "Globex Corporation" } },
+    });
+    const { stdout, stderr } = gateway.output();
+    expect(`${stdout}${stderr}`).not.toContain("sk_test");
+  });
+});

@@ -1,0 +1,100 @@
+import { getOperationAST, NoSchemaIntrospectionCustomRule } from "graphql";
+import { createGraphQLError, type Plugin } from "graphql-yoga";
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { ERROR_CODES, type ErrorCode, gatewayError } from "../../errors.ts";
+import { requestLevel } from "../http-status.ts";
+import { type Session, SessionRefused } from "./verify-session.ts";
+
+export interface SessionModeOptions {
+  /** Verifies the frontend's token (verify-session.ts). */
+  verify: (authorization: string | undefined) => Promise<Session>;
+  /** Each organization's API key, held on the server. */
+  keys: ReadonlyMap<string, string>;
+  /** Operations one session may run per minute; default 600. */
+  perSessionPerMinute?: number;
+}
+
+/** What a session turns into: the organization's key to forward, and the session itself. */
+export interface Authorized {
+  authorization: string;
+  session: Session;
+}
+
+/**
+ * Session mode (AUTH_MODE=session): the browser holds a token from the frontend's own sign-in,
+ * never an API key. Each request's token is verified, counted against its session's rate limit
+ * (rate-limiter-flexible, keyed by organization and subject) and exchanged for its
+ * organization's key. Refusals are answered before anything runs or goes upstream.
+ */
+export function createSessionAuthorizer(options: SessionModeOptions) {
+  const limiter = new RateLimiterMemory({
+    points: options.perSessionPerMinute ?? 600,
+    duration: 60,
+  });
+  return async function authorize(header: string | undefined): Promise<Authorized> {
+    let session: Session;
+    try {
+      session = await options.verify(header);
+    } catch (error) {
+      if (error instanceof SessionRefused) throw refusal("UNAUTHENTICATED", error.message);
+      throw error;
+    }
+    const key = options.keys.get(session.organization);
+    if (key === undefined) {
+      throw refusal("FORBIDDEN", "This session's organization has no API key on this gateway.");
+    }
+    try {
+      await limiter.consume(`${session.organization}\n${session.subject}`);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
+      throw refusal(
+        "RATE_LIMITED",
+        "This session has made too many requests; slow down.",
+        {
+          retryAfter,
+        },
+        { "Retry-After": String(retryAfter) },
+      );
+    }
+    return { authorization: `Bearer ${key}`, session };
+  };
+}
+
+function refusal(
+  code: ErrorCode,
+  message: string,
+  extensions: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
+  return createGraphQLError(message, {
+    extensions: { code, ...extensions, http: { status: ERROR_CODES[code], headers } },
+  });
+}
+
+/** Mutations of a read-only session (claim `readOnly: true`) are refused before they run. */
+export function useReadOnlySessions(): Plugin {
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const session = (args.contextValue as { session?: Session }).session;
+      if (!session?.readOnly) return;
+      if (getOperationAST(args.document, args.operationName)?.operation !== "mutation") return;
+      setResultAndStopExecution({
+        errors: [
+          requestLevel(
+            gatewayError("FORBIDDEN", "This session is read-only: it cannot change data."),
+          ),
+        ],
+      });
+    },
+  };
+}
+
+/** No introspection (session mode's default): a stolen token cannot map the schema. */
+export function useNoIntrospection(): Plugin {
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(NoSchemaIntrospectionCustomRule);
+    },
+  };
+}
