@@ -51,8 +51,6 @@ export interface GatewayContext extends SchemaContext {
   readonly requestId: string;
   /** In session mode, who the token says is calling. */
   readonly session?: Session;
-  /** Filled by the cost check before execution. */
-  estimatedUpstreamCalls?: number;
 }
 
 export interface ContextDependencies {

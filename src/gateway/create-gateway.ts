@@ -23,6 +23,8 @@ import {
   useNoIntrospection,
   useReadOnlySessions,
 } from "./session/session-mode.ts";
+import { useApiKeyGate } from "./use-api-key-gate.ts";
+import { useCostLimit } from "./use-cost-limit.ts";
 import { useCsrfPrevention } from "./use-csrf-prevention.ts";
 import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
 import { useIncrementalDelivery } from "./use-incremental-delivery.ts";
@@ -36,8 +38,8 @@ import {
   usePersistedDocuments,
 } from "./use-persisted-documents.ts";
 import { useRequestSizeLimit } from "./use-request-size-limit.ts";
-import { useUpstreamBudget } from "./use-upstream-budget.ts";
 import { useUpstreamReport } from "./use-upstream-report.ts";
+import { useVariableErrors } from "./use-variable-errors.ts";
 import { useWellFormedInput } from "./use-well-formed-input.ts";
 
 export interface GatewayOptions {
@@ -157,7 +159,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       useKeyBound(),
       ...(options.session ? [useReadOnlySessions()] : []),
       ...(options.introspection === false ? [useNoIntrospection()] : []),
-      useUpstreamBudget({ maxUpstreamCalls: options.maxUpstreamCalls ?? 200 }),
+      useVariableErrors(),
+      useCostLimit({ maxUpstreamCalls: options.maxUpstreamCalls ?? 200 }),
+      useApiKeyGate(),
       useUpstreamReport(),
       useHttpStatusInErrors((request) => requestIds.get(request)),
     ],

@@ -4,6 +4,7 @@ import {
   type GraphQLField,
   type GraphQLNamedType,
   type GraphQLSchema,
+  getArgumentValues,
   getNamedType,
   isAbstractType,
   isObjectType,
@@ -11,7 +12,6 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
-import { getArgumentValues } from "graphql/execution/values.js";
 import { validateConnectionArgs } from "../connections/validate-args.ts";
 
 /**

@@ -4,6 +4,7 @@ import { rateLimitHeaders } from "../upstream/dto.ts";
 import { UpstreamError } from "../upstream/errors.ts";
 import type { GatewayContext } from "./context.ts";
 import { retryAfterSeconds, upstreamFailureOf } from "./mask-error.ts";
+import { factsOf } from "./operation-facts.ts";
 
 /**
  * Reports an operation's upstream traffic: `extensions.cost { estimated upstreamCalls }`,
@@ -34,7 +35,10 @@ function withReport(
   const { usage } = context;
   const extensions: Record<string, unknown> = {
     ...result.extensions,
-    cost: { estimated: context.estimatedUpstreamCalls ?? 0, upstreamCalls: usage.calls },
+    cost: {
+      estimated: factsOf(context).estimatedUpstreamCalls ?? 0,
+      upstreamCalls: usage.calls,
+    },
   };
   const headers = usage.rateLimit ? rateLimitHeaders(usage.rateLimit) : {};
   if (usage.rateLimit) {

@@ -1,0 +1,41 @@
+import { type ExecutionArgs, type GraphQLError, getOperationAST, getVariableValues } from "graphql";
+import { createGraphQLError, type Plugin } from "graphql-yoga";
+import { requestLevel } from "./http-status.ts";
+import { factsOf } from "./operation-facts.ts";
+
+/**
+ * Variables that do not fit their types are the client's to fix: BAD_USER_INPUT, HTTP 400, before
+ * anything runs. The coerced variables are kept for the plugins after it (the cost estimate).
+ */
+export function useVariableErrors(): Plugin {
+  function judge(args: ExecutionArgs) {
+    const operation = getOperationAST(args.document, args.operationName);
+    if (!operation) return undefined; // execution reports it
+    const coerced = getVariableValues(
+      args.schema,
+      operation.variableDefinitions ?? [],
+      (args.variableValues ?? {}) as Record<string, unknown>,
+    );
+    if (coerced.errors) return { errors: coerced.errors.map(badVariable) };
+    factsOf(args.contextValue as object).variables = coerced.coerced;
+    return undefined;
+  }
+  return {
+    onExecute({ args, setResultAndStopExecution }) {
+      const refusal = judge(args);
+      if (refusal) setResultAndStopExecution(refusal);
+    },
+    onSubscribe({ args, setResultAndStopExecution }) {
+      const refusal = judge(args);
+      if (refusal) setResultAndStopExecution(refusal);
+    },
+  };
+}
+
+function badVariable(error: GraphQLError): GraphQLError {
+  const coded = createGraphQLError(error.message, {
+    nodes: error.nodes,
+    extensions: { code: "BAD_USER_INPUT" },
+  });
+  return requestLevel(coded);
+}
