@@ -1,5 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { isJsonObject } from "../upstream/dto.ts";
+import { isJsonObject } from "../upstream/json.ts";
 import { cursorNotIssuedHere } from "./errors.ts";
 import type { PageForm } from "./types.ts";
 

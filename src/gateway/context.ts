@@ -3,7 +3,7 @@ import type { CursorKey } from "../connections/cursor.ts";
 import { gatewayError } from "../errors.ts";
 import type { SchemaContext } from "../schema/context.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
-import type { RateLimit } from "../upstream/dto.ts";
+import type { RateLimit } from "../upstream/rate-limit.ts";
 import { createRestApi } from "../upstream/rest-api.ts";
 import type { ConversationStatusHub } from "./conversation-status-hub.ts";
 import type { Session } from "./session/verify-session.ts";

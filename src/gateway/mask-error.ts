@@ -1,8 +1,8 @@
 import { GraphQLError } from "graphql";
 import { createGraphQLError } from "graphql-yoga";
 import { type ErrorCode, gatewayError } from "../errors.ts";
-import type { JsonObject } from "../upstream/dto.ts";
 import { UpstreamError, UpstreamUnavailableError, upstreamFacts } from "../upstream/errors.ts";
+import type { JsonObject } from "../upstream/json.ts";
 
 const CODE_BY_UPSTREAM_STATUS: Record<number, ErrorCode> = {
   400: "BAD_USER_INPUT",

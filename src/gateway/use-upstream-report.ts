@@ -1,7 +1,7 @@
 import { type ExecutionResult, type GraphQLError, getOperationAST, Kind } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
-import { rateLimitHeaders } from "../upstream/dto.ts";
 import { UpstreamError } from "../upstream/errors.ts";
+import { rateLimitHeaders } from "../upstream/rate-limit.ts";
 import type { GatewayContext } from "./context.ts";
 import { retryAfterSeconds, upstreamFailureOf } from "./mask-error.ts";
 import { factsOf } from "./operation-facts.ts";

@@ -1,14 +1,9 @@
 import { z } from "zod";
-import {
-  type AgentDto,
-  type AgentStatus,
-  SANDBOX_ID_PREFIX,
-  type VoiceConfigDto,
-  type VoiceConfigInputDto,
-} from "../upstream/dto.ts";
+import type { AgentDto, VoiceConfigDto, VoiceConfigInputDto } from "../upstream/dto.ts";
+import type { AgentStatus } from "../upstream/enums.ts";
 import { invalidField } from "./body-validation.ts";
 import { ApiError } from "./error-codes.ts";
-import { newId } from "./ids.ts";
+import { newId, SANDBOX_ID_PREFIX } from "./ids.ts";
 import type { AgentRecord, OrgData } from "./store.ts";
 
 const jsonObject = z.record(z.string(), z.unknown());

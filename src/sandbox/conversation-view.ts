@@ -1,4 +1,5 @@
-import type { ConversationDto, ConversationStatusDto, JsonObject } from "../upstream/dto.ts";
+import type { ConversationDto, ConversationStatusDto } from "../upstream/dto.ts";
+import type { JsonObject } from "../upstream/json.ts";
 import { type Dialect, dialectDuration } from "./dialects.ts";
 import type { ConversationRecord } from "./store.ts";
 

@@ -1,4 +1,5 @@
-import type { ErrorBody, JsonObject } from "../upstream/dto.ts";
+import type { ErrorBody } from "../upstream/dto.ts";
+import type { JsonObject } from "../upstream/json.ts";
 
 /**
  * The one catalogue of `error.code` values the sandbox answers with. The seed names only

@@ -18,3 +18,11 @@ export function newId(prefix: string): string {
 export function newRequestId(): string {
   return `req_${randomAlphanumerics(20)}`;
 }
+
+/** Prefixes the seed does not show; the sandbox's choice (README: silent spots). */
+export const SANDBOX_ID_PREFIX = {
+  organization: "org_",
+  phoneNumber: "phn_",
+  tool: "tool_",
+  voiceConfig: "vc_",
+} as const;

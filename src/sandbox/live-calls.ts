@@ -1,4 +1,4 @@
-import { ID_PREFIX } from "../upstream/dto.ts";
+import { ID_PREFIX } from "../upstream/ids.ts";
 import { newId } from "./ids.ts";
 import { liveCall } from "./seed-conversations.ts";
 import type { OrgData } from "./store.ts";

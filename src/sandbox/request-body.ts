@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { isJsonObject } from "../upstream/dto.ts";
+import { isJsonObject } from "../upstream/json.ts";
 import { ApiError } from "./error-codes.ts";
 
 /** Bodies above this are refused: nothing in the API needs more. */

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { JsonObject } from "../upstream/dto.ts";
-import { rateLimitHeaders } from "../upstream/dto.ts";
+import type { JsonObject } from "../upstream/json.ts";
+import { rateLimitHeaders } from "../upstream/rate-limit.ts";
 import { forbiddenWrite, identifyCaller, unauthorized } from "./auth.ts";
 import type { CursorCodec } from "./cursor.ts";
 import { type Dialect, dialectErrorCode, formatDates } from "./dialects.ts";

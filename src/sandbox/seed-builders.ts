@@ -1,12 +1,10 @@
-import {
-  AGENT_STATUSES,
-  CAMPAIGN_STATUSES,
-  type CampaignDto,
-  type DocumentDto,
-  type DocumentStatus,
-  type PropertyDefinitionDto,
-  type VoiceConfigDto,
+import type {
+  CampaignDto,
+  DocumentDto,
+  PropertyDefinitionDto,
+  VoiceConfigDto,
 } from "../upstream/dto.ts";
+import { AGENT_STATUSES, CAMPAIGN_STATUSES, type DocumentStatus } from "../upstream/enums.ts";
 import { SEED_BASE_TIME } from "./seed-data.ts";
 import type { AgentRecord } from "./store.ts";
 

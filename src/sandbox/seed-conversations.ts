@@ -5,7 +5,7 @@ import {
   type ConversationChannel,
   type ConversationDirection,
   type ConversationStatus,
-} from "../upstream/dto.ts";
+} from "../upstream/enums.ts";
 import { pad } from "./seed-builders.ts";
 import { SEED_BASE_TIME } from "./seed-data.ts";
 import type { ConversationRecord } from "./store.ts";

@@ -1,17 +1,19 @@
 import type {
   AgentDto,
-  AgentStatus,
   CampaignDto,
   ContactDto,
-  ConversationChannel,
-  ConversationDirection,
-  ConversationStatus,
   DocumentDto,
   OrganizationWritableField,
   PhoneNumberDto,
   PropertyDefinitionDto,
   ToolCatalogEntryDto,
 } from "../upstream/dto.ts";
+import type {
+  AgentStatus,
+  ConversationChannel,
+  ConversationDirection,
+  ConversationStatus,
+} from "../upstream/enums.ts";
 
 export type OrganizationRecord = { [K in OrganizationWritableField]: string } & {
   id: string;

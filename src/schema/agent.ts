@@ -1,5 +1,6 @@
 import { resolveConnection } from "../connections/resolve-connection.ts";
-import { AGENT_STATUSES, type AgentDto } from "../upstream/dto.ts";
+import type { AgentDto } from "../upstream/dto.ts";
+import { AGENT_STATUSES } from "../upstream/enums.ts";
 import { builder } from "./builder.ts";
 import { connectionArgs } from "./connection-args.ts";
 import { assertId } from "./ids.ts";

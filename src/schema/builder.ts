@@ -3,7 +3,7 @@ import DataloaderPlugin from "@pothos/plugin-dataloader";
 import RelayPlugin from "@pothos/plugin-relay";
 import { GraphQLScalarType } from "graphql";
 import { DateTimeResolver, JSONObjectResolver } from "graphql-scalars";
-import type { JsonObject } from "../upstream/dto.ts";
+import type { JsonObject } from "../upstream/json.ts";
 import type { SchemaContext } from "./context.ts";
 import { typenameForId } from "./ids.ts";
 

@@ -1,5 +1,7 @@
 import { resolveConnection } from "../connections/resolve-connection.ts";
-import { CAMPAIGN_STATUSES, type CampaignDto, type JsonObject } from "../upstream/dto.ts";
+import type { CampaignDto } from "../upstream/dto.ts";
+import { CAMPAIGN_STATUSES } from "../upstream/enums.ts";
+import type { JsonObject } from "../upstream/json.ts";
 import { Agent } from "./agent.ts";
 import { builder } from "./builder.ts";
 import { forwardConnectionArgs } from "./connection-args.ts";

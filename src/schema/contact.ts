@@ -1,4 +1,4 @@
-import type { JsonObject } from "../upstream/dto.ts";
+import type { JsonObject } from "../upstream/json.ts";
 import { builder } from "./builder.ts";
 import { assertId } from "./ids.ts";
 import { loadEach } from "./load-each.ts";

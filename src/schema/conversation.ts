@@ -1,14 +1,13 @@
 import { resolveConnection } from "../connections/resolve-connection.ts";
 import { badUserInput } from "../errors.ts";
 import { upstreamOriginal } from "../upstream/conversation-reading.ts";
+import type { ConversationDto, ListConversationsQuery } from "../upstream/dto.ts";
 import {
   CONVERSATION_CHANNELS,
   CONVERSATION_DIRECTIONS,
   CONVERSATION_STATUSES,
-  type ConversationDto,
-  type JsonObject,
-  type ListConversationsQuery,
-} from "../upstream/dto.ts";
+} from "../upstream/enums.ts";
+import type { JsonObject } from "../upstream/json.ts";
 import { Agent } from "./agent.ts";
 import { builder } from "./builder.ts";
 import { connectionArgs } from "./connection-args.ts";

@@ -1,4 +1,6 @@
-import { DOCUMENT_STATUSES, type DocumentDto, type JsonObject } from "../upstream/dto.ts";
+import type { DocumentDto } from "../upstream/dto.ts";
+import { DOCUMENT_STATUSES } from "../upstream/enums.ts";
+import type { JsonObject } from "../upstream/json.ts";
 import { builder } from "./builder.ts";
 import { assertId } from "./ids.ts";
 import { enumOrNull, loadEach } from "./load-each.ts";

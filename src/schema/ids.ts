@@ -1,5 +1,5 @@
 import { badUserInput } from "../errors.ts";
-import { ID_PREFIX } from "../upstream/dto.ts";
+import { ID_PREFIX } from "../upstream/ids.ts";
 
 /** GraphQL type of each node ID prefix: `node(id:)` dispatches on it. */
 export const NODE_TYPE_BY_PREFIX = {

@@ -1,5 +1,5 @@
 import { badUserInput } from "../errors.ts";
-import { ID_PREFIX } from "../upstream/dto.ts";
+import { ID_PREFIX } from "../upstream/ids.ts";
 import { Agent } from "./agent.ts";
 import { builder } from "./builder.ts";
 import { Campaign } from "./campaign.ts";

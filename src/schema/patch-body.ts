@@ -1,5 +1,5 @@
 import { badUserInput } from "../errors.ts";
-import type { JsonObject } from "../upstream/dto.ts";
+import type { JsonObject } from "../upstream/json.ts";
 
 /**
  * The PATCH body for an input object: exactly the fields the client gave. graphql-js leaves an

@@ -1,4 +1,4 @@
-import type { JsonObject } from "../upstream/dto.ts";
+import type { JsonObject } from "../upstream/json.ts";
 import { Agent } from "./agent.ts";
 import { builder } from "./builder.ts";
 import { assertId, assertIdLength } from "./ids.ts";

@@ -1,5 +1,6 @@
-import { isJsonObject, type JsonObject, type ToolCatalogEntryDto } from "../upstream/dto.ts";
+import type { ToolCatalogEntryDto } from "../upstream/dto.ts";
 import { UpstreamUnavailableError } from "../upstream/errors.ts";
+import { isJsonObject, type JsonObject } from "../upstream/json.ts";
 import { builder } from "./builder.ts";
 import { readOnce } from "./read-once.ts";
 

@@ -1,10 +1,12 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Dispatcher, Pool } from "undici";
 import { DEFAULT_READING, type UpstreamReading } from "./conversation-reading.ts";
-import type { RateLimit } from "./dto.ts";
 import { UpstreamError, UpstreamUnavailableError } from "./errors.ts";
+import { headerValue } from "./headers.ts";
 import { KeyMemory } from "./key-memory.ts";
-import { headerValue, parseJsonBody, parseRateLimit, toUpstreamError } from "./response-parsing.ts";
+import type { RateLimit } from "./rate-limit.ts";
+import { parseRateLimit } from "./rate-limit.ts";
+import { parseJsonBody, toUpstreamError } from "./response-parsing.ts";
 import { isRetryableTransportError, toUnavailableError } from "./transport-errors.ts";
 
 export interface UpstreamClientOptions {

@@ -1,4 +1,4 @@
-import { isJsonObject, type JsonObject } from "./dto.ts";
+import { isJsonObject, type JsonObject } from "./json.ts";
 
 /**
  * What the gateway cannot learn from an answer and so must be told (README: "Silent spots of

@@ -7,83 +7,15 @@
  * README; the gateway reads them defensively because another upstream may send other fields.
  */
 
-export const ID_PREFIX = {
-  agent: "agt_",
-  contact: "cnt_",
-  conversation: "cnv_",
-  campaign: "cmp_",
-  property: "prp_",
-  document: "doc_",
-} as const;
-
-/** Prefixes the seed does not show; the sandbox's choice. */
-export const SANDBOX_ID_PREFIX = {
-  organization: "org_",
-  phoneNumber: "phn_",
-  tool: "tool_",
-  voiceConfig: "vc_",
-} as const;
-
-export const AGENT_STATUSES = ["ACTIVE", "PAUSED", "INACTIVE"] as const;
-export type AgentStatus = (typeof AGENT_STATUSES)[number];
-
-export const CONVERSATION_STATUSES = [
-  "PENDING",
-  "IN_PROGRESS",
-  "SUCCESS",
-  "FAILED",
-  "UNKNOWN",
-  "NO_ANSWER",
-  "VOICEMAIL",
-] as const;
-export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
-
-export const CONVERSATION_DIRECTIONS = ["INBOUND", "OUTBOUND"] as const;
-export type ConversationDirection = (typeof CONVERSATION_DIRECTIONS)[number];
-
-export const CONVERSATION_CHANNELS = ["VOICE", "CHAT", "SMS"] as const;
-export type ConversationChannel = (typeof CONVERSATION_CHANNELS)[number];
-
-/** Sandbox choice: the seed names no campaign states. */
-export const CAMPAIGN_STATUSES = [
-  "DRAFT",
-  "SCHEDULED",
-  "RUNNING",
-  "PAUSED",
-  "COMPLETED",
-  "FAILED",
-] as const;
-export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
-
-export const DOCUMENT_STATUSES = ["PROCESSING", "READY", "FAILED"] as const;
-export type DocumentStatus = (typeof DOCUMENT_STATUSES)[number];
-
-export type JsonObject = { [key: string]: unknown };
-
-/** A JSON object: not null, not an array. */
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-// ---------------------------------------------------------------------------------------------
-// Rate limits (seed: Limits)
-
-/** The three `X-RateLimit-*` headers of one response. */
-export interface RateLimit {
-  limit: number;
-  remaining: number;
-  /** Unix timestamp (seconds) at which the window resets. */
-  reset: number;
-}
-
-/** The headers as the seed names them: sent by the sandbox, passed on by the gateway. */
-export function rateLimitHeaders(rateLimit: RateLimit): Record<string, string> {
-  return {
-    "X-RateLimit-Limit": String(rateLimit.limit),
-    "X-RateLimit-Remaining": String(rateLimit.remaining),
-    "X-RateLimit-Reset": String(rateLimit.reset),
-  };
-}
+import type {
+  AgentStatus,
+  CampaignStatus,
+  ConversationChannel,
+  ConversationDirection,
+  ConversationStatus,
+  DocumentStatus,
+} from "./enums.ts";
+import type { JsonObject } from "./json.ts";
 
 // ---------------------------------------------------------------------------------------------
 // Errors and pagination (seed: Errors, Pagination conventions)
@@ -196,11 +128,6 @@ export interface CreateAgentBody extends UpdateAgentBody {
   supportedLanguages?: string[];
 }
 
-export interface ListAgentsQuery {
-  page?: number;
-  pageSize?: number;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Conversations (operations 7, 8)
 
@@ -296,12 +223,6 @@ export interface CampaignDto {
   scheduledAt: string | null;
   createdAt: string;
   updatedAt: string;
-}
-
-export interface ListCampaignsQuery {
-  cursor?: string;
-  limit?: number;
-  status?: CampaignStatus;
 }
 
 /** Operation 12's 200 body (not shown by the seed; sandbox choice). */

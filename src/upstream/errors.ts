@@ -1,4 +1,5 @@
-import type { JsonObject, RateLimit } from "./dto.ts";
+import type { JsonObject } from "./json.ts";
+import type { RateLimit } from "./rate-limit.ts";
 
 /**
  * The upstream answered with a non-2xx status. Carries everything the seed's error body

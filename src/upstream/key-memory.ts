@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { UpstreamError } from "./errors.ts";
-import { MAX_RETRY_AFTER_S } from "./response-parsing.ts";
+import { MAX_RETRY_AFTER_S } from "./rate-limit.ts";
 
 /**
  * One form per key, whatever the spelling of its header: the scheme in any case, any spaces

@@ -1,8 +1,9 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { STATUS_CODES } from "node:http";
-import type { RateLimit } from "./dto.ts";
-import { isJsonObject } from "./dto.ts";
 import { UpstreamError } from "./errors.ts";
+import { headerValue } from "./headers.ts";
+import { isJsonObject } from "./json.ts";
+import { type RateLimit, retryAfterFromHeaders } from "./rate-limit.ts";
 
 /** Result of reading a body as JSON: `empty` covers no bytes and whitespace only. */
 export type ParsedBody = { kind: "empty" } | { kind: "json"; value: unknown } | { kind: "invalid" };
@@ -14,56 +15,6 @@ export function parseJsonBody(text: string): ParsedBody {
   } catch {
     return { kind: "invalid" };
   }
-}
-
-export function headerValue(headers: IncomingHttpHeaders, name: string): string | undefined {
-  const value = headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-function parseNonNegativeInteger(value: string | undefined): number | undefined {
-  if (value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined;
-  const parsed = Number(value);
-  return Number.isSafeInteger(parsed) ? parsed : undefined;
-}
-
-/** The latest instant a JavaScript Date can hold, in Unix seconds (year 275760). */
-const LAST_DATE_S = 8.64e12;
-
-/** The longest wait the gateway passes on: an upstream asking for more is taken to mean a day. */
-export const MAX_RETRY_AFTER_S = 86_400;
-
-/**
- * The three `X-RateLimit-*` headers, or undefined unless all three are valid integers and the
- * reset is a date at all (an absurd header is ignored, never a failure of the call).
- */
-export function parseRateLimit(headers: IncomingHttpHeaders): RateLimit | undefined {
-  const limit = parseNonNegativeInteger(headerValue(headers, "x-ratelimit-limit"));
-  const remaining = parseNonNegativeInteger(headerValue(headers, "x-ratelimit-remaining"));
-  const reset = parseNonNegativeInteger(headerValue(headers, "x-ratelimit-reset"));
-  if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
-  if (reset > LAST_DATE_S) return undefined;
-  return { limit, remaining, reset };
-}
-
-/**
- * Whole seconds until the upstream accepts requests again, at least 1 (a 429 means "not now"):
- * from `X-RateLimit-Reset` (the seed's header), else `Retry-After` (seconds or an HTTP date).
- */
-export function retryAfterFromHeaders(
-  headers: IncomingHttpHeaders,
-  rateLimit: RateLimit | undefined,
-  nowMs = Date.now(),
-): number | undefined {
-  const atLeastOne = (seconds: number) =>
-    Math.min(MAX_RETRY_AFTER_S, Math.max(1, Math.ceil(seconds)));
-  if (rateLimit !== undefined) return atLeastOne(rateLimit.reset - nowMs / 1000);
-  const value = headerValue(headers, "retry-after")?.trim();
-  if (value === undefined || value === "") return undefined;
-  const seconds = parseNonNegativeInteger(value);
-  if (seconds !== undefined) return atLeastOne(seconds);
-  const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : atLeastOne((date - nowMs) / 1000);
 }
 
 function nonEmptyString(value: unknown): string | undefined {

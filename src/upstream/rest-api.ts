@@ -13,16 +13,16 @@ import type {
   ConversationStatusDto,
   CreateAgentBody,
   CursorResponse,
-  JsonObject,
   ListConversationsQuery,
   OffsetResponse,
   OrganizationDto,
   PageResponse,
-  RateLimit,
   UpdateAgentBody,
   UpdateOrganizationBody,
 } from "./dto.ts";
 import { UpstreamError } from "./errors.ts";
+import type { JsonObject } from "./json.ts";
+import type { RateLimit } from "./rate-limit.ts";
 import { routeTemplate } from "./route-template.ts";
 
 /** Who is calling: every operation forwards this key, signal and rate-limit observer. */

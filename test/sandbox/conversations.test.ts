@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS, SEED_COUNTS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
+import type { ConversationDto } from "../../src/upstream/dto.ts";
 import {
   CONVERSATION_CHANNELS,
   CONVERSATION_DIRECTIONS,
   CONVERSATION_STATUSES,
-  type ConversationDto,
-} from "../../src/upstream/dto.ts";
+} from "../../src/upstream/enums.ts";
 import { call, expectError } from "./http.ts";
 
 let sandbox: Sandbox;

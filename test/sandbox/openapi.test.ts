@@ -1,13 +1,13 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/sandbox/openapi.ts";
+import { ORGANIZATION_WRITABLE_FIELDS } from "../../src/upstream/dto.ts";
 import {
   AGENT_STATUSES,
   CAMPAIGN_STATUSES,
   CONVERSATION_STATUSES,
   DOCUMENT_STATUSES,
-  ORGANIZATION_WRITABLE_FIELDS,
-} from "../../src/upstream/dto.ts";
+} from "../../src/upstream/enums.ts";
 
 type Json = { [key: string]: unknown };
 type Operation = Json & { operationId: string; security?: Json[]; responses: Json };

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
-import type { RateLimit } from "../../src/upstream/dto.ts";
 import { UpstreamError, UpstreamUnavailableError } from "../../src/upstream/errors.ts";
+import type { RateLimit } from "../../src/upstream/rate-limit.ts";
 import {
   type RecordingUpstream,
   sendJson,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
-import type { RateLimit } from "../../src/upstream/dto.ts";
+import type { RateLimit } from "../../src/upstream/rate-limit.ts";
 import {
   closedPortUrl,
   type RecordingUpstream,

@@ -4,7 +4,7 @@ import {
   type UpstreamClient,
   type UpstreamRequest,
 } from "../../src/upstream/client.ts";
-import type { RateLimit } from "../../src/upstream/dto.ts";
+import type { RateLimit } from "../../src/upstream/rate-limit.ts";
 import {
   type RecordingUpstream,
   sendJson,

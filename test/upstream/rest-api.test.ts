@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
-import type { RateLimit } from "../../src/upstream/dto.ts";
+import type { RateLimit } from "../../src/upstream/rate-limit.ts";
 import { createRestApi, type RestApi } from "../../src/upstream/rest-api.ts";
 import { type RecordingUpstream, sendJson, startRecordingUpstream } from "./recording-upstream.ts";
 

@@ -7,8 +7,8 @@ import {
   CONVERSATION_CHANNELS,
   CONVERSATION_DIRECTIONS,
   CONVERSATION_STATUSES,
-  ID_PREFIX,
-} from "../../upstream/dto.ts";
+} from "../../upstream/enums.ts";
+import { ID_PREFIX } from "../../upstream/ids.ts";
 import {
   type ErrorStatus,
   enumOf,

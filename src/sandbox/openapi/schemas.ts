@@ -2,41 +2,44 @@
  * Component schemas: one per wire shape of src/upstream/dto.ts, checked field by field against
  * the DTO types by `dtoSchema` (see helpers.ts).
  */
+
 import {
-  AGENT_STATUSES,
   type AgentDto,
   type AgentStatsDto,
-  type AgentStatus,
   type AssignPhoneNumberBody,
-  CAMPAIGN_STATUSES,
   type CampaignDto,
-  CONVERSATION_CHANNELS,
-  CONVERSATION_DIRECTIONS,
-  CONVERSATION_STATUSES,
   type ContactDto,
   type ContactStatsDto,
   type ConversationDto,
-  type ConversationStatus,
   type ConversationStatusDto,
   type CreateAgentBody,
   type CursorResponse,
-  DOCUMENT_STATUSES,
   type DocumentDto,
   type ErrorBody,
-  ID_PREFIX,
   type OffsetResponse,
   ORGANIZATION_WRITABLE_FIELDS,
   type PageResponse,
   type PhoneNumberDto,
   type PropertyDefinitionDto,
   type RetryCampaignResponse,
-  SANDBOX_ID_PREFIX,
   type ToolCatalogEntryDto,
   type ToolCatalogResponse,
   type UpdateAgentBody,
   type VoiceConfigDto,
   type VoiceConfigInputDto,
 } from "../../upstream/dto.ts";
+import {
+  AGENT_STATUSES,
+  type AgentStatus,
+  CAMPAIGN_STATUSES,
+  CONVERSATION_CHANNELS,
+  CONVERSATION_DIRECTIONS,
+  CONVERSATION_STATUSES,
+  type ConversationStatus,
+  DOCUMENT_STATUSES,
+} from "../../upstream/enums.ts";
+import { ID_PREFIX } from "../../upstream/ids.ts";
+import { SANDBOX_ID_PREFIX } from "../ids.ts";
 import {
   arrayOf,
   bool,

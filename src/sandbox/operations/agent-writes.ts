@@ -1,4 +1,4 @@
-import { ID_PREFIX } from "../../upstream/dto.ts";
+import { ID_PREFIX } from "../../upstream/ids.ts";
 import {
   agentWithoutStatus,
   buildVoiceConfigs,

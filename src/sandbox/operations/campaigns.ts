@@ -1,9 +1,5 @@
-import {
-  CAMPAIGN_STATUSES,
-  type CampaignDto,
-  type CursorResponse,
-  type RetryCampaignResponse,
-} from "../../upstream/dto.ts";
+import type { CampaignDto, CursorResponse, RetryCampaignResponse } from "../../upstream/dto.ts";
+import { CAMPAIGN_STATUSES } from "../../upstream/enums.ts";
 import type { CursorPosition, CursorScope } from "../cursor.ts";
 import { ApiError, notFound } from "../error-codes.ts";
 import { deleted, type Operation, type OperationContext, ok, param } from "../operation-context.ts";

@@ -2,9 +2,9 @@ import {
   CONVERSATION_CHANNELS,
   CONVERSATION_DIRECTIONS,
   CONVERSATION_STATUSES,
-  ID_PREFIX,
-  type JsonObject,
-} from "../../upstream/dto.ts";
+} from "../../upstream/enums.ts";
+import { ID_PREFIX } from "../../upstream/ids.ts";
+import type { JsonObject } from "../../upstream/json.ts";
 import { byStartedAtDesc, conversationDto, conversationStatusDto } from "../conversation-view.ts";
 import { ApiError, notFound } from "../error-codes.ts";
 import { type Operation, ok, param } from "../operation-context.ts";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { JsonObject } from "../../upstream/dto.ts";
+import type { JsonObject } from "../../upstream/json.ts";
 import { invalidField, parseBodyShape } from "../body-validation.ts";
 import { type Operation, type OperationContext, ok } from "../operation-context.ts";
 import { requireJsonObject } from "../request-body.ts";

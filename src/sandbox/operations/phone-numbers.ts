@@ -1,7 +1,9 @@
 import { z } from "zod";
-import { ID_PREFIX, type PhoneNumberDto, SANDBOX_ID_PREFIX } from "../../upstream/dto.ts";
+import type { PhoneNumberDto } from "../../upstream/dto.ts";
+import { ID_PREFIX } from "../../upstream/ids.ts";
 import { invalidField, parseBodyShape } from "../body-validation.ts";
 import { ApiError, notFound } from "../error-codes.ts";
+import { SANDBOX_ID_PREFIX } from "../ids.ts";
 import {
   type Operation,
   type OperationContext,
