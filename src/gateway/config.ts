@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { boolVar, ConfigError, intVar, parseEnv } from "../env.ts";
+import { GATEWAY_DEFAULTS } from "./defaults.ts";
 
 const httpUrl = z
   .string()
@@ -27,12 +28,12 @@ const gatewayEnv = z.object({
   UPSTREAM_DURATION_UNIT: z
     .enum(["seconds", "milliseconds"], { error: "must be one of seconds, milliseconds" })
     .optional(),
-  MAX_UPSTREAM_CALLS: intVar(1, 100_000).default(200),
-  MAX_DEPTH: intVar(1, 100).default(12),
-  MAX_ALIASES: intVar(0, 1000).default(30),
-  MAX_TOKENS: intVar(100, 1_000_000).default(5000),
-  MAX_REQUEST_BYTES: intVar(1024, 100 * 1024 * 1024).default(1024 * 1024),
-  POLL_INTERVAL_MS: intVar(100, 60_000).default(1000),
+  MAX_UPSTREAM_CALLS: intVar(1, 100_000).default(GATEWAY_DEFAULTS.maxUpstreamCalls),
+  MAX_DEPTH: intVar(1, 100).default(GATEWAY_DEFAULTS.maxDepth),
+  MAX_ALIASES: intVar(0, 1000).default(GATEWAY_DEFAULTS.maxAliases),
+  MAX_TOKENS: intVar(100, 1_000_000).default(GATEWAY_DEFAULTS.maxTokens),
+  MAX_REQUEST_BYTES: intVar(1024, 100 * 1024 * 1024).default(GATEWAY_DEFAULTS.maxRequestBytes),
+  POLL_INTERVAL_MS: intVar(100, 60_000).default(GATEWAY_DEFAULTS.pollIntervalMs),
   CORS_ORIGINS: z
     .string()
     .transform((value) =>
@@ -69,7 +70,7 @@ const gatewayEnv = z.object({
   SESSION_RATE_LIMIT: intVar(1, 1_000_000).default(600),
   // Default: on in passthrough, off in session mode.
   INTROSPECTION: boolVar().optional(),
-  OPERATION_DEADLINE_MS: intVar(100, 600_000).default(10_000),
+  OPERATION_DEADLINE_MS: intVar(100, 600_000).default(GATEWAY_DEFAULTS.operationDeadlineMs),
   // Operations (README: Operations).
   SHUTDOWN_GRACE_MS: intVar(0, 600_000).default(10_000),
   HEADERS_TIMEOUT_MS: intVar(100, 600_000).default(10_000),

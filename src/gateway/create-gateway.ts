@@ -12,6 +12,7 @@ import { schema } from "../schema/index.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { authorizationFrom, createContext, type GatewayContext } from "./context.ts";
 import { ConversationStatusHub } from "./conversation-status-hub.ts";
+import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import { renderGraphiQLPage, useGraphiQLAssets } from "./graphiql-page.ts";
 import { createGatewayLogger } from "./logger.ts";
 import { maskError } from "./mask-error.ts";
@@ -84,14 +85,14 @@ export type Gateway = YogaServerInstance<Record<string, unknown>, GatewayContext
 export function createGateway(options: GatewayOptions): Gateway {
   const conversationStatusHub = new ConversationStatusHub({
     upstream: options.upstream,
-    intervalMs: options.pollIntervalMs ?? 1000,
+    intervalMs: options.pollIntervalMs ?? GATEWAY_DEFAULTS.pollIntervalMs,
   });
   const metrics = new GatewayMetrics(() => conversationStatusHub.pollerCount);
   const dependencies = {
     upstream: options.upstream,
     conversationStatusHub,
     cursorKey: createCursorKey(options.cursorSecret),
-    maxUpstreamCalls: options.maxUpstreamCalls ?? 200,
+    maxUpstreamCalls: options.maxUpstreamCalls ?? GATEWAY_DEFAULTS.maxUpstreamCalls,
     onCallDone: metrics.recordUpstreamCall,
   };
   const requestIds = new WeakMap<Request, string>();
@@ -139,7 +140,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       useCsrfPrevention(),
       ...(options.graphiql ? [useGraphiQLAssets()] : []),
       useNoBodyEcho(),
-      useRequestSizeLimit({ maxBytes: options.maxRequestBytes ?? 1024 * 1024 }),
+      useRequestSizeLimit({
+        maxBytes: options.maxRequestBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
+      }),
       // After the size limit, which may replace the request: the ID is kept on the final one.
       useRequestId(requestIds),
       usePersistedDocuments(options.persistedDocuments),
@@ -150,17 +153,21 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
       useExecutionCancellation(),
       useOperationLimits({
-        maxDepth: options.maxDepth ?? 12,
-        maxAliases: options.maxAliases ?? 30,
-        maxTokens: options.maxTokens ?? 5000,
+        maxDepth: options.maxDepth ?? GATEWAY_DEFAULTS.maxDepth,
+        maxAliases: options.maxAliases ?? GATEWAY_DEFAULTS.maxAliases,
+        maxTokens: options.maxTokens ?? GATEWAY_DEFAULTS.maxTokens,
       }),
       useWellFormedInput(),
-      useOperationDeadline({ deadlineMs: options.operationDeadlineMs ?? 10_000 }),
+      useOperationDeadline({
+        deadlineMs: options.operationDeadlineMs ?? GATEWAY_DEFAULTS.operationDeadlineMs,
+      }),
       useKeyBound(),
       ...(options.session ? [useReadOnlySessions()] : []),
       ...(options.introspection === false ? [useNoIntrospection()] : []),
       useVariableErrors(),
-      useCostLimit({ maxUpstreamCalls: options.maxUpstreamCalls ?? 200 }),
+      useCostLimit({
+        maxUpstreamCalls: options.maxUpstreamCalls ?? GATEWAY_DEFAULTS.maxUpstreamCalls,
+      }),
       useApiKeyGate(),
       useUpstreamReport(),
       useHttpStatusInErrors((request) => requestIds.get(request)),

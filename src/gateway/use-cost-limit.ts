@@ -8,6 +8,7 @@ import {
 import type { Plugin } from "graphql-yoga";
 import { gatewayError } from "../errors.ts";
 import type { GatewayContext } from "./context.ts";
+import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import { estimateUpstreamCalls } from "./estimate-upstream-calls.ts";
 import { requestLevel } from "./http-status.ts";
 import { factsOf } from "./operation-facts.ts";
@@ -23,7 +24,7 @@ export interface CostLimitOptions {
  * A subscription's context outlives its events: its polls, not the runtime budget, bound it.
  */
 export function useCostLimit(options: CostLimitOptions = {}): Plugin {
-  const maxUpstreamCalls = options.maxUpstreamCalls ?? 200;
+  const maxUpstreamCalls = options.maxUpstreamCalls ?? GATEWAY_DEFAULTS.maxUpstreamCalls;
 
   function judge(args: ExecutionArgs) {
     const operation = getOperationAST(args.document, args.operationName);

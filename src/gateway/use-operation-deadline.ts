@@ -1,6 +1,7 @@
 import type { Plugin } from "graphql-yoga";
 import { OperationDeadlineExceeded } from "../upstream/errors.ts";
 import type { GatewayContext } from "./context.ts";
+import { GATEWAY_DEFAULTS } from "./defaults.ts";
 
 export interface OperationDeadlineOptions {
   /** Longest a query or mutation may run, retries included; default 10 000 ms. */
@@ -14,7 +15,7 @@ export interface OperationDeadlineOptions {
  * as long as the call they follow.
  */
 export function useOperationDeadline(options: OperationDeadlineOptions = {}): Plugin {
-  const deadlineMs = options.deadlineMs ?? 10_000;
+  const deadlineMs = options.deadlineMs ?? GATEWAY_DEFAULTS.operationDeadlineMs;
   return {
     onExecute({ args }) {
       const { operation } = args.contextValue as unknown as GatewayContext;

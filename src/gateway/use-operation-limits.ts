@@ -4,6 +4,7 @@ import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
 import type { GraphQLError, ValidationContext } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { type ErrorCode, gatewayError } from "../errors.ts";
+import { GATEWAY_DEFAULTS } from "./defaults.ts";
 
 export interface OperationLimitsOptions {
   /** Deepest selection allowed (introspection's `__schema` not counted); default 12. */
@@ -20,8 +21,8 @@ export interface OperationLimitsOptions {
  * yoga answers with HTTP 200 and a code-less "Syntax Error: ..." that is not a syntax error.
  */
 export function useOperationLimits(options: OperationLimitsOptions = {}): Plugin {
-  const maxDepth = options.maxDepth ?? 12;
-  const maxAliases = options.maxAliases ?? 30;
+  const maxDepth = options.maxDepth ?? GATEWAY_DEFAULTS.maxDepth;
+  const maxAliases = options.maxAliases ?? GATEWAY_DEFAULTS.maxAliases;
   const depthRule = maxDepthRule({
     n: maxDepth,
     exposeLimits: true,
@@ -37,7 +38,9 @@ export function useOperationLimits(options: OperationLimitsOptions = {}): Plugin
   return {
     onPluginInit({ addPlugin }) {
       // A parse-time bound: a huge document is cut off before it costs parsing time.
-      addPlugin(maxTokensPlugin({ n: options.maxTokens ?? 5000, exposeLimits: true }));
+      addPlugin(
+        maxTokensPlugin({ n: options.maxTokens ?? GATEWAY_DEFAULTS.maxTokens, exposeLimits: true }),
+      );
     },
     onValidate({ addValidationRule }) {
       addValidationRule(depthRule);

@@ -1,4 +1,5 @@
 import type { Plugin } from "graphql-yoga";
+import { GATEWAY_DEFAULTS } from "./defaults.ts";
 
 export interface RequestSizeLimitOptions {
   /** Largest request body read; default 1 MiB. */
@@ -10,7 +11,7 @@ export interface RequestSizeLimitOptions {
  * Content-Length when it states one, else by counting the bytes of a streamed (chunked) body.
  */
 export function useRequestSizeLimit(options: RequestSizeLimitOptions = {}): Plugin {
-  const maxBytes = options.maxBytes ?? 1024 * 1024;
+  const maxBytes = options.maxBytes ?? GATEWAY_DEFAULTS.maxRequestBytes;
   const tooLarge = (fetchAPI: { Response: typeof Response }) =>
     new fetchAPI.Response(
       JSON.stringify({

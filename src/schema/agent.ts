@@ -9,6 +9,9 @@ import { patchBody } from "./patch-body.ts";
 import { listKey, readOnce } from "./read-once.ts";
 import { VoiceConfig, VoiceConfigInput, voiceConfigsBody } from "./voice-config.ts";
 
+/** The upstream's default page size (seed), which the list and its cost estimate share. */
+const AGENTS_PAGE_SIZE = 20;
+
 export const AgentStatus = builder.enumType("AgentStatus", {
   description:
     "An agent's state; a value the upstream sends that the schema does not know resolves to null.",
@@ -177,13 +180,13 @@ builder.queryFields((t) => ({
     description:
       "The organization's agents (GET /v1/agents, paged by page and pageSize; 20 a page by default).",
     args: connectionArgs(t.arg),
-    extensions: { upstreamCalls: 3, connection: { defaultSize: 20 } },
+    extensions: { upstreamCalls: 3, connection: { defaultSize: AGENTS_PAGE_SIZE } },
     resolve: async (_root, args, context) => {
       const connection = await resolveConnection<AgentDto>(
         {
           name: "agents",
           assumedForm: "page",
-          defaultSize: 20,
+          defaultSize: AGENTS_PAGE_SIZE,
           filters: {},
           cursorKey: context.cursorKey,
           itemId: (agent) => agent.id,

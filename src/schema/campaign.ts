@@ -9,6 +9,9 @@ import { assertId } from "./ids.ts";
 import { enumOrNull, loadEach } from "./load-each.ts";
 import { listKey, readOnce } from "./read-once.ts";
 
+/** The upstream's default page size (seed), which the list and its cost estimate share. */
+const CAMPAIGNS_PAGE_SIZE = 25;
+
 export const CampaignStatus = builder.enumType("CampaignStatus", {
   description:
     "A campaign's state (the sandbox's set: the REST API names none); an upstream value the schema does not know resolves to null.",
@@ -157,14 +160,17 @@ builder.queryFields((t) => ({
     description:
       "The organization's campaigns, forward only: the upstream pages them with opaque cursors (GET /v1/campaigns; 25 a page by default).",
     args: { ...forwardConnectionArgs(t.arg), filter: t.arg({ type: CampaignFilter }) },
-    extensions: { upstreamCalls: 2, connection: { defaultSize: 25, forwardOnly: true } },
+    extensions: {
+      upstreamCalls: 2,
+      connection: { defaultSize: CAMPAIGNS_PAGE_SIZE, forwardOnly: true },
+    },
     resolve: async (_root, { filter, ...args }, context) => {
       const status = filter?.status ?? undefined;
       const connection = await resolveConnection<CampaignShape>(
         {
           name: "campaigns",
           assumedForm: "cursor",
-          defaultSize: 25,
+          defaultSize: CAMPAIGNS_PAGE_SIZE,
           filters: { status },
           cursorKey: context.cursorKey,
           itemId: (campaign) => campaign.id,

@@ -18,6 +18,9 @@ import { assertId } from "./ids.ts";
 import { enumOrNull } from "./load-each.ts";
 import { listKey, readOnce } from "./read-once.ts";
 
+/** The upstream's default page size (seed), which the list and its cost estimate share. */
+const CONVERSATIONS_PAGE_SIZE = 50;
+
 export const ConversationStatus = builder.enumType("ConversationStatus", {
   description:
     "A conversation's status; `IN_PROGRESS` marks a live call. An upstream value the schema does not know resolves to null.",
@@ -193,7 +196,7 @@ function listConversations(
     {
       name: "conversations",
       assumedForm: "offset",
-      defaultSize: 50,
+      defaultSize: CONVERSATIONS_PAGE_SIZE,
       filters: { ...query },
       cursorKey: context.cursorKey,
       itemId: (conversation) => conversation.id,
@@ -209,7 +212,7 @@ function listConversations(
 }
 
 // Two requests cover any window; `last` without `before` may need a third (README: Connections).
-const connectionField = { upstreamCalls: 3, connection: { defaultSize: 50 } };
+const connectionField = { upstreamCalls: 3, connection: { defaultSize: CONVERSATIONS_PAGE_SIZE } };
 
 builder.queryFields((t) => ({
   conversation: t.field({

@@ -1,0 +1,13 @@
+/**
+ * Every gateway default, declared once: the environment (config.ts), `createGateway` and the
+ * plugins read them here (README: Configuration shows the same figures).
+ */
+export const GATEWAY_DEFAULTS = {
+  maxUpstreamCalls: 200,
+  maxDepth: 12,
+  maxAliases: 30,
+  maxTokens: 5000,
+  maxRequestBytes: 1024 * 1024,
+  pollIntervalMs: 1000,
+  operationDeadlineMs: 10_000,
+} as const;
