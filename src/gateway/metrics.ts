@@ -1,5 +1,8 @@
 import { Counter, Gauge, Histogram, Registry } from "prom-client";
 
+/** Latency buckets, from 5 ms to 10 s (the default operation deadline). */
+const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
 /**
  * The gateway's Prometheus metrics, on a registry of its own (several gateways in one process
  * never share one). Labels hold only fixed vocabularies: operation types, catalogue codes, route
@@ -17,7 +20,7 @@ export class GatewayMetrics {
     name: "voicegraph_operation_duration_seconds",
     help: "Time to execute a GraphQL operation, by type.",
     labelNames: ["type"] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: SECONDS,
     registers: [this.registry],
   });
   readonly upstreamCalls = new Counter({
@@ -30,7 +33,7 @@ export class GatewayMetrics {
     name: "voicegraph_upstream_request_duration_seconds",
     help: "Time of one upstream REST call, retries included, by route template.",
     labelNames: ["route"] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    buckets: SECONDS,
     registers: [this.registry],
   });
 

@@ -4,6 +4,7 @@ import { gatewayError } from "../errors.ts";
 import type { GatewayContext } from "./context.ts";
 import { requestLevel } from "./http-status.ts";
 import { factsOf } from "./operation-facts.ts";
+import { refuseBeforeRunning } from "./refuse-before-running.ts";
 
 /**
  * An operation that reaches the upstream needs a key: without one it is UNAUTHENTICATED, HTTP
@@ -28,14 +29,5 @@ export function useApiKeyGate(): Plugin {
       extensions: { cost: { estimated, upstreamCalls: 0 } },
     };
   }
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const refusal = judge(args);
-      if (refusal) setResultAndStopExecution(refusal);
-    },
-    onSubscribe({ args, setResultAndStopExecution }) {
-      const refusal = judge(args);
-      if (refusal) setResultAndStopExecution(refusal);
-    },
-  };
+  return refuseBeforeRunning(judge);
 }

@@ -12,6 +12,7 @@ import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import { estimateUpstreamCalls } from "./estimate-upstream-calls.ts";
 import { requestLevel } from "./http-status.ts";
 import { factsOf } from "./operation-facts.ts";
+import { refuseBeforeRunning } from "./refuse-before-running.ts";
 
 export interface CostLimitOptions {
   /** Most upstream calls one operation may be estimated to make; default 200. */
@@ -29,6 +30,9 @@ export function useCostLimit(options: CostLimitOptions = {}): Plugin {
   function judge(args: ExecutionArgs) {
     const operation = getOperationAST(args.document, args.operationName);
     if (!operation) return undefined;
+    if (operation.operation === "subscription") {
+      (args.contextValue as unknown as GatewayContext).usage.limit = undefined;
+    }
     const facts = factsOf(args.contextValue as object);
     const fragments: Record<string, FragmentDefinitionNode> = {};
     for (const definition of args.document.definitions) {
@@ -61,15 +65,5 @@ export function useCostLimit(options: CostLimitOptions = {}): Plugin {
     return { errors: [requestLevel(refusal)], extensions: { cost } };
   }
 
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const refusal = judge(args);
-      if (refusal) setResultAndStopExecution(refusal);
-    },
-    onSubscribe({ args, setResultAndStopExecution }) {
-      (args.contextValue as unknown as GatewayContext).usage.limit = undefined;
-      const refusal = judge(args);
-      if (refusal) setResultAndStopExecution(refusal);
-    },
-  };
+  return refuseBeforeRunning(judge);
 }

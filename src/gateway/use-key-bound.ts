@@ -3,6 +3,7 @@ import type { Plugin } from "graphql-yoga";
 import { gatewayError } from "../errors.ts";
 import type { GatewayContext } from "./context.ts";
 import { requestLevel } from "./http-status.ts";
+import { refuseBeforeRunning } from "./refuse-before-running.ts";
 
 /** Longest Authorization value sent upstream; no real API key comes near it. */
 export const MAX_KEY_BYTES = 4096;
@@ -22,14 +23,5 @@ export function useKeyBound(maxBytes = MAX_KEY_BYTES): Plugin {
     );
     return { errors: [requestLevel(refusal)] };
   };
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const refusal = judge(args);
-      if (refusal) setResultAndStopExecution(refusal);
-    },
-    onSubscribe({ args, setResultAndStopExecution }) {
-      const refusal = judge(args);
-      if (refusal) setResultAndStopExecution(refusal);
-    },
-  };
+  return refuseBeforeRunning(judge);
 }

@@ -2,6 +2,7 @@ import { type ExecutionArgs, type GraphQLError, getOperationAST, getVariableValu
 import { createGraphQLError, type Plugin } from "graphql-yoga";
 import { requestLevel } from "./http-status.ts";
 import { factsOf } from "./operation-facts.ts";
+import { refuseBeforeRunning } from "./refuse-before-running.ts";
 
 /**
  * Variables that do not fit their types are the client's to fix: BAD_USER_INPUT, HTTP 400, before
@@ -20,16 +21,7 @@ export function useVariableErrors(): Plugin {
     factsOf(args.contextValue as object).variables = coerced.coerced;
     return undefined;
   }
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const refusal = judge(args);
-      if (refusal) setResultAndStopExecution(refusal);
-    },
-    onSubscribe({ args, setResultAndStopExecution }) {
-      const refusal = judge(args);
-      if (refusal) setResultAndStopExecution(refusal);
-    },
-  };
+  return refuseBeforeRunning(judge);
 }
 
 function badVariable(error: GraphQLError): GraphQLError {

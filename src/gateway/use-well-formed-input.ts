@@ -2,6 +2,7 @@ import { type ExecutionArgs, Kind, visit } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { badUserInput } from "../errors.ts";
 import { requestLevel } from "./http-status.ts";
+import { refuseBeforeRunning } from "./refuse-before-running.ts";
 
 export interface WellFormedInputOptions {
   /** Deepest nesting of objects and lists in a variable or an inline value; default 32. */
@@ -23,16 +24,7 @@ export function useWellFormedInput(options: WellFormedInputOptions = {}): Plugin
     return problem && { errors: [requestLevel(badUserInput(problem.message, problem.extensions))] };
   }
 
-  return {
-    onExecute({ args, setResultAndStopExecution }) {
-      const refusal = judge(args);
-      if (refusal) setResultAndStopExecution(refusal);
-    },
-    onSubscribe({ args, setResultAndStopExecution }) {
-      const refusal = judge(args);
-      if (refusal) setResultAndStopExecution(refusal);
-    },
-  };
+  return refuseBeforeRunning(judge);
 }
 
 interface Problem {
