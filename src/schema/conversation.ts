@@ -237,24 +237,19 @@ builder.queryFields((t) => ({
   }),
 }));
 
-builder.objectField(Agent, "conversations", (t) =>
-  t.field({
-    type: ConversationConnection,
-    description: "The agent's conversations: the conversation list filtered by this agent.",
-    args: { ...connectionArgs(t.arg), filter: t.arg({ type: ConversationFilter }) },
-    extensions: connectionField,
-    resolve: (agent, { filter, ...args }, context) =>
-      listConversations(context, pinned(toQuery(filter), "agentId", agent.id), args),
-  }),
-);
-
-builder.objectField(Contact, "conversations", (t) =>
-  t.field({
-    type: ConversationConnection,
-    description: "The contact's conversations: the conversation list filtered by this contact.",
-    args: { ...connectionArgs(t.arg), filter: t.arg({ type: ConversationFilter }) },
-    extensions: connectionField,
-    resolve: (contact, { filter, ...args }, context) =>
-      listConversations(context, pinned(toQuery(filter), "contactId", contact.id), args),
-  }),
-);
+// An agent's and a contact's conversations: the list, pinned to the parent's ID.
+for (const [parent, field, noun] of [
+  [Agent, "agentId", "agent"],
+  [Contact, "contactId", "contact"],
+] as const) {
+  builder.objectField(parent as typeof Agent, "conversations", (t) =>
+    t.field({
+      type: ConversationConnection,
+      description: `The ${noun}'s conversations: the conversation list filtered by this ${noun}.`,
+      args: { ...connectionArgs(t.arg), filter: t.arg({ type: ConversationFilter }) },
+      extensions: connectionField,
+      resolve: (owner, { filter, ...args }, context) =>
+        listConversations(context, pinned(toQuery(filter), field, owner.id), args),
+    }),
+  );
+}
