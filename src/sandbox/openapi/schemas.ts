@@ -1,13 +1,13 @@
 /**
  * Component schemas: one per wire shape of src/upstream/dto.ts, checked field by field against
- * the DTO types by `dtoSchema` (see helpers.ts).
+ * the DTO types by `dtoSchema` (see helpers.ts). Request bodies come from the sandbox's own zod
+ * validators (request-bodies.ts).
  */
 import {
   AGENT_STATUSES,
   type AgentDto,
   type AgentStatsDto,
   type AgentStatus,
-  type AssignPhoneNumberBody,
   CAMPAIGN_STATUSES,
   type CampaignDto,
   CONVERSATION_CHANNELS,
@@ -18,7 +18,6 @@ import {
   type ConversationDto,
   type ConversationStatus,
   type ConversationStatusDto,
-  type CreateAgentBody,
   type CursorResponse,
   DOCUMENT_STATUSES,
   type DocumentDto,
@@ -33,9 +32,7 @@ import {
   SANDBOX_ID_PREFIX,
   type ToolCatalogEntryDto,
   type ToolCatalogResponse,
-  type UpdateAgentBody,
   type VoiceConfigDto,
-  type VoiceConfigInputDto,
 } from "../../upstream/dto.ts";
 import {
   arrayOf,
@@ -54,6 +51,7 @@ import {
   type SchemaName,
   str,
 } from "./helpers.ts";
+import { requestBodySchemas } from "./request-bodies.ts";
 
 /** Unions dto.ts declares without a value list: a record keyed by the union lists each once. */
 const PROPERTY_TYPES: Record<PropertyDefinitionDto["type"], true> = {
@@ -74,18 +72,6 @@ const VoiceConfig = dtoSchema<VoiceConfigDto>()(
     isDefault: bool(),
   },
   "all",
-);
-
-const VoiceConfigInput = dtoSchema<VoiceConfigInputDto>()(
-  {
-    id: str("Kept when it names an existing voice config of the agent; otherwise generated."),
-    voiceId: str(),
-    language: str(),
-    label: str(),
-    settings: freeObject("Voice settings."),
-    isDefault: bool(),
-  },
-  ["voiceId", "language"],
 );
 
 const agentFields = {
@@ -110,30 +96,6 @@ const Agent = dtoSchema<AgentDto & { status: AgentStatus }>()(
 /** The update-agent (operation 4) shape: the agent without `status`, as the seed shows it. */
 const AgentUpdateResponse = dtoSchema<Omit<AgentDto, "status">>()(agentFields, "all");
 
-const updateAgentFields = {
-  name: str(),
-  primaryLanguage: str(),
-  systemPrompt: str(),
-  greeting: str(),
-  model: str(),
-  voiceConfigs: arrayOf(ref("VoiceConfigInput")),
-  metadata: freeObject(),
-};
-
-/** Request bodies: unknown fields are rejected with 400. */
-const closed = { additionalProperties: false };
-
-const UpdateAgentBodySchema = dtoSchema<UpdateAgentBody>()(updateAgentFields, [], {
-  description: "Every field is optional; unknown fields are rejected.",
-  ...closed,
-});
-
-const CreateAgentBodySchema = dtoSchema<CreateAgentBody>()(
-  { ...updateAgentFields, supportedLanguages: arrayOf(str()) },
-  ["name"],
-  closed,
-);
-
 const nullableString = () => nullable(str());
 
 /** OrganizationDto has an index signature, so it is written out by hand. */
@@ -147,13 +109,6 @@ const Organization: Schema = {
     updatedAt: dateTime(),
   },
   additionalProperties: true,
-};
-
-const UpdateOrganizationBody: Schema = {
-  type: "object",
-  description: "Every field is optional; unknown fields are rejected.",
-  properties: Object.fromEntries(ORGANIZATION_WRITABLE_FIELDS.map((f) => [f, str()])),
-  ...closed,
 };
 
 const Conversation = dtoSchema<ConversationDto>()(
@@ -265,15 +220,6 @@ const PhoneNumber = dtoSchema<PhoneNumberDto>()(
   "all",
 );
 
-const AssignPhoneNumberBodySchema = dtoSchema<AssignPhoneNumberBody>()(
-  {
-    phoneNumberId: str(`Phone number identifier (\`${SANDBOX_ID_PREFIX.phoneNumber}\` prefix).`),
-    agentId: str(`Agent identifier (\`${ID_PREFIX.agent}\` prefix).`),
-  },
-  "all",
-  closed,
-);
-
 const PropertyDefinition = dtoSchema<PropertyDefinitionDto>()(
   {
     id: prefixedId(ID_PREFIX.property),
@@ -359,15 +305,12 @@ const CampaignPage = dtoSchema<CursorResponse<CampaignDto>>()(
 );
 
 export const schemas: Record<SchemaName, Schema> = {
+  ...requestBodySchemas,
   Error: ErrorSchema,
   Organization,
-  UpdateOrganizationBody,
   VoiceConfig,
-  VoiceConfigInput,
   Agent,
   AgentUpdateResponse,
-  UpdateAgentBody: UpdateAgentBodySchema,
-  CreateAgentBody: CreateAgentBodySchema,
   AgentPage,
   AgentStats,
   Conversation,
@@ -379,7 +322,6 @@ export const schemas: Record<SchemaName, Schema> = {
   CampaignPage,
   RetryCampaignResponse: RetryCampaignResponseSchema,
   PhoneNumber,
-  AssignPhoneNumberBody: AssignPhoneNumberBodySchema,
   PropertyDefinition,
   ToolCatalogEntry,
   ToolCatalogResponse: ToolCatalogResponseSchema,
