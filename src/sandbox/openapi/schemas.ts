@@ -8,8 +8,6 @@ import {
   type AgentDto,
   type AgentStatsDto,
   type AgentStatus,
-  CAMPAIGN_STATUSES,
-  type CampaignDto,
   CONVERSATION_CHANNELS,
   CONVERSATION_DIRECTIONS,
   CONVERSATION_STATUSES,
@@ -18,22 +16,12 @@ import {
   type ConversationDto,
   type ConversationStatus,
   type ConversationStatusDto,
-  type CursorResponse,
-  DOCUMENT_STATUSES,
-  type DocumentDto,
-  type ErrorBody,
   ID_PREFIX,
-  type OffsetResponse,
   ORGANIZATION_WRITABLE_FIELDS,
-  type PageResponse,
-  type PhoneNumberDto,
-  type PropertyDefinitionDto,
-  type RetryCampaignResponse,
   SANDBOX_ID_PREFIX,
-  type ToolCatalogEntryDto,
-  type ToolCatalogResponse,
   type VoiceConfigDto,
 } from "../../upstream/dto.ts";
+import { envelopeSchemas } from "./envelope-schemas.ts";
 import {
   arrayOf,
   bool,
@@ -52,15 +40,7 @@ import {
   str,
 } from "./helpers.ts";
 import { requestBodySchemas } from "./request-bodies.ts";
-
-/** Unions dto.ts declares without a value list: a record keyed by the union lists each once. */
-const PROPERTY_TYPES: Record<PropertyDefinitionDto["type"], true> = {
-  STRING: true,
-  NUMBER: true,
-  BOOLEAN: true,
-  DATE: true,
-};
-const TOOL_TYPES: Record<ToolCatalogEntryDto["type"], true> = { FUNCTION: true, INTEGRATION: true };
+import { workspaceSchemas } from "./workspace-schemas.ts";
 
 const VoiceConfig = dtoSchema<VoiceConfigDto>()(
   {
@@ -184,146 +164,17 @@ const AgentStats = dtoSchema<AgentStatsDto>()(
   "all",
 );
 
-const Campaign = dtoSchema<CampaignDto>()(
-  {
-    id: prefixedId(ID_PREFIX.campaign),
-    name: str(),
-    status: enumOf(CAMPAIGN_STATUSES),
-    agentId: nullableString(),
-    totalRows: count(),
-    completedRows: count(),
-    failedRows: count(),
-    scheduledAt: nullable(dateTime()),
-    createdAt: dateTime(),
-    updatedAt: dateTime(),
-  },
-  "all",
-);
-
-const RetryCampaignResponseSchema = dtoSchema<RetryCampaignResponse>()(
-  {
-    campaignId: prefixedId(ID_PREFIX.campaign),
-    retriedRows: count(),
-    status: enumOf(CAMPAIGN_STATUSES),
-  },
-  "all",
-);
-
-const PhoneNumber = dtoSchema<PhoneNumberDto>()(
-  {
-    id: prefixedId(SANDBOX_ID_PREFIX.phoneNumber),
-    number: str("E.164 phone number."),
-    country: str(),
-    agentId: nullableString(),
-    assignedAt: nullable(dateTime()),
-  },
-  "all",
-);
-
-const PropertyDefinition = dtoSchema<PropertyDefinitionDto>()(
-  {
-    id: prefixedId(ID_PREFIX.property),
-    key: str(),
-    label: str(),
-    type: enumOf(Object.keys(PROPERTY_TYPES)),
-    createdAt: dateTime(),
-  },
-  "all",
-);
-
-const ToolCatalogEntry = dtoSchema<ToolCatalogEntryDto>()(
-  {
-    id: prefixedId(SANDBOX_ID_PREFIX.tool),
-    name: str(),
-    description: str(),
-    category: str(),
-    type: enumOf(Object.keys(TOOL_TYPES)),
-    parameters: freeObject("JSON Schema of the tool's parameters."),
-  },
-  "all",
-);
-
-const ToolCatalogResponseSchema = dtoSchema<ToolCatalogResponse>()(
-  { items: arrayOf(ref("ToolCatalogEntry")) },
-  "all",
-);
-
-const Document = dtoSchema<DocumentDto>()(
-  {
-    id: prefixedId(ID_PREFIX.document),
-    name: str(),
-    mimeType: str(),
-    sizeBytes: count(),
-    status: enumOf(DOCUMENT_STATUSES),
-    createdAt: dateTime(),
-    updatedAt: dateTime(),
-  },
-  "all",
-);
-
-const ErrorSchema = dtoSchema<ErrorBody & { requestId: string }>()(
-  {
-    error: dtoSchema<ErrorBody["error"]>()(
-      {
-        code: str("Machine-readable code, e.g. NOT_FOUND, INVALID_CURSOR."),
-        message: str(),
-        details: freeObject(),
-      },
-      ["code", "message"],
-    ),
-    requestId: str(),
-  },
-  "all",
-);
-
-const AgentPage = dtoSchema<PageResponse<AgentDto>>()(
-  {
-    items: arrayOf(ref("Agent")),
-    total: count(),
-    page: int({ minimum: 1 }),
-    pageSize: int({ minimum: 1, maximum: 100 }),
-  },
-  "all",
-);
-
-const ConversationPage = dtoSchema<OffsetResponse<ConversationDto>>()(
-  {
-    items: arrayOf(ref("Conversation")),
-    total: count(),
-    limit: int({ minimum: 1, maximum: 100 }),
-    offset: count(),
-  },
-  "all",
-);
-
-const CampaignPage = dtoSchema<CursorResponse<CampaignDto>>()(
-  {
-    items: arrayOf(ref("Campaign")),
-    nextCursor: nullable(str("Opaque; null on the last page.")),
-  },
-  "all",
-);
-
 export const schemas: Record<SchemaName, Schema> = {
   ...requestBodySchemas,
-  Error: ErrorSchema,
+  ...workspaceSchemas,
+  ...envelopeSchemas,
   Organization,
   VoiceConfig,
   Agent,
   AgentUpdateResponse,
-  AgentPage,
   AgentStats,
   Conversation,
-  ConversationPage,
   ConversationStatusView,
   Contact,
   ContactStats,
-  Campaign,
-  CampaignPage,
-  RetryCampaignResponse: RetryCampaignResponseSchema,
-  PhoneNumber,
-  PropertyDefinition,
-  ToolCatalogEntry,
-  ToolCatalogResponse: ToolCatalogResponseSchema,
-  Document,
 };
