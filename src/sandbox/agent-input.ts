@@ -8,7 +8,7 @@ import type { AgentRecord, OrgData } from "./store.ts";
 
 const jsonObject = z.record(z.string(), z.unknown());
 
-const voiceConfigInputShape = z.strictObject({
+export const voiceConfigInputShape = z.strictObject({
   id: z.string().optional(),
   voiceId: z.string(),
   language: z.string(),

@@ -43,7 +43,8 @@ export const openApiDocument: Record<string, unknown> = {
     description:
       "In-memory implementation of the Voice AI Agent Platform REST API embedded in voicegraph. " +
       "Operations marked `x-assumed: true` are mentioned by the seed specification but not shown " +
-      "by it; their shapes follow the seed's conventions.",
+      "by it; their shapes follow the seed's conventions. It describes the sandbox's `standard` " +
+      "dialect (src/sandbox/dialects.ts); the `alternate` dialect answers differently.",
   },
   servers: [{ url: "/" }],
   tags: [

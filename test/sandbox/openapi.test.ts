@@ -1,6 +1,7 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/sandbox/openapi.ts";
+import { startSandbox } from "../../src/sandbox/server.ts";
 import { ORGANIZATION_WRITABLE_FIELDS } from "../../src/upstream/dto.ts";
 import {
   AGENT_STATUSES,
@@ -8,6 +9,7 @@ import {
   CONVERSATION_STATUSES,
   DOCUMENT_STATUSES,
 } from "../../src/upstream/enums.ts";
+import { call } from "./http.ts";
 
 type Json = { [key: string]: unknown };
 type Operation = Json & { operationId: string; security?: Json[]; responses: Json };
@@ -179,5 +181,41 @@ describe("sandbox OpenAPI document", () => {
     expect(JSON.stringify(doc)).not.toContain('"nullable"');
     expect(prop("AgentUpdateResponse", "status")).toBeUndefined();
     expect(schema("Agent").required).toContain("status");
+  });
+
+  it("says it describes the standard dialect", () => {
+    expect((doc.info as Json).description).toContain("`standard` dialect");
+  });
+
+  it("derives request bodies from the sandbox's validators: what it lists is accepted, nothing else", async () => {
+    expect(schema("CreateAgentBody").required).toEqual(["name"]);
+    expect(schema("UpdateAgentBody").required).toBeUndefined();
+    expect([...((schema("AssignPhoneNumberBody").required as string[]) ?? [])].sort()).toEqual([
+      "agentId",
+      "phoneNumberId",
+    ]);
+    expect(schema("VoiceConfigInput").required).toEqual(["voiceId", "language"]);
+    expect(Object.keys(schema("CreateAgentBody").properties ?? {})).toContain("supportedLanguages");
+    const sandbox = await startSandbox();
+    try {
+      const organizationFields = Object.keys(schema("UpdateOrganizationBody").properties ?? {});
+      const timezone = await call(sandbox, "/v1/organization", {
+        method: "PATCH",
+        body: { timezone: "Europe/Paris" },
+      });
+      expect(organizationFields).toContain("timezone");
+      expect(timezone.status).toBe(200);
+      const undocumented = await call(sandbox, "/v1/organization", {
+        method: "PATCH",
+        body: { plan: "gold" },
+      });
+      expect(organizationFields).not.toContain("plan");
+      expect(undocumented.status).toBe(400);
+      const withoutName = await call(sandbox, "/v1/agents", { method: "POST", body: {} });
+      expect(withoutName.status).toBeGreaterThanOrEqual(400);
+      expect(withoutName.status).toBeLessThan(500);
+    } finally {
+      await sandbox.close();
+    }
   });
 });

@@ -1,45 +1,30 @@
 /**
  * Component schemas: one per wire shape of src/upstream/dto.ts, checked field by field against
- * the DTO types by `dtoSchema` (see helpers.ts).
+ * the DTO types by `dtoSchema` (see helpers.ts). Request bodies come from the sandbox's own zod
+ * validators (request-bodies.ts).
  */
 
 import {
   type AgentDto,
   type AgentStatsDto,
-  type AssignPhoneNumberBody,
-  type CampaignDto,
   type ContactDto,
   type ContactStatsDto,
   type ConversationDto,
   type ConversationStatusDto,
-  type CreateAgentBody,
-  type CursorResponse,
-  type DocumentDto,
-  type ErrorBody,
-  type OffsetResponse,
   ORGANIZATION_WRITABLE_FIELDS,
-  type PageResponse,
-  type PhoneNumberDto,
-  type PropertyDefinitionDto,
-  type RetryCampaignResponse,
-  type ToolCatalogEntryDto,
-  type ToolCatalogResponse,
-  type UpdateAgentBody,
   type VoiceConfigDto,
-  type VoiceConfigInputDto,
 } from "../../upstream/dto.ts";
 import {
   AGENT_STATUSES,
   type AgentStatus,
-  CAMPAIGN_STATUSES,
   CONVERSATION_CHANNELS,
   CONVERSATION_DIRECTIONS,
   CONVERSATION_STATUSES,
   type ConversationStatus,
-  DOCUMENT_STATUSES,
 } from "../../upstream/enums.ts";
 import { ID_PREFIX } from "../../upstream/ids.ts";
 import { SANDBOX_ID_PREFIX } from "../ids.ts";
+import { envelopeSchemas } from "./envelope-schemas.ts";
 import {
   arrayOf,
   bool,
@@ -57,15 +42,8 @@ import {
   type SchemaName,
   str,
 } from "./helpers.ts";
-
-/** Unions dto.ts declares without a value list: a record keyed by the union lists each once. */
-const PROPERTY_TYPES: Record<PropertyDefinitionDto["type"], true> = {
-  STRING: true,
-  NUMBER: true,
-  BOOLEAN: true,
-  DATE: true,
-};
-const TOOL_TYPES: Record<ToolCatalogEntryDto["type"], true> = { FUNCTION: true, INTEGRATION: true };
+import { requestBodySchemas } from "./request-bodies.ts";
+import { workspaceSchemas } from "./workspace-schemas.ts";
 
 const VoiceConfig = dtoSchema<VoiceConfigDto>()(
   {
@@ -77,18 +55,6 @@ const VoiceConfig = dtoSchema<VoiceConfigDto>()(
     isDefault: bool(),
   },
   "all",
-);
-
-const VoiceConfigInput = dtoSchema<VoiceConfigInputDto>()(
-  {
-    id: str("Kept when it names an existing voice config of the agent; otherwise generated."),
-    voiceId: str(),
-    language: str(),
-    label: str(),
-    settings: freeObject("Voice settings."),
-    isDefault: bool(),
-  },
-  ["voiceId", "language"],
 );
 
 const agentFields = {
@@ -113,30 +79,6 @@ const Agent = dtoSchema<AgentDto & { status: AgentStatus }>()(
 /** The update-agent (operation 4) shape: the agent without `status`, as the seed shows it. */
 const AgentUpdateResponse = dtoSchema<Omit<AgentDto, "status">>()(agentFields, "all");
 
-const updateAgentFields = {
-  name: str(),
-  primaryLanguage: str(),
-  systemPrompt: str(),
-  greeting: str(),
-  model: str(),
-  voiceConfigs: arrayOf(ref("VoiceConfigInput")),
-  metadata: freeObject(),
-};
-
-/** Request bodies: unknown fields are rejected with 400. */
-const closed = { additionalProperties: false };
-
-const UpdateAgentBodySchema = dtoSchema<UpdateAgentBody>()(updateAgentFields, [], {
-  description: "Every field is optional; unknown fields are rejected.",
-  ...closed,
-});
-
-const CreateAgentBodySchema = dtoSchema<CreateAgentBody>()(
-  { ...updateAgentFields, supportedLanguages: arrayOf(str()) },
-  ["name"],
-  closed,
-);
-
 const nullableString = () => nullable(str());
 
 /** OrganizationDto has an index signature, so it is written out by hand. */
@@ -150,13 +92,6 @@ const Organization: Schema = {
     updatedAt: dateTime(),
   },
   additionalProperties: true,
-};
-
-const UpdateOrganizationBody: Schema = {
-  type: "object",
-  description: "Every field is optional; unknown fields are rejected.",
-  properties: Object.fromEntries(ORGANIZATION_WRITABLE_FIELDS.map((f) => [f, str()])),
-  ...closed,
 };
 
 const Conversation = dtoSchema<ConversationDto>()(
@@ -232,159 +167,17 @@ const AgentStats = dtoSchema<AgentStatsDto>()(
   "all",
 );
 
-const Campaign = dtoSchema<CampaignDto>()(
-  {
-    id: prefixedId(ID_PREFIX.campaign),
-    name: str(),
-    status: enumOf(CAMPAIGN_STATUSES),
-    agentId: nullableString(),
-    totalRows: count(),
-    completedRows: count(),
-    failedRows: count(),
-    scheduledAt: nullable(dateTime()),
-    createdAt: dateTime(),
-    updatedAt: dateTime(),
-  },
-  "all",
-);
-
-const RetryCampaignResponseSchema = dtoSchema<RetryCampaignResponse>()(
-  {
-    campaignId: prefixedId(ID_PREFIX.campaign),
-    retriedRows: count(),
-    status: enumOf(CAMPAIGN_STATUSES),
-  },
-  "all",
-);
-
-const PhoneNumber = dtoSchema<PhoneNumberDto>()(
-  {
-    id: prefixedId(SANDBOX_ID_PREFIX.phoneNumber),
-    number: str("E.164 phone number."),
-    country: str(),
-    agentId: nullableString(),
-    assignedAt: nullable(dateTime()),
-  },
-  "all",
-);
-
-const AssignPhoneNumberBodySchema = dtoSchema<AssignPhoneNumberBody>()(
-  {
-    phoneNumberId: str(`Phone number identifier (\`${SANDBOX_ID_PREFIX.phoneNumber}\` prefix).`),
-    agentId: str(`Agent identifier (\`${ID_PREFIX.agent}\` prefix).`),
-  },
-  "all",
-  closed,
-);
-
-const PropertyDefinition = dtoSchema<PropertyDefinitionDto>()(
-  {
-    id: prefixedId(ID_PREFIX.property),
-    key: str(),
-    label: str(),
-    type: enumOf(Object.keys(PROPERTY_TYPES)),
-    createdAt: dateTime(),
-  },
-  "all",
-);
-
-const ToolCatalogEntry = dtoSchema<ToolCatalogEntryDto>()(
-  {
-    id: prefixedId(SANDBOX_ID_PREFIX.tool),
-    name: str(),
-    description: str(),
-    category: str(),
-    type: enumOf(Object.keys(TOOL_TYPES)),
-    parameters: freeObject("JSON Schema of the tool's parameters."),
-  },
-  "all",
-);
-
-const ToolCatalogResponseSchema = dtoSchema<ToolCatalogResponse>()(
-  { items: arrayOf(ref("ToolCatalogEntry")) },
-  "all",
-);
-
-const Document = dtoSchema<DocumentDto>()(
-  {
-    id: prefixedId(ID_PREFIX.document),
-    name: str(),
-    mimeType: str(),
-    sizeBytes: count(),
-    status: enumOf(DOCUMENT_STATUSES),
-    createdAt: dateTime(),
-    updatedAt: dateTime(),
-  },
-  "all",
-);
-
-const ErrorSchema = dtoSchema<ErrorBody & { requestId: string }>()(
-  {
-    error: dtoSchema<ErrorBody["error"]>()(
-      {
-        code: str("Machine-readable code, e.g. NOT_FOUND, INVALID_CURSOR."),
-        message: str(),
-        details: freeObject(),
-      },
-      ["code", "message"],
-    ),
-    requestId: str(),
-  },
-  "all",
-);
-
-const AgentPage = dtoSchema<PageResponse<AgentDto>>()(
-  {
-    items: arrayOf(ref("Agent")),
-    total: count(),
-    page: int({ minimum: 1 }),
-    pageSize: int({ minimum: 1, maximum: 100 }),
-  },
-  "all",
-);
-
-const ConversationPage = dtoSchema<OffsetResponse<ConversationDto>>()(
-  {
-    items: arrayOf(ref("Conversation")),
-    total: count(),
-    limit: int({ minimum: 1, maximum: 100 }),
-    offset: count(),
-  },
-  "all",
-);
-
-const CampaignPage = dtoSchema<CursorResponse<CampaignDto>>()(
-  {
-    items: arrayOf(ref("Campaign")),
-    nextCursor: nullable(str("Opaque; null on the last page.")),
-  },
-  "all",
-);
-
 export const schemas: Record<SchemaName, Schema> = {
-  Error: ErrorSchema,
+  ...requestBodySchemas,
+  ...workspaceSchemas,
+  ...envelopeSchemas,
   Organization,
-  UpdateOrganizationBody,
   VoiceConfig,
-  VoiceConfigInput,
   Agent,
   AgentUpdateResponse,
-  UpdateAgentBody: UpdateAgentBodySchema,
-  CreateAgentBody: CreateAgentBodySchema,
-  AgentPage,
   AgentStats,
   Conversation,
-  ConversationPage,
   ConversationStatusView,
   Contact,
   ContactStats,
-  Campaign,
-  CampaignPage,
-  RetryCampaignResponse: RetryCampaignResponseSchema,
-  PhoneNumber,
-  AssignPhoneNumberBody: AssignPhoneNumberBodySchema,
-  PropertyDefinition,
-  ToolCatalogEntry,
-  ToolCatalogResponse: ToolCatalogResponseSchema,
-  Document,
 };

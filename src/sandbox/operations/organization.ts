@@ -4,7 +4,7 @@ import { invalidField, parseBodyShape } from "../body-validation.ts";
 import { type Operation, type OperationContext, ok } from "../operation-context.ts";
 import { requireJsonObject } from "../request-body.ts";
 
-const updateOrganizationShape = z.strictObject({
+export const updateOrganizationShape = z.strictObject({
   name: z.string().optional(),
   description: z.string().optional(),
   url: z.string().optional(),

@@ -12,7 +12,7 @@ import {
 } from "../operation-context.ts";
 import { requireJsonObject } from "../request-body.ts";
 
-const assignShape = z.strictObject({ phoneNumberId: z.string(), agentId: z.string() });
+export const assignShape = z.strictObject({ phoneNumberId: z.string(), agentId: z.string() });
 
 function checkPrefix(field: string, value: string, prefix: string): void {
   if (!value.startsWith(prefix) || value.length === prefix.length) {
