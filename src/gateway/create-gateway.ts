@@ -13,7 +13,7 @@ import type { UpstreamClient } from "../upstream/client.ts";
 import { authorizationFrom, createContext, type GatewayContext } from "./context.ts";
 import { ConversationStatusHub } from "./conversation-status-hub.ts";
 import { renderGraphiQLPage, useGraphiQLAssets } from "./graphiql-page.ts";
-import { createGatewayLogger } from "./logger.ts";
+import { createGatewayLogger, useRequestLogScope } from "./logger.ts";
 import { maskError } from "./mask-error.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { requestIdOf, useRequestId } from "./request-id.ts";
@@ -140,6 +140,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       useRequestSizeLimit({ maxBytes: options.maxRequestBytes ?? 1024 * 1024 }),
       // After the size limit, which may replace the request: the ID is kept on the final one.
       useRequestId(requestIds),
+      useRequestLogScope(requestIds),
       usePersistedDocuments(options.persistedDocuments),
       useIncrementalDelivery(),
       useReadinessCheck({
