@@ -23,6 +23,7 @@ import {
   useNoIntrospection,
   useReadOnlySessions,
 } from "./session/session-mode.ts";
+import { useOperationSpans } from "./tracing.ts";
 import { useCsrfPrevention } from "./use-csrf-prevention.ts";
 import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
 import { useIncrementalDelivery } from "./use-incremental-delivery.ts";
@@ -141,6 +142,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       // After the size limit, which may replace the request: the ID is kept on the final one.
       useRequestId(requestIds),
       useRequestLogScope(requestIds),
+      useOperationSpans(),
       usePersistedDocuments(options.persistedDocuments),
       useIncrementalDelivery(),
       useReadinessCheck({

@@ -6,6 +6,7 @@ import { UpstreamError, UpstreamUnavailableError } from "./errors.ts";
 import { KeyMemory } from "./key-memory.ts";
 import { headerValue, parseJsonBody, parseRateLimit, toUpstreamError } from "./response-parsing.ts";
 import { isRetryableTransportError, toUnavailableError } from "./transport-errors.ts";
+import { inUpstreamSpan } from "./upstream-span.ts";
 
 export interface UpstreamClientOptions {
   /** Without `/v1`, e.g. "http://127.0.0.1:4010"; may contain a path prefix. */
@@ -158,6 +159,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     path: string,
     describe: string,
     deadline: Deadline,
+    traceHeaders: Record<string, string>,
   ): Promise<AttemptOutcome<T>> {
     const fail = (error: unknown): AttemptOutcome<T> => {
       const context = { request: describe, callerSignal: req.signal, deadline: deadline.timedOut };
@@ -171,6 +173,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     };
     if (req.body !== undefined) headers["content-type"] = "application/json";
     if (req.requestId !== undefined) headers["x-request-id"] = req.requestId;
+    // `traceparent` when tracing is on (upstream-span.ts); empty otherwise.
+    Object.assign(headers, traceHeaders);
     let response: Dispatcher.ResponseData;
     try {
       response = await pool.request({
@@ -223,7 +227,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const deadline = startDeadline(timeoutMs, req.signal);
     try {
       for (let retries = 0; ; retries++) {
-        const outcome = await attempt<T>(req, path, describe, deadline);
+        const outcome = await inUpstreamSpan(req.method, req.path, (traceHeaders) =>
+          attempt<T>(req, path, describe, deadline, traceHeaders),
+        );
         if ("response" in outcome) return outcome.response;
         const delay = backoffDelay(retries, retryDelayMs);
         const mayRetry =

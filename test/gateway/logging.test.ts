@@ -110,4 +110,11 @@ describe("the gateway's log", () => {
     expect(errors[0]?.requestId).toBe("req-log-bug");
     expect(JSON.stringify(lines)).not.toContain("sk_test_acme");
   });
+
+  it("sends no traceparent upstream while tracing is off (no OTEL_EXPORTER_OTLP_ENDPOINT)", async () => {
+    await harness.graphql("{ organization { name } }");
+    const sent = harness.sandbox.requests.filter((request) => request.path === "/v1/organization");
+    expect(sent.length).toBeGreaterThan(0);
+    expect(sent.every((request) => request.headers.traceparent === undefined)).toBe(true);
+  });
 });
