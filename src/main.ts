@@ -5,6 +5,7 @@ import { EXAMPLE_OPERATION } from "./gateway/example-operation.ts";
 import { listen } from "./gateway/server.ts";
 import { readSessionKeys } from "./gateway/session/session-keys.ts";
 import { createSessionVerifier } from "./gateway/session/verify-session.ts";
+import { startTracing } from "./gateway/tracing.ts";
 import { readTrustedDocuments } from "./gateway/trusted-documents.ts";
 import { readSandboxConfig } from "./sandbox/config.ts";
 import { DIALECTS } from "./sandbox/dialects.ts";
@@ -36,6 +37,10 @@ function sessionModeOf(config: GatewayConfig, embedded: boolean) {
 /** Reads the environment, starts the embedded sandbox when no upstream is named, and listens. */
 async function main(): Promise<void> {
   const config = readGatewayConfig();
+  // Before anything makes a call: the tracer provider must be registered to see it.
+  const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT
+    ? startTracing({ url: `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "")}/v1/traces` })
+    : undefined;
   // The embedded sandbox takes the standalone one's SANDBOX_* settings, on a free port.
   const sandboxOptions = config.UPSTREAM_URL ? undefined : readSandboxConfig().options;
   const sandbox = sandboxOptions && (await startSandbox({ port: 0, ...sandboxOptions }));
@@ -123,6 +128,7 @@ async function main(): Promise<void> {
     await server.drain(config.SHUTDOWN_GRACE_MS);
     await upstream.close();
     await sandbox?.close();
+    await tracing?.shutdown();
     console.log("voicegraph: drained, exiting");
     process.exit(0);
   };

@@ -84,6 +84,13 @@ const gatewayEnv = z.object({
   LOG_LEVEL: z
     .enum(["debug", "info", "warn", "error"], { error: "must be one of debug, info, warn, error" })
     .default("info"),
+  // OpenTelemetry: spans are exported over OTLP/HTTP to `<endpoint>/v1/traces` when set.
+  OTEL_EXPORTER_OTLP_ENDPOINT: z
+    .string()
+    .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
+      error: "must be an http(s) URL of an OTLP/HTTP collector, e.g. http://127.0.0.1:4318",
+    })
+    .optional(),
 });
 
 export type GatewayConfig = Omit<

@@ -14,7 +14,7 @@ import { authorizationFrom, createContext, type GatewayContext } from "./context
 import { ConversationStatusHub } from "./conversation-status-hub.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import { renderGraphiQLPage, useGraphiQLAssets } from "./graphiql-page.ts";
-import { createGatewayLogger } from "./logger.ts";
+import { createGatewayLogger, useRequestLogScope } from "./logger.ts";
 import { maskError } from "./mask-error.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { requestIdOf, useRequestId } from "./request-id.ts";
@@ -24,6 +24,7 @@ import {
   useNoIntrospection,
   useReadOnlySessions,
 } from "./session/session-mode.ts";
+import { useOperationSpans } from "./tracing.ts";
 import { useApiKeyGate } from "./use-api-key-gate.ts";
 import { useCostLimit } from "./use-cost-limit.ts";
 import { useCsrfPrevention } from "./use-csrf-prevention.ts";
@@ -145,6 +146,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
       // After the size limit, which may replace the request: the ID is kept on the final one.
       useRequestId(requestIds),
+      useRequestLogScope(requestIds),
+      useOperationSpans(),
       usePersistedDocuments(options.persistedDocuments),
       useIncrementalDelivery(),
       useReadinessCheck({

@@ -1,28 +1,95 @@
-import { createLogger, type LogLevel, type YogaLogger } from "@graphql-yoga/logger";
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { LogLevel, Plugin, YogaLogger } from "graphql-yoga";
+import { type DestinationStream, pino } from "pino";
 import { UpstreamError } from "../upstream/errors.ts";
 import { upstreamFailureOf } from "./mask-error.ts";
 
+/** The request a log line is written for: every line written while it runs carries its ID. */
+const requestScope = new AsyncLocalStorage<{ requestId?: string }>();
+
 /**
- * yoga logs, at error level with a stack, every error its masking replaces — which includes
- * each upstream answer the gateway maps, a plain 404 among them. Those are not the gateway's
- * errors: an upstream 4xx is the caller's (debug), an upstream failure is worth a one-line
- * warning, and everything else stays an error. Lines never carry request headers.
+ * Runs one HTTP request's handling in its own log scope. The scope wraps the whole handling
+ * (yoga's hooks cannot: a scope entered inside one does not reach the promises yoga chained
+ * before it); `useRequestLogScope` names the request in it once it has an ID.
  */
-export function createGatewayLogger(level: LogLevel | "silent"): YogaLogger {
-  const base = createLogger(level);
+export function inRequestScope<T>(handle: () => T): T {
+  return requestScope.run({}, handle);
+}
+
+/** Puts the request's ID (`ids`, filled by `useRequestId`, which must come first) in its scope. */
+export function useRequestLogScope(ids: WeakMap<Request, string>): Plugin {
   return {
-    ...base,
+    onRequest({ request }) {
+      const scope = requestScope.getStore();
+      if (scope) scope.requestId = ids.get(request);
+    },
+  };
+}
+
+/**
+ * JSON lines through pino (one object a line, strings escaped: upstream text with a newline or
+ * an ANSI escape stays inside its field and cannot forge a line). yoga logs, at error level with
+ * a stack, every error its masking replaces — which includes each upstream answer the gateway
+ * maps. Those are not the gateway's errors: an upstream 4xx is the caller's (debug), an upstream
+ * failure is a warning, a caller that went away is debug without a stack, and everything else
+ * stays an error. Upstream text is a data field, never the message. Lines never carry headers.
+ */
+export function createGatewayLogger(
+  level: LogLevel | "silent",
+  destination: DestinationStream = pino.destination(1),
+): YogaLogger {
+  const log = pino(
+    {
+      level,
+      base: undefined,
+      mixin: () => {
+        const scope = requestScope.getStore();
+        return scope?.requestId ? { requestId: scope.requestId } : {};
+      },
+    },
+    destination,
+  );
+  const write =
+    (at: "debug" | "info" | "warn" | "error") =>
+    (...args: unknown[]) => {
+      const [first, ...rest] = args;
+      if (first instanceof Error) log[at]({ err: first, args: rest.length ? rest : undefined });
+      else log[at]({ args: rest.length ? rest : undefined }, String(first));
+    };
+  return {
+    debug: write("debug"),
+    info: write("info"),
+    warn: write("warn"),
     error: (...args: unknown[]) => {
       const upstream = upstreamFailureOf(args[0]);
-      if (upstream instanceof UpstreamError && upstream.status < 500) {
-        base.debug(`upstream answered ${upstream.status} ${upstream.code}: ${upstream.message}`);
-      } else if (upstream instanceof UpstreamError) {
-        base.warn(`upstream failed with ${upstream.status} ${upstream.code}: ${upstream.message}`);
+      if (upstream instanceof UpstreamError) {
+        const fields = {
+          status: upstream.status,
+          code: upstream.code,
+          upstreamMessage: upstream.message,
+        };
+        if (upstream.status < 500) log.debug(fields, "upstream answered a client error");
+        else log.warn(fields, "upstream failed");
+      } else if (upstream?.reason === "ABORTED" || isAbort(args[0])) {
+        log.debug("the caller went away before the answer");
       } else if (upstream) {
-        base.warn(`upstream unavailable (${upstream.reason}): ${upstream.message}`);
+        log.warn(
+          { reason: upstream.reason, upstreamMessage: upstream.message },
+          "upstream unavailable",
+        );
       } else {
-        base.error(...args);
+        write("error")(...args);
       }
     },
   };
+}
+
+/** yoga's and the platform's abort of a request whose caller disconnected. */
+function isAbort(error: unknown): boolean {
+  let cause = error;
+  for (let depth = 0; depth < 5 && cause instanceof Error; depth++) {
+    if (cause.name === "AbortError") return true;
+    cause = (cause as { originalError?: unknown }).originalError ?? cause.cause;
+  }
+  return false;
 }

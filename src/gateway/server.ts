@@ -5,6 +5,7 @@ import { WebSocketServer } from "ws";
 import { listenHttp } from "../listen.ts";
 import type { Gateway } from "./create-gateway.ts";
 import { formatWithHttpStatus } from "./http-status.ts";
+import { inRequestScope } from "./logger.ts";
 
 export interface ListeningGateway {
   /** e.g. "http://127.0.0.1:4000" */
@@ -69,7 +70,7 @@ export async function listen(
     (req, res) => {
       // During a drain every answer closes its socket: no new request rides a kept-alive one.
       if (draining) res.shouldKeepAlive = false;
-      void gateway(req, res);
+      void inRequestScope(() => gateway(req, res));
     },
   );
   server.maxConnections = options.maxConnections ?? 1000;

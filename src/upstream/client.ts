@@ -8,6 +8,7 @@ import type { RateLimit } from "./rate-limit.ts";
 import { parseRateLimit } from "./rate-limit.ts";
 import { parseJsonBody, toUpstreamError } from "./response-parsing.ts";
 import { isRetryableTransportError, toUnavailableError } from "./transport-errors.ts";
+import { inUpstreamSpan } from "./upstream-span.ts";
 
 export interface UpstreamClientOptions {
   /** Without `/v1`, e.g. "http://127.0.0.1:4010"; may contain a path prefix. */
@@ -160,6 +161,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     path: string,
     describe: string,
     deadline: Deadline,
+    traceHeaders: Record<string, string>,
   ): Promise<AttemptOutcome<T>> {
     const fail = (error: unknown): AttemptOutcome<T> => {
       const context = { request: describe, callerSignal: req.signal, deadline: deadline.timedOut };
@@ -173,6 +175,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     };
     if (req.body !== undefined) headers["content-type"] = "application/json";
     if (req.requestId !== undefined) headers["x-request-id"] = req.requestId;
+    // `traceparent` when tracing is on (upstream-span.ts); empty otherwise.
+    Object.assign(headers, traceHeaders);
     let response: Dispatcher.ResponseData;
     try {
       response = await pool.request({
@@ -225,7 +229,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const deadline = startDeadline(timeoutMs, req.signal);
     try {
       for (let retries = 0; ; retries++) {
-        const outcome = await attempt<T>(req, path, describe, deadline);
+        const outcome = await inUpstreamSpan(req.method, req.path, (traceHeaders) =>
+          attempt<T>(req, path, describe, deadline, traceHeaders),
+        );
         if ("response" in outcome) return outcome.response;
         const delay = backoffDelay(retries, retryDelayMs);
         const mayRetry =

@@ -1,0 +1,61 @@
+import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
+import { resourceFromAttributes } from "@opentelemetry/resources";
+import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
+import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
+import { getOperationAST } from "graphql";
+import type { Plugin } from "graphql-yoga";
+
+export interface Tracing {
+  /** Sends what is pending and stops exporting. */
+  shutdown(): Promise<void>;
+  /** Sends what is pending now. */
+  flush(): Promise<void>;
+}
+
+/**
+ * Registers an OpenTelemetry tracer provider exporting over OTLP/HTTP to `url` (main.ts: when
+ * OTEL_EXPORTER_OTLP_ENDPOINT is set, `<endpoint>/v1/traces`). Its context manager carries the
+ * operation's span through resolvers and dataloader batches to the upstream client, whose calls
+ * become child spans and send a W3C `traceparent`. Without it the API is a no-op: no spans, no
+ * header.
+ */
+export function startTracing(options: { url: string; serviceName?: string }): Tracing {
+  const provider = new NodeTracerProvider({
+    resource: resourceFromAttributes({ "service.name": options.serviceName ?? "voicegraph" }),
+    spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: options.url }))],
+  });
+  provider.register();
+  return { shutdown: () => provider.shutdown(), flush: () => provider.forceFlush() };
+}
+
+const tracer = trace.getTracer("voicegraph");
+
+/**
+ * One span per executed operation (`graphql.<type> <name>`), active while it executes, so the
+ * upstream calls it makes are its children. Errors in the result mark it as failed; their text
+ * is not copied into the span.
+ */
+export function useOperationSpans(): Plugin {
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      const operation = getOperationAST(args.document, args.operationName);
+      const type = operation?.operation ?? "query";
+      const name = operation?.name?.value ?? "anonymous";
+      const span = tracer.startSpan(`graphql.${type} ${name}`, {
+        kind: SpanKind.SERVER,
+        attributes: { "graphql.operation.type": type, "graphql.operation.name": name },
+      });
+      const active = trace.setSpan(context.active(), span);
+      setExecuteFn((executeArgs) => context.with(active, () => executeFn(executeArgs)));
+      return {
+        onExecuteDone({ result }) {
+          if ("errors" in result && result.errors?.length) {
+            span.setStatus({ code: SpanStatusCode.ERROR });
+          }
+          span.end();
+        },
+      };
+    },
+  };
+}
