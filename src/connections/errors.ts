@@ -1,14 +1,30 @@
-import { gatewayError } from "../errors.ts";
-import { type UpstreamError, upstreamFacts } from "../upstream/errors.ts";
+import type { ErrorCode } from "../errors.ts";
+import type { UpstreamError } from "../upstream/errors.ts";
+
+/** The catalogue codes a connection error carries: all are the client's to fix (HTTP 400). */
+export type ConnectionErrorCode = Extract<
+  ErrorCode,
+  "BAD_USER_INPUT" | "CURSOR_MISMATCH" | "CURSOR_EXPIRED"
+>;
 
 /**
- * The errors the connection adapter raises itself. All are the client's to fix (HTTP 400);
- * any other upstream failure is re-thrown untouched for the gateway to map.
+ * An error the connection adapter raises itself, with its catalogue code, as the upstream client
+ * raises `UpstreamError`: the gateway maps it (gateway/mask-error.ts). Any other upstream failure
+ * is re-thrown untouched. `cause` is the upstream's refusal when the upstream decided.
  */
+export class ConnectionError extends Error {
+  override readonly name = "ConnectionError";
+  readonly code: ConnectionErrorCode;
+
+  constructor(code: ConnectionErrorCode, message: string, options?: { cause?: UpstreamError }) {
+    super(message, options);
+    this.code = code;
+  }
+}
 
 /** A bad `first`/`last`/`after`/`before`, or a combination the list cannot serve. */
 export function invalidConnectionArgument(message: string) {
-  return gatewayError("BAD_USER_INPUT", message);
+  return new ConnectionError("BAD_USER_INPUT", message);
 }
 
 export function cursorNotIssuedHere(argument: "after" | "before") {
@@ -25,7 +41,7 @@ export function forwardOnlyList(listName?: string) {
 
 /** The cursor belongs to another list, other filters or another page form. */
 export function cursorMismatch(listName: string, filters: Record<string, unknown>) {
-  return gatewayError(
+  return new ConnectionError(
     "CURSOR_MISMATCH",
     `This cursor was issued for other filters (${describeList(listName, filters)}); ` +
       "restart from the first page without `after`/`before`",
@@ -34,10 +50,10 @@ export function cursorMismatch(listName: string, filters: Record<string, unknown
 
 /** The upstream rejected the cursor it issued (stale, expired, invalidated): restart. */
 export function cursorExpired(error: UpstreamError) {
-  return gatewayError(
+  return new ConnectionError(
     "CURSOR_EXPIRED",
     "The upstream no longer accepts this cursor; restart from the first page",
-    { upstream: upstreamFacts(error) },
+    { cause: error },
   );
 }
 
@@ -46,7 +62,7 @@ export function cursorExpired(error: UpstreamError) {
  * one read can follow, or the item is gone): paging on would repeat or skip items.
  */
 export function cursorItemLost(listName: string) {
-  return gatewayError(
+  return new ConnectionError(
     "CURSOR_EXPIRED",
     `The ${listName} list changed too much since this cursor was issued to find its item again; ` +
       "restart from the first page",
@@ -58,7 +74,7 @@ export function cursorItemLost(listName: string) {
  * (e.g. a position cursor, but the list answers by upstream cursor): the same remedy as expiry.
  */
 export function cursorOutlivedListForm(listName: string) {
-  return gatewayError(
+  return new ConnectionError(
     "CURSOR_EXPIRED",
     `The upstream now pages the ${listName} list differently and cannot resume from this cursor; ` +
       "restart from the first page",

@@ -1,5 +1,6 @@
 import { GraphQLError } from "graphql";
 import { createGraphQLError } from "graphql-yoga";
+import { ConnectionError } from "../connections/errors.ts";
 import { type ErrorCode, gatewayError } from "../errors.ts";
 import { UpstreamError, UpstreamUnavailableError, upstreamFacts } from "../upstream/errors.ts";
 import type { JsonObject } from "../upstream/json.ts";
@@ -41,14 +42,36 @@ export function fromUpstreamError(error: UpstreamError | UpstreamUnavailableErro
   return gatewayError(code, message, extensions);
 }
 
+/** Maps a connection's own error to the catalogue: its code, and the upstream's refusal if any. */
+function fromConnectionError(error: ConnectionError): GraphQLError {
+  const cause = error.cause;
+  return gatewayError(
+    error.code,
+    error.message,
+    cause instanceof UpstreamError ? { upstream: upstreamFacts(cause) } : {},
+  );
+}
+
 /**
- * yoga's `maskError`: upstream failures become catalogue errors (keeping the path), errors the
+ * The catalogue error for a failure the gateway knows (an upstream's, a connection's), however
+ * deep graphql-js and yoga wrapped it, without its location; undefined for any other error.
+ */
+export function catalogueErrorOf(error: unknown): GraphQLError | undefined {
+  const original = originalOf(error);
+  if (original instanceof ConnectionError) return fromConnectionError(original);
+  if (original instanceof UpstreamError || original instanceof UpstreamUnavailableError) {
+    return fromUpstreamError(original);
+  }
+  return undefined;
+}
+
+/**
+ * yoga's `maskError`: known failures become catalogue errors (keeping the path), errors the
  * gateway raised on purpose pass, anything else is masked as an unexpected error.
  */
 export function maskError(error: unknown, message: string): Error {
-  const original = upstreamFailureOf(error);
-  if (original) {
-    const mapped = fromUpstreamError(original);
+  const mapped = catalogueErrorOf(error);
+  if (mapped) {
     if (!(error instanceof GraphQLError)) return mapped;
     return createGraphQLError(mapped.message, {
       nodes: error.nodes,
@@ -74,11 +97,17 @@ export function maskError(error: unknown, message: string): Error {
 export function upstreamFailureOf(
   error: unknown,
 ): UpstreamError | UpstreamUnavailableError | undefined {
+  const original = originalOf(error);
+  return original instanceof UpstreamError || original instanceof UpstreamUnavailableError
+    ? original
+    : undefined;
+}
+
+/** The error graphql-js and yoga wrapped, or the error itself. */
+function originalOf(error: unknown): unknown {
   let cause = error;
   while (cause instanceof GraphQLError && cause.originalError) cause = cause.originalError;
-  return cause instanceof UpstreamError || cause instanceof UpstreamUnavailableError
-    ? cause
-    : undefined;
+  return cause;
 }
 
 /** A GraphQLError that carries no foreign error inside: one graphql-js or the gateway made. */

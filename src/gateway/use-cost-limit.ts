@@ -11,6 +11,7 @@ import type { GatewayContext } from "./context.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import { estimateUpstreamCalls } from "./estimate-upstream-calls.ts";
 import { requestLevel } from "./http-status.ts";
+import { catalogueErrorOf } from "./mask-error.ts";
 import { factsOf } from "./operation-facts.ts";
 import { refuseBeforeRunning } from "./refuse-before-running.ts";
 
@@ -49,7 +50,9 @@ export function useCostLimit(options: CostLimitOptions = {}): Plugin {
         variables: facts.variables ?? {},
       });
     } catch (error) {
-      if (error instanceof GraphQLError) return { errors: [requestLevel(error)] };
+      const refusal =
+        catalogueErrorOf(error) ?? (error instanceof GraphQLError ? error : undefined);
+      if (refusal) return { errors: [requestLevel(refusal)] };
       throw error;
     }
     facts.estimatedUpstreamCalls = estimated;

@@ -1,6 +1,6 @@
 import { type GraphQLError, getOperationAST } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
-import { fromUpstreamError, upstreamFailureOf } from "./mask-error.ts";
+import { catalogueErrorOf } from "./mask-error.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 
 /**
@@ -51,7 +51,6 @@ export function useMetrics(metrics: GatewayMetrics, endpoint = "/metrics"): Plug
 function outcomeOf(errors: ReadonlyArray<GraphQLError> | undefined): string {
   const first = errors?.[0];
   if (first === undefined) return "OK";
-  const failure = upstreamFailureOf(first);
-  const code = failure ? fromUpstreamError(failure).extensions.code : first.extensions?.code;
+  const code = (catalogueErrorOf(first) ?? first).extensions?.code;
   return typeof code === "string" ? code : "INTERNAL_SERVER_ERROR";
 }

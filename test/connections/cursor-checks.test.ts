@@ -21,7 +21,8 @@ async function offsetList(filters: Record<string, unknown> = {}) {
 
 const badInput = (message: string) => ({
   message,
-  extensions: { code: "BAD_USER_INPUT" },
+  name: "ConnectionError",
+  code: "BAD_USER_INPUT",
 });
 
 describe("size bounds", () => {
@@ -155,7 +156,8 @@ describe("cursors bound to their list and filters", () => {
       message:
         "This cursor was issued for other filters (items list with status=PAUSED, agentId=agt_1); " +
         "restart from the first page without `after`/`before`",
-      extensions: { code: "CURSOR_MISMATCH" },
+      name: "ConnectionError",
+      code: "CURSOR_MISMATCH",
     });
     expect(active.upstream.requests).toEqual(["/items?limit=6&offset=0&status=ACTIVE"]);
     expect(paused.upstream.requests).toEqual([]);
@@ -170,7 +172,8 @@ describe("cursors bound to their list and filters", () => {
     );
     for (const cursor of [otherList, positionCursor("offset", 4)]) {
       await expect(resolveConnection(source, { before: cursor })).rejects.toMatchObject({
-        extensions: { code: "CURSOR_MISMATCH" },
+        name: "ConnectionError",
+        code: "CURSOR_MISMATCH",
       });
     }
     expect(upstream.requests).toEqual([]);

@@ -159,7 +159,8 @@ describe("cursor-form lists", () => {
         message:
           "The items list pages forward only (the upstream pages it by cursor): " +
           "use `first`/`after`, not `last`/`before`",
-        extensions: { code: "BAD_USER_INPUT" },
+        name: "ConnectionError",
+        code: "BAD_USER_INPUT",
       });
     }
     expect(upstream.requests).toEqual(["/items?limit=5"]);
@@ -186,15 +187,15 @@ describe("an upstream rejecting its own cursor", () => {
     async (status) => {
       expect(await rejectedResume(status)).toMatchObject({
         message: "The upstream no longer accepts this cursor; restart from the first page",
-        extensions: {
-          code: "CURSOR_EXPIRED",
-          upstream: {
-            status,
-            code: "INVALID_CURSOR",
-            message: "Cursor rejected",
-            requestId: "req_cursor",
-            details: { cursor: upstreamCursorAt(5) },
-          },
+        name: "ConnectionError",
+        code: "CURSOR_EXPIRED",
+        cause: {
+          name: "UpstreamError",
+          status,
+          code: "INVALID_CURSOR",
+          message: "Cursor rejected",
+          requestId: "req_cursor",
+          details: { cursor: upstreamCursorAt(5) },
         },
       });
     },

@@ -198,7 +198,8 @@ describe("arbitrary strings as cursors", () => {
           (error: unknown) => error,
         );
         expect(failure).toMatchObject({
-          extensions: { code: expect.stringMatching(/^(BAD_USER_INPUT|CURSOR_MISMATCH)$/) },
+          name: "ConnectionError",
+          code: expect.stringMatching(/^(BAD_USER_INPUT|CURSOR_MISMATCH)$/),
         });
         expect(upstream.requests).toEqual([]);
       }),
