@@ -1,12 +1,11 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Dispatcher, Pool } from "undici";
+import { backoffDelay, type Deadline, startDeadline } from "./call-timing.ts";
 import { DEFAULT_READING, type UpstreamReading } from "./conversation-reading.ts";
 import { UpstreamError, UpstreamUnavailableError } from "./errors.ts";
-import { headerValue } from "./headers.ts";
 import { KeyMemory } from "./key-memory.ts";
 import type { RateLimit } from "./rate-limit.ts";
-import { parseRateLimit } from "./rate-limit.ts";
-import { parseJsonBody, toUpstreamError } from "./response-parsing.ts";
+import { type AttemptOutcome, interpretResponse } from "./response-parsing.ts";
 import { isRetryableTransportError, toUnavailableError } from "./transport-errors.ts";
 import { inUpstreamSpan } from "./upstream-span.ts";
 
@@ -67,30 +66,6 @@ export interface UpstreamClient {
   close(): Promise<void>;
 }
 
-const MAX_BACKOFF_MS = 1_000;
-const RETRYABLE_STATUSES = new Set([502, 503, 504]);
-
-type AttemptOutcome<T> = { response: UpstreamResponse<T> } | { error: unknown; retryable: boolean };
-
-/** One deadline per call: `timedOut` tells a timeout from the caller's own abort. */
-interface Deadline {
-  timedOut: AbortSignal;
-  combined: AbortSignal;
-  expiresAt: number;
-  dispose(): void;
-}
-
-function startDeadline(timeoutMs: number, callerSignal: AbortSignal | undefined): Deadline {
-  const timer = new AbortController();
-  const handle = setTimeout(() => timer.abort(), timeoutMs);
-  return {
-    timedOut: timer.signal,
-    combined: callerSignal ? AbortSignal.any([callerSignal, timer.signal]) : timer.signal,
-    expiresAt: Date.now() + timeoutMs,
-    dispose: () => clearTimeout(handle),
-  };
-}
-
 // encodeURIComponent rather than URLSearchParams: a space becomes %20, not "+", which every
 // server decodes the same way.
 function buildPath(prefix: string, path: string, query: Record<string, QueryValue> | undefined) {
@@ -98,40 +73,6 @@ function buildPath(prefix: string, path: string, query: Record<string, QueryValu
     .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
     .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
   return pairs.length === 0 ? `${prefix}${path}` : `${prefix}${path}?${pairs.join("&")}`;
-}
-
-/** Exponential with "equal jitter": never below half the step, so retries stay spread out. */
-function backoffDelay(retriesSoFar: number, baseMs: number): number {
-  const step = Math.min(MAX_BACKOFF_MS, baseMs * 2 ** retriesSoFar);
-  return step / 2 + Math.random() * (step / 2);
-}
-
-/** Maps a fully read response to a result or an error; the body is already consumed. */
-function interpretResponse<T>(
-  req: UpstreamRequest,
-  describe: string,
-  response: Dispatcher.ResponseData,
-  text: string,
-): AttemptOutcome<T> {
-  const { statusCode: status, headers } = response;
-  const rateLimit = parseRateLimit(headers);
-  if (rateLimit !== undefined) req.onRateLimit?.(rateLimit);
-  const parsed = parseJsonBody(text);
-  const retryable = RETRYABLE_STATUSES.has(status);
-  // A redirect, or a 429 (proxies and CDNs rate-limit with text or HTML bodies), is reported by
-  // its status whatever its body says: a 429's headers still tell the client when to retry.
-  const statusSuffices = (status >= 300 && status < 400) || status === 429;
-  if (parsed.kind === "invalid" && !statusSuffices) {
-    const message = `upstream ${describe}: ${status} response body is not JSON`;
-    return { error: new UpstreamUnavailableError("INVALID_RESPONSE", message), retryable };
-  }
-  const body = parsed.kind === "json" ? parsed.value : undefined;
-  if (status >= 200 && status < 300) {
-    const requestId = headerValue(headers, "x-request-id");
-    return { response: { status, body: (body ?? {}) as T, rateLimit, requestId } };
-  }
-  const error = toUpstreamError({ status, body, headers, rateLimit }, req.authorization);
-  return { error, retryable };
 }
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {

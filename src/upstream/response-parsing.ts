@@ -1,9 +1,11 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { STATUS_CODES } from "node:http";
-import { UpstreamError } from "./errors.ts";
+import type { Dispatcher } from "undici";
+import type { UpstreamRequest, UpstreamResponse } from "./client.ts";
+import { UpstreamError, UpstreamUnavailableError } from "./errors.ts";
 import { headerValue } from "./headers.ts";
 import { isJsonObject } from "./json.ts";
-import { type RateLimit, retryAfterFromHeaders } from "./rate-limit.ts";
+import { parseRateLimit, type RateLimit, retryAfterFromHeaders } from "./rate-limit.ts";
 
 /** Result of reading a body as JSON: `empty` covers no bytes and whitespace only. */
 export type ParsedBody = { kind: "empty" } | { kind: "json"; value: unknown } | { kind: "invalid" };
@@ -81,4 +83,39 @@ export function redact<T>(value: T, secrets: readonly string[]): T {
     ) as T;
   }
   return value;
+}
+
+const RETRYABLE_STATUSES = new Set([502, 503, 504]);
+
+/** One attempt's answer: the response, or the error with whether another attempt may help. */
+export type AttemptOutcome<T> =
+  | { response: UpstreamResponse<T> }
+  | { error: unknown; retryable: boolean };
+
+/** Maps a fully read response to a result or an error; the body is already consumed. */
+export function interpretResponse<T>(
+  req: Pick<UpstreamRequest, "authorization" | "onRateLimit">,
+  describe: string,
+  response: Dispatcher.ResponseData,
+  text: string,
+): AttemptOutcome<T> {
+  const { statusCode: status, headers } = response;
+  const rateLimit = parseRateLimit(headers);
+  if (rateLimit !== undefined) req.onRateLimit?.(rateLimit);
+  const parsed = parseJsonBody(text);
+  const retryable = RETRYABLE_STATUSES.has(status);
+  // A redirect, or a 429 (proxies and CDNs rate-limit with text or HTML bodies), is reported by
+  // its status whatever its body says: a 429's headers still tell the client when to retry.
+  const statusSuffices = (status >= 300 && status < 400) || status === 429;
+  if (parsed.kind === "invalid" && !statusSuffices) {
+    const message = `upstream ${describe}: ${status} response body is not JSON`;
+    return { error: new UpstreamUnavailableError("INVALID_RESPONSE", message), retryable };
+  }
+  const body = parsed.kind === "json" ? parsed.value : undefined;
+  if (status >= 200 && status < 300) {
+    const requestId = headerValue(headers, "x-request-id");
+    return { response: { status, body: (body ?? {}) as T, rateLimit, requestId } };
+  }
+  const error = toUpstreamError({ status, body, headers, rateLimit }, req.authorization);
+  return { error, retryable };
 }

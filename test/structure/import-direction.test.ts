@@ -1,0 +1,83 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * Issue 8: data flows `gateway → schema → connections → upstream`, never back, with the files at
+ * the root of src/ (the error catalogue, config parsing, listening) as leaves everyone may import.
+ * Type imports count: a type is knowledge of the layer above.
+ */
+const SRC = resolve(import.meta.dirname, "../../src");
+const LAYERS = ["upstream", "connections", "schema", "gateway"] as const;
+const LEAVES = ["errors.ts", "env.ts", "listen.ts"];
+
+function filesUnder(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return filesUnder(path);
+    return entry.name.endsWith(".ts") ? [path] : [];
+  });
+}
+
+/** Every relative module a file names: static imports and re-exports, `import type`, `import()`. */
+function importsOf(file: string, text = readFileSync(file, "utf8")): string[] {
+  const specifiers = [
+    ...text.matchAll(/\bfrom\s+["']([^"']+)["']/g),
+    ...text.matchAll(/\bimport\s*\(\s*["']([^"']+)["']\s*\)/g),
+    ...text.matchAll(/^import\s+["']([^"']+)["']/gm),
+  ].map((match) => match[1] as string);
+  return specifiers
+    .filter((specifier) => specifier.startsWith("."))
+    .map((specifier) => relative(SRC, resolve(dirname(file), specifier)));
+}
+
+/** "gateway", "upstream", …, "leaf" for a root file, "sandbox", "main". */
+function placeOf(pathInSrc: string): string {
+  const [top] = pathInSrc.split("/");
+  if (LEAVES.includes(pathInSrc)) return "leaf";
+  return top?.endsWith(".ts") ? top.slice(0, -3) : (top as string);
+}
+
+describe("src/ imports", () => {
+  it("finds the files it judges", () => {
+    for (const layer of LAYERS) expect(filesUnder(join(SRC, layer)).length).toBeGreaterThan(3);
+  });
+
+  it.each(LAYERS.map((layer, rank) => [layer, rank] as const))(
+    "%s imports only its own layer, the layers below it and the leaves",
+    (layer, rank) => {
+      const allowed = new Set<string>(["leaf", ...LAYERS.slice(0, rank + 1)]);
+      const wrong = filesUnder(join(SRC, layer)).flatMap((file) =>
+        importsOf(file)
+          .filter((target) => !allowed.has(placeOf(target)))
+          .map((target) => `${relative(SRC, file)} → ${target}`),
+      );
+      expect(wrong).toEqual([]);
+    },
+  );
+
+  it.each(LEAVES)("the leaf %s imports nothing of ours", (leaf) => {
+    expect(importsOf(join(SRC, leaf))).toEqual([]);
+  });
+
+  it("the judge sees type imports, re-exports and dynamic imports", () => {
+    const probe = join(SRC, "schema", "probe.ts");
+    const text = [
+      'import type { A } from "../gateway/context.ts";',
+      'export { B } from "./b.ts";',
+      'const c = await import("../sandbox/server.ts");',
+      'import "../errors.ts";',
+      'import { z } from "zod";',
+    ].join("\n");
+    expect(importsOf(probe, text).map(placeOf)).toEqual(["gateway", "schema", "sandbox", "leaf"]);
+  });
+});
+
+describe("src/ file sizes", () => {
+  it("no file passes 250 lines", () => {
+    const long = filesUnder(SRC)
+      .map((file) => [relative(SRC, file), readFileSync(file, "utf8").split("\n").length] as const)
+      .filter(([, lines]) => lines > 251);
+    expect(long).toEqual([]);
+  });
+});
