@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { type Dispatcher, Pool } from "undici";
 import { backoffDelay, type Deadline, startDeadline } from "./call-timing.ts";
 import { DEFAULT_READING, type UpstreamReading } from "./conversation-reading.ts";
-import { UpstreamError, UpstreamUnavailableError } from "./errors.ts";
+import { UpstreamError } from "./errors.ts";
 import { KeyMemory } from "./key-memory.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { type AttemptOutcome, interpretResponse } from "./response-parsing.ts";
