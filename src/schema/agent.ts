@@ -41,23 +41,20 @@ Agent.implement({
         return enumOrNull(AGENT_STATUSES, status);
       },
     }),
-    systemPrompt: t.string({
+    systemPrompt: t.exposeString("systemPrompt", {
       nullable: true,
       description:
         "The instructions that steer the agent; null when the upstream's answer does not carry them.",
-      resolve: (agent) => agent.systemPrompt ?? null,
     }),
-    greeting: t.string({
+    greeting: t.exposeString("greeting", {
       nullable: true,
       description:
         "What the agent says to open a conversation; null when the upstream's answer does not carry it.",
-      resolve: (agent) => agent.greeting ?? null,
     }),
-    model: t.string({
+    model: t.exposeString("model", {
       nullable: true,
       description:
         "The model the agent runs on; null when the upstream's answer does not carry it.",
-      resolve: (agent) => agent.model ?? null,
     }),
     metadata: t.field({
       type: "JSONObject",

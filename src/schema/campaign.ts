@@ -33,10 +33,9 @@ export const Campaign = builder.loadableNodeRef("Campaign", {
 Campaign.implement({
   description: "A batch outbound call campaign.",
   fields: (t) => ({
-    name: t.string({
+    name: t.exposeString("name", {
       nullable: true,
       description: "The campaign's name; null when the upstream's answer does not carry it.",
-      resolve: (c) => c.name ?? null,
     }),
     status: t.field({
       type: CampaignStatus,
@@ -51,44 +50,38 @@ Campaign.implement({
       extensions: { upstreamCalls: 1, sharedByItems: true },
       resolve: (c) => c.agentId ?? null,
     }),
-    totalRows: t.int({
+    totalRows: t.exposeInt("totalRows", {
       nullable: true,
       description:
         "How many rows the campaign holds; null when the upstream's answer does not carry it.",
-      resolve: (c) => c.totalRows ?? null,
     }),
-    completedRows: t.int({
+    completedRows: t.exposeInt("completedRows", {
       nullable: true,
       description:
         "How many rows have been completed; null when the upstream's answer does not carry it.",
-      resolve: (c) => c.completedRows ?? null,
     }),
-    failedRows: t.int({
+    failedRows: t.exposeInt("failedRows", {
       nullable: true,
       description:
         "How many rows failed (`retryCampaign` retries them); null when the upstream's answer does not carry it.",
-      resolve: (c) => c.failedRows ?? null,
     }),
-    scheduledAt: t.field({
+    scheduledAt: t.expose("scheduledAt", {
       type: "DateTime",
       nullable: true,
       description:
         "When the campaign is scheduled to run (ISO 8601); null when unscheduled or not sent.",
-      resolve: (c) => c.scheduledAt ?? null,
     }),
-    createdAt: t.field({
+    createdAt: t.expose("createdAt", {
       type: "DateTime",
       nullable: true,
       description:
         "When the campaign was created (ISO 8601); null when the upstream's answer does not carry it.",
-      resolve: (c) => c.createdAt ?? null,
     }),
-    updatedAt: t.field({
+    updatedAt: t.expose("updatedAt", {
       type: "DateTime",
       nullable: true,
       description:
         "When the campaign was last changed (ISO 8601); null when the upstream's answer does not carry it.",
-      resolve: (c) => c.updatedAt ?? null,
     }),
     raw: t.field({
       type: "JSONObject",

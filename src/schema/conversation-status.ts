@@ -23,22 +23,19 @@ const ConversationStatusUpdate = builder
         extensions: { upstreamCalls: 1 },
         resolve: (update, _args, context) => conversationOfView(context, update, "fresh"),
       }),
-      duration: t.int({
+      duration: t.exposeInt("duration", {
         nullable: true,
         description: "Seconds so far (the upstream does not state the unit); null when omitted.",
-        resolve: (update) => update.duration ?? null,
       }),
-      startedAt: t.field({
+      startedAt: t.expose("startedAt", {
         type: "DateTime",
         nullable: true,
         description: "When the call started (ISO 8601); null when the upstream omits it.",
-        resolve: (update) => update.startedAt ?? null,
       }),
-      endedAt: t.field({
+      endedAt: t.expose("endedAt", {
         type: "DateTime",
         nullable: true,
         description: "When the call ended (ISO 8601); null while it goes on.",
-        resolve: (update) => update.endedAt ?? null,
       }),
       ended: t.boolean({
         description: "True once the call has ended; the subscription then completes.",

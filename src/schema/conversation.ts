@@ -1,5 +1,4 @@
 import { resolveConnection } from "../connections/resolve-connection.ts";
-import { badUserInput } from "../errors.ts";
 import { upstreamOriginal } from "../upstream/conversation-reading.ts";
 import type { ConversationDto, ListConversationsQuery } from "../upstream/dto.ts";
 import {
@@ -14,27 +13,18 @@ import { connectionArgs } from "./connection-args.ts";
 import { Contact } from "./contact.ts";
 import type { SchemaContext } from "./context.ts";
 import { loadConversationsById } from "./conversation-by-id.ts";
+import {
+  ConversationChannel,
+  ConversationDirection,
+  ConversationStatus,
+} from "./conversation-enums.ts";
+import { ConversationFilter, pinned, toQuery } from "./conversation-filter.ts";
 import { assertId } from "./ids.ts";
 import { enumOrNull } from "./load-each.ts";
 import { listKey, readOnce } from "./read-once.ts";
 
 /** The upstream's default page size (seed), which the list and its cost estimate share. */
 const CONVERSATIONS_PAGE_SIZE = 50;
-
-export const ConversationStatus = builder.enumType("ConversationStatus", {
-  description:
-    "A conversation's status; `IN_PROGRESS` marks a live call. An upstream value the schema does not know resolves to null.",
-  values: CONVERSATION_STATUSES,
-});
-export const ConversationDirection = builder.enumType("ConversationDirection", {
-  description:
-    "Which way a conversation went: in to the organization (`INBOUND`) or out from it (`OUTBOUND`).",
-  values: CONVERSATION_DIRECTIONS,
-});
-export const ConversationChannel = builder.enumType("ConversationChannel", {
-  description: "The medium of a conversation: a voice call, a chat or SMS messages.",
-  values: CONVERSATION_CHANNELS,
-});
 
 export const Conversation = builder.loadableNodeRef("Conversation", {
   id: {
@@ -84,28 +74,24 @@ Conversation.implement({
       extensions: { sharedByItems: true },
       resolve: (c) => (c.contactId ? { id: c.contactId } : null),
     }),
-    startedAt: t.field({
+    startedAt: t.expose("startedAt", {
       type: "DateTime",
       nullable: true,
       description: "When the conversation started (ISO 8601); null when the upstream omits it.",
-      resolve: (c) => c.startedAt ?? null,
     }),
-    endedAt: t.field({
+    endedAt: t.expose("endedAt", {
       type: "DateTime",
       nullable: true,
       description:
         "When the conversation ended (ISO 8601); null while it goes on or when the upstream omits it.",
-      resolve: (c) => c.endedAt ?? null,
     }),
-    duration: t.int({
+    duration: t.exposeInt("duration", {
       nullable: true,
       description: "Seconds (the upstream does not state the unit).",
-      resolve: (c) => c.duration ?? null,
     }),
-    summary: t.string({
+    summary: t.exposeString("summary", {
       nullable: true,
       description: "A summary of the conversation; null when the upstream has none or omits it.",
-      resolve: (c) => c.summary ?? null,
     }),
     raw: t.field({
       type: "JSONObject",
@@ -124,68 +110,6 @@ export const ConversationConnection = builder.connectionObject(
   },
   { name: "ConversationEdge", description: "A conversation and its cursor in the list." },
 );
-
-const ConversationFilter = builder.inputType("ConversationFilter", {
-  description:
-    "Narrows a conversation list: every field given applies, and the upstream does the filtering.",
-  fields: (t) => ({
-    agentId: t.id({ description: "Only the conversations of this agent (`agt_` prefix)." }),
-    contactId: t.id({ description: "Only the conversations with this contact (`cnt_` prefix)." }),
-    status: t.field({
-      type: ConversationStatus,
-      description: "Only conversations in this status.",
-    }),
-    direction: t.field({
-      type: ConversationDirection,
-      description: "Only conversations in this direction.",
-    }),
-    channel: t.field({
-      type: ConversationChannel,
-      description: "Only conversations on this channel.",
-    }),
-    search: t.string({ description: "Free text, matched by the upstream." }),
-    startDate: t.field({ type: "DateTime", description: "Conversations started at or after." }),
-    endDate: t.field({ type: "DateTime", description: "Conversations started at or before." }),
-  }),
-});
-
-type FilterInput = typeof ConversationFilter.$inferInput;
-
-/** The upstream query for a filter, checked before any call. */
-function toQuery(filter: FilterInput | null | undefined): ListConversationsQuery {
-  const query: ListConversationsQuery = {};
-  if (!filter) return query;
-  if (filter.agentId != null) query.agentId = assertId("agent", filter.agentId, "filter.agentId");
-  if (filter.contactId != null) {
-    query.contactId = assertId("contact", filter.contactId, "filter.contactId");
-  }
-  if (filter.status != null) query.status = filter.status;
-  if (filter.direction != null) query.direction = filter.direction;
-  if (filter.channel != null) query.channel = filter.channel;
-  if (filter.search != null) query.search = filter.search;
-  if (filter.startDate != null) query.startDate = filter.startDate.toISOString();
-  if (filter.endDate != null) query.endDate = filter.endDate.toISOString();
-  if (query.startDate && query.endDate && query.startDate > query.endDate) {
-    throw badUserInput("`filter.startDate` must not be after `filter.endDate`.", {
-      argument: "filter",
-    });
-  }
-  return query;
-}
-
-/** Pins one filter field to the parent's ID (Agent.conversations, Contact.conversations). */
-function pinned(
-  query: ListConversationsQuery,
-  field: "agentId" | "contactId",
-  id: string,
-): ListConversationsQuery {
-  if (query[field] !== undefined && query[field] !== id) {
-    throw badUserInput(`\`filter.${field}\` must be omitted or equal this object's ID (${id}).`, {
-      argument: `filter.${field}`,
-    });
-  }
-  return { ...query, [field]: id };
-}
 
 function listConversations(
   context: SchemaContext,

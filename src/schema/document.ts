@@ -12,7 +12,7 @@ export const DocumentStatus = builder.enumType("DocumentStatus", {
 });
 
 /** The seed does not show a document body: every field may be missing, `raw` keeps it all. */
-type DocumentShape = { id: string } & Partial<DocumentDto> & JsonObject;
+type DocumentShape = { id: string } & Partial<DocumentDto>;
 
 export const Document = builder.loadableNodeRef("Document", {
   id: {
@@ -26,22 +26,19 @@ export const Document = builder.loadableNodeRef("Document", {
 Document.implement({
   description: "A knowledge-base document.",
   fields: (t) => ({
-    name: t.string({
+    name: t.exposeString("name", {
       nullable: true,
       description: "The document's name; null when the upstream's answer does not carry it.",
-      resolve: (d) => d.name ?? null,
     }),
-    mimeType: t.string({
+    mimeType: t.exposeString("mimeType", {
       nullable: true,
       description:
         "The document's media type, such as `application/pdf`; null when the upstream's answer does not carry it.",
-      resolve: (d) => d.mimeType ?? null,
     }),
-    sizeBytes: t.int({
+    sizeBytes: t.exposeInt("sizeBytes", {
       nullable: true,
       description:
         "The document's size in bytes; null when the upstream's answer does not carry it.",
-      resolve: (d) => d.sizeBytes ?? null,
     }),
     status: t.field({
       type: DocumentStatus,
@@ -50,24 +47,22 @@ Document.implement({
         "The document's processing state; null when the upstream does not send a known one.",
       resolve: (d) => enumOrNull(DOCUMENT_STATUSES, d.status),
     }),
-    createdAt: t.field({
+    createdAt: t.expose("createdAt", {
       type: "DateTime",
       nullable: true,
       description:
         "When the document was created (ISO 8601); null when the upstream's answer does not carry it.",
-      resolve: (d) => d.createdAt ?? null,
     }),
-    updatedAt: t.field({
+    updatedAt: t.expose("updatedAt", {
       type: "DateTime",
       nullable: true,
       description:
         "When the document was last changed (ISO 8601); null when the upstream's answer does not carry it.",
-      resolve: (d) => d.updatedAt ?? null,
     }),
     raw: t.field({
       type: "JSONObject",
       description: "The upstream's document object as received, fields the schema lacks included.",
-      resolve: (d) => d,
+      resolve: (d) => d as unknown as JsonObject,
     }),
   }),
 });

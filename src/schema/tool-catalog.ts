@@ -5,7 +5,7 @@ import { builder } from "./builder.ts";
 import { readOnce } from "./read-once.ts";
 
 /** The seed does not show a catalog entry: every field may be missing, `raw` keeps it all. */
-type ToolCatalogEntryShape = Partial<ToolCatalogEntryDto> & JsonObject;
+type ToolCatalogEntryShape = Partial<ToolCatalogEntryDto>;
 
 const ToolCatalogEntry = builder.objectRef<ToolCatalogEntryShape>("ToolCatalogEntry").implement({
   description: "A tool or integration agents can use.",
@@ -15,27 +15,23 @@ const ToolCatalogEntry = builder.objectRef<ToolCatalogEntryShape>("ToolCatalogEn
       description: "The tool's ID; null when the upstream does not send it as a string.",
       resolve: (e) => (typeof e.id === "string" ? e.id : null),
     }),
-    name: t.string({
+    name: t.exposeString("name", {
       nullable: true,
       description: "The tool's name; null when the upstream's answer does not carry it.",
-      resolve: (e) => e.name ?? null,
     }),
-    description: t.string({
+    description: t.exposeString("description", {
       nullable: true,
       description: "What the tool does; null when the upstream's answer does not carry it.",
-      resolve: (e) => e.description ?? null,
     }),
-    category: t.string({
+    category: t.exposeString("category", {
       nullable: true,
       description:
         "The catalog category the tool is listed under; null when the upstream's answer does not carry it.",
-      resolve: (e) => e.category ?? null,
     }),
-    type: t.string({
+    type: t.exposeString("type", {
       nullable: true,
       description:
         "The kind of tool (`FUNCTION` or `INTEGRATION` in the sandbox); null when the upstream's answer does not carry it.",
-      resolve: (e) => e.type ?? null,
     }),
     parameters: t.field({
       type: "JSONObject",
@@ -46,7 +42,7 @@ const ToolCatalogEntry = builder.objectRef<ToolCatalogEntryShape>("ToolCatalogEn
     raw: t.field({
       type: "JSONObject",
       description: "The upstream's catalog entry as received, fields the schema lacks included.",
-      resolve: (e) => e,
+      resolve: (e) => e as unknown as JsonObject,
     }),
   }),
 });

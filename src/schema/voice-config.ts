@@ -8,10 +8,9 @@ export const VoiceConfig = builder.objectRef<VoiceConfigDto>("VoiceConfig").impl
     id: t.exposeID("id", { description: "The voice config's ID, as the upstream assigns it." }),
     voiceId: t.exposeString("voiceId", { description: "The upstream's identifier of the voice." }),
     language: t.exposeString("language", { description: "The language spoken with this voice." }),
-    label: t.string({
+    label: t.exposeString("label", {
       nullable: true,
       description: "A human-readable label; null when the upstream's answer does not carry it.",
-      resolve: (config) => config.label ?? null,
     }),
     settings: t.field({
       type: "JSONObject",
