@@ -10,33 +10,26 @@ const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
  */
 export class GatewayMetrics {
   readonly registry = new Registry();
-  readonly operations = new Counter({
-    name: "voicegraph_operations_total",
-    help: "GraphQL operations by type and outcome (OK or the first error's catalogue code).",
-    labelNames: ["type", "outcome"] as const,
-    registers: [this.registry],
-  });
-  readonly operationSeconds = new Histogram({
-    name: "voicegraph_operation_duration_seconds",
-    help: "Time to execute a GraphQL operation, by type.",
-    labelNames: ["type"] as const,
-    buckets: SECONDS,
-    registers: [this.registry],
-  });
-  readonly upstreamCalls = new Counter({
-    name: "voicegraph_upstream_requests_total",
-    help: "Upstream REST calls by route template and status (or unavailable).",
-    labelNames: ["route", "status"] as const,
-    registers: [this.registry],
-  });
-  readonly upstreamSeconds = new Histogram({
-    name: "voicegraph_upstream_request_duration_seconds",
-    help: "Time of one upstream REST call, retries included, by route template.",
-    labelNames: ["route"] as const,
-    buckets: SECONDS,
-    registers: [this.registry],
-  });
-
+  readonly operations = this.counter(
+    "voicegraph_operations_total",
+    "GraphQL operations by type and outcome (OK or the first error's catalogue code).",
+    ["type", "outcome"],
+  );
+  readonly operationSeconds = this.histogram(
+    "voicegraph_operation_duration_seconds",
+    "Time to execute a GraphQL operation, by type.",
+    ["type"],
+  );
+  readonly upstreamCalls = this.counter(
+    "voicegraph_upstream_requests_total",
+    "Upstream REST calls by route template and status (or unavailable).",
+    ["route", "status"],
+  );
+  readonly upstreamSeconds = this.histogram(
+    "voicegraph_upstream_request_duration_seconds",
+    "Time of one upstream REST call, retries included, by route template.",
+    ["route"],
+  );
   readonly subscriptions = new Gauge({
     name: "voicegraph_active_subscriptions",
     help: "Subscriptions being served now.",
@@ -52,6 +45,14 @@ export class GatewayMetrics {
         this.set(pollers());
       },
     });
+  }
+
+  private counter<L extends string>(name: string, help: string, labelNames: readonly L[]) {
+    return new Counter({ name, help, labelNames, registers: [this.registry] });
+  }
+
+  private histogram<L extends string>(name: string, help: string, labelNames: readonly L[]) {
+    return new Histogram({ name, help, labelNames, buckets: SECONDS, registers: [this.registry] });
   }
 
   /** The CallContext hook of every operation's REST calls. */
