@@ -8,6 +8,7 @@ import { forwardConnectionArgs } from "./connection-args.ts";
 import { assertId } from "./ids.ts";
 import { enumOrNull, loadEach } from "./load-each.ts";
 import { listKey, readOnce } from "./read-once.ts";
+import { RAW_ANSWER, rawField, rawResource } from "./shared-fields.ts";
 
 /** The upstream's default page size (seed), which the list and its cost estimate share. */
 const CAMPAIGNS_PAGE_SIZE = 25;
@@ -83,11 +84,7 @@ Campaign.implement({
       description:
         "When the campaign was last changed (ISO 8601); null when the upstream's answer does not carry it.",
     }),
-    raw: t.field({
-      type: "JSONObject",
-      description: "The upstream's campaign object as received, fields the schema lacks included.",
-      resolve: (c) => c,
-    }),
+    raw: rawField(t, rawResource("campaign object"), (c) => c),
   }),
 });
 
@@ -128,11 +125,7 @@ const RetryCampaignPayload = builder
         extensions: { upstreamCalls: 1 },
         resolve: (payload) => payload.campaignId,
       }),
-      raw: t.field({
-        type: "JSONObject",
-        description: "The upstream's answer; `{}` when it had no body.",
-        resolve: (payload) => payload.raw,
-      }),
+      raw: rawField(t, RAW_ANSWER, (payload) => payload.raw),
     }),
   });
 

@@ -4,6 +4,7 @@ import type { StatusEvent } from "./context.ts";
 import { Conversation } from "./conversation.ts";
 import { conversationOfView } from "./conversation-by-id.ts";
 import { assertId } from "./ids.ts";
+import { callTimingFields } from "./shared-fields.ts";
 
 /**
  * One change of a live call. It has no ID of its own (an ID belongs to one type only): the
@@ -23,20 +24,7 @@ const ConversationStatusUpdate = builder
         extensions: { upstreamCalls: 1 },
         resolve: (update, _args, context) => conversationOfView(context, update, "fresh"),
       }),
-      duration: t.exposeInt("duration", {
-        nullable: true,
-        description: "Seconds so far (the upstream does not state the unit); null when omitted.",
-      }),
-      startedAt: t.expose("startedAt", {
-        type: "DateTime",
-        nullable: true,
-        description: "When the call started (ISO 8601); null when the upstream omits it.",
-      }),
-      endedAt: t.expose("endedAt", {
-        type: "DateTime",
-        nullable: true,
-        description: "When the call ended (ISO 8601); null while it goes on.",
-      }),
+      ...callTimingFields(t),
       ended: t.boolean({
         description: "True once the call has ended; the subscription then completes.",
         resolve: (update) => update.endedAt != null,

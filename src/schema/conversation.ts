@@ -22,6 +22,7 @@ import { ConversationFilter, pinned, toQuery } from "./conversation-filter.ts";
 import { assertId } from "./ids.ts";
 import { enumOrNull } from "./load-each.ts";
 import { listKey, readOnce } from "./read-once.ts";
+import { callTimingFields, rawField, rawResource } from "./shared-fields.ts";
 
 /** The upstream's default page size (seed), which the list and its cost estimate share. */
 const CONVERSATIONS_PAGE_SIZE = 50;
@@ -74,31 +75,12 @@ Conversation.implement({
       extensions: { sharedByItems: true },
       resolve: (c) => (c.contactId ? { id: c.contactId } : null),
     }),
-    startedAt: t.expose("startedAt", {
-      type: "DateTime",
-      nullable: true,
-      description: "When the conversation started (ISO 8601); null when the upstream omits it.",
-    }),
-    endedAt: t.expose("endedAt", {
-      type: "DateTime",
-      nullable: true,
-      description:
-        "When the conversation ended (ISO 8601); null while it goes on or when the upstream omits it.",
-    }),
-    duration: t.exposeInt("duration", {
-      nullable: true,
-      description: "Seconds (the upstream does not state the unit).",
-    }),
+    ...callTimingFields(t),
     summary: t.exposeString("summary", {
       nullable: true,
       description: "A summary of the conversation; null when the upstream has none or omits it.",
     }),
-    raw: t.field({
-      type: "JSONObject",
-      description:
-        "The upstream's conversation object as received, fields the schema lacks included.",
-      resolve: (c) => upstreamOriginal(c) as JsonObject,
-    }),
+    raw: rawField(t, rawResource("conversation object"), (c) => upstreamOriginal(c) as JsonObject),
   }),
 });
 

@@ -4,6 +4,7 @@ import type { JsonObject } from "../upstream/json.ts";
 import { builder } from "./builder.ts";
 import { assertId } from "./ids.ts";
 import { enumOrNull, loadEach } from "./load-each.ts";
+import { rawField, rawResource } from "./shared-fields.ts";
 
 export const DocumentStatus = builder.enumType("DocumentStatus", {
   description:
@@ -59,11 +60,7 @@ Document.implement({
       description:
         "When the document was last changed (ISO 8601); null when the upstream's answer does not carry it.",
     }),
-    raw: t.field({
-      type: "JSONObject",
-      description: "The upstream's document object as received, fields the schema lacks included.",
-      resolve: (d) => d as unknown as JsonObject,
-    }),
+    raw: rawField(t, rawResource("document object"), (d) => d as unknown as JsonObject),
   }),
 });
 

@@ -7,6 +7,7 @@ import { UpstreamUnavailableError } from "../upstream/errors.ts";
 import { builder } from "./builder.ts";
 import { patchBody } from "./patch-body.ts";
 import { readOnce } from "./read-once.ts";
+import { rawField } from "./shared-fields.ts";
 
 /** What each writable organization field holds (the seed types them all as plain strings). */
 const FIELD_DESCRIPTIONS: Record<(typeof ORGANIZATION_WRITABLE_FIELDS)[number], string> = {
@@ -48,12 +49,11 @@ export const Organization = builder.objectRef<OrganizationDto>("Organization").i
         }),
       ]),
     ),
-    raw: t.field({
-      type: "JSONObject",
-      description:
-        "The upstream's organization object as received, fields beyond the nine included.",
-      resolve: (organization) => organization,
-    }),
+    raw: rawField(
+      t,
+      "The upstream's organization object as received, fields beyond the nine included.",
+      (organization) => organization,
+    ),
   }),
 });
 

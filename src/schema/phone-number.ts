@@ -2,6 +2,7 @@ import type { JsonObject } from "../upstream/json.ts";
 import { Agent } from "./agent.ts";
 import { builder } from "./builder.ts";
 import { assertId, assertIdLength } from "./ids.ts";
+import { RAW_ANSWER, rawField } from "./shared-fields.ts";
 
 const AssignPhoneNumberInput = builder.inputType("AssignPhoneNumberInput", {
   description: "Which phone number to assign to which agent; both are sent as given.",
@@ -31,11 +32,7 @@ const AssignPhoneNumberPayload = builder
         extensions: { upstreamCalls: 1 },
         resolve: (payload) => payload.agentId,
       }),
-      raw: t.field({
-        type: "JSONObject",
-        description: "The upstream's answer; `{}` when it had no body.",
-        resolve: (payload) => payload.raw,
-      }),
+      raw: rawField(t, RAW_ANSWER, (payload) => payload.raw),
     }),
   });
 

@@ -3,6 +3,7 @@ import { UpstreamUnavailableError } from "../upstream/errors.ts";
 import { isJsonObject, type JsonObject } from "../upstream/json.ts";
 import { builder } from "./builder.ts";
 import { readOnce } from "./read-once.ts";
+import { rawField, rawResource } from "./shared-fields.ts";
 
 /** The seed does not show a catalog entry: every field may be missing, `raw` keeps it all. */
 type ToolCatalogEntryShape = Partial<ToolCatalogEntryDto>;
@@ -39,11 +40,7 @@ const ToolCatalogEntry = builder.objectRef<ToolCatalogEntryShape>("ToolCatalogEn
       description: "The tool's parameters (a JSON Schema in the sandbox).",
       resolve: (e) => e.parameters ?? null,
     }),
-    raw: t.field({
-      type: "JSONObject",
-      description: "The upstream's catalog entry as received, fields the schema lacks included.",
-      resolve: (e) => e as unknown as JsonObject,
-    }),
+    raw: rawField(t, rawResource("catalog entry"), (e) => e as unknown as JsonObject),
   }),
 });
 
