@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { boolVar, ConfigError, intVar, parseEnv } from "../env.ts";
+import { UPSTREAM_DEFAULTS } from "../upstream/client.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
 
 const httpUrl = z
@@ -17,9 +18,9 @@ const gatewayEnv = z.object({
   PORT: intVar(0, 65535).default(4000),
   HOST: z.string().min(1).default("127.0.0.1"),
   UPSTREAM_URL: httpUrl.optional(),
-  UPSTREAM_TIMEOUT_MS: intVar(100, 120_000).default(10_000),
-  UPSTREAM_CONNECTIONS: intVar(1, 1024).default(32),
-  UPSTREAM_MAX_RETRIES: intVar(0, 5).default(2),
+  UPSTREAM_TIMEOUT_MS: intVar(100, 120_000).default(UPSTREAM_DEFAULTS.timeoutMs),
+  UPSTREAM_CONNECTIONS: intVar(1, 1024).default(UPSTREAM_DEFAULTS.connections),
+  UPSTREAM_MAX_RETRIES: intVar(0, 5).default(UPSTREAM_DEFAULTS.maxRetries),
   // Where the seed is silent and answers cannot tell (README: Silent spots of the seed).
   UPSTREAM_SEARCH_PARAM: z
     .string()
@@ -66,17 +67,17 @@ const gatewayEnv = z.object({
   SESSION_JWKS_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
   SESSION_ISSUER: z.string().min(1).optional(),
   SESSION_AUDIENCE: z.string().min(1).optional(),
-  SESSION_CLOCK_SKEW_S: intVar(0, 300).default(30),
-  SESSION_RATE_LIMIT: intVar(1, 1_000_000).default(600),
+  SESSION_CLOCK_SKEW_S: intVar(0, 300).default(GATEWAY_DEFAULTS.sessionClockSkewS),
+  SESSION_RATE_LIMIT: intVar(1, 1_000_000).default(GATEWAY_DEFAULTS.sessionRateLimitPerMinute),
   // Default: on in passthrough, off in session mode.
   INTROSPECTION: boolVar().optional(),
   OPERATION_DEADLINE_MS: intVar(100, 600_000).default(GATEWAY_DEFAULTS.operationDeadlineMs),
   // Operations (README: Operations).
-  SHUTDOWN_GRACE_MS: intVar(0, 600_000).default(10_000),
-  HEADERS_TIMEOUT_MS: intVar(100, 600_000).default(10_000),
-  REQUEST_TIMEOUT_MS: intVar(100, 3_600_000).default(30_000),
-  KEEP_ALIVE_TIMEOUT_MS: intVar(100, 600_000).default(5000),
-  MAX_CONNECTIONS: intVar(1, 1_000_000).default(1000),
+  SHUTDOWN_GRACE_MS: intVar(0, 600_000).default(GATEWAY_DEFAULTS.shutdownGraceMs),
+  HEADERS_TIMEOUT_MS: intVar(100, 600_000).default(GATEWAY_DEFAULTS.headersTimeoutMs),
+  REQUEST_TIMEOUT_MS: intVar(100, 3_600_000).default(GATEWAY_DEFAULTS.requestTimeoutMs),
+  KEEP_ALIVE_TIMEOUT_MS: intVar(100, 600_000).default(GATEWAY_DEFAULTS.keepAliveTimeoutMs),
+  MAX_CONNECTIONS: intVar(1, 1_000_000).default(GATEWAY_DEFAULTS.maxConnections),
   GRAPHIQL: z
     .enum(["true", "false"], { error: "must be true or false" })
     .transform((value) => value === "true")

@@ -10,4 +10,13 @@ export const GATEWAY_DEFAULTS = {
   maxRequestBytes: 1024 * 1024,
   pollIntervalMs: 1000,
   operationDeadlineMs: 10_000,
+  // Sockets (listen options; README: Operations).
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5000,
+  maxConnections: 1000,
+  shutdownGraceMs: 10_000,
+  // Session mode.
+  sessionClockSkewS: 30,
+  sessionRateLimitPerMinute: 600,
 } as const;

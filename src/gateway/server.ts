@@ -4,6 +4,7 @@ import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { listenHttp } from "../listen.ts";
 import type { Gateway } from "./create-gateway.ts";
+import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import { formatWithHttpStatus } from "./http-status.ts";
 import { inRequestScope } from "./logger.ts";
 
@@ -55,15 +56,18 @@ export async function listen(
   host: string,
   options: ListenOptions = {},
 ): Promise<ListeningGateway> {
-  const requestTimeout = options.requestTimeoutMs ?? 30_000;
+  const requestTimeout = options.requestTimeoutMs ?? GATEWAY_DEFAULTS.requestTimeoutMs;
   // Node refuses a headers timeout longer than the request timeout.
-  const headersTimeout = Math.min(options.headersTimeoutMs ?? 10_000, requestTimeout);
+  const headersTimeout = Math.min(
+    options.headersTimeoutMs ?? GATEWAY_DEFAULTS.headersTimeoutMs,
+    requestTimeout,
+  );
   let draining = false;
   const server = createServer(
     {
       headersTimeout,
       requestTimeout,
-      keepAliveTimeout: options.keepAliveTimeoutMs ?? 5000,
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? GATEWAY_DEFAULTS.keepAliveTimeoutMs,
       // Node checks both timeouts on this interval (30 s by default): a short timeout needs it.
       connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(headersTimeout / 2))),
     },
@@ -73,12 +77,12 @@ export async function listen(
       void inRequestScope(() => gateway(req, res));
     },
   );
-  server.maxConnections = options.maxConnections ?? 1000;
+  server.maxConnections = options.maxConnections ?? GATEWAY_DEFAULTS.maxConnections;
   // ws refuses (close 1009) a message over maxPayload from its length header, before reading it.
   const webSockets = new WebSocketServer({
     server,
     path: gateway.graphqlEndpoint,
-    maxPayload: options.maxMessageBytes ?? 1024 * 1024,
+    maxPayload: options.maxMessageBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
   });
   const graphqlWs = useServer(
     {

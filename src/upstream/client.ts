@@ -28,6 +28,15 @@ export interface UpstreamClientOptions {
   reading?: Partial<UpstreamReading>;
 }
 
+/** The client's defaults, declared once (the gateway's environment reads them too). */
+export const UPSTREAM_DEFAULTS = {
+  timeoutMs: 10_000,
+  connections: 32,
+  maxRetries: 2,
+  retryDelayMs: 50,
+  maxResponseBytes: 16 * 1024 * 1024,
+} as const;
+
 export type QueryValue = string | number | undefined;
 
 export interface UpstreamRequest {
@@ -82,15 +91,15 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   }
   const prefix = base.pathname.replace(/\/+$/, "");
   const keys = new KeyMemory();
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const maxRetries = options.maxRetries ?? 2;
-  const retryDelayMs = options.retryDelayMs ?? 50;
+  const timeoutMs = options.timeoutMs ?? UPSTREAM_DEFAULTS.timeoutMs;
+  const maxRetries = options.maxRetries ?? UPSTREAM_DEFAULTS.maxRetries;
+  const retryDelayMs = options.retryDelayMs ?? UPSTREAM_DEFAULTS.retryDelayMs;
   const userAgent = options.userAgent ?? "voicegraph/0.1.0";
   // A Pool keeps connections alive between requests; undici follows no redirects by default.
   const pool = new Pool(base.origin, {
-    connections: options.connections ?? 32,
+    connections: options.connections ?? UPSTREAM_DEFAULTS.connections,
     // An upstream cannot make the gateway buffer an unbounded body.
-    maxResponseSize: options.maxResponseBytes ?? 16 * 1024 * 1024,
+    maxResponseSize: options.maxResponseBytes ?? UPSTREAM_DEFAULTS.maxResponseBytes,
     connectTimeout: timeoutMs,
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,

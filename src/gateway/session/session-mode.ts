@@ -2,6 +2,7 @@ import { getOperationAST, NoSchemaIntrospectionCustomRule } from "graphql";
 import { createGraphQLError, type Plugin } from "graphql-yoga";
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { ERROR_CODES, type ErrorCode, gatewayError } from "../../errors.ts";
+import { GATEWAY_DEFAULTS } from "../defaults.ts";
 import { requestLevel } from "../http-status.ts";
 import { type Session, SessionRefused } from "./verify-session.ts";
 
@@ -28,7 +29,7 @@ export interface Authorized {
  */
 export function createSessionAuthorizer(options: SessionModeOptions) {
   const limiter = new RateLimiterMemory({
-    points: options.perSessionPerMinute ?? 600,
+    points: options.perSessionPerMinute ?? GATEWAY_DEFAULTS.sessionRateLimitPerMinute,
     duration: 60,
   });
   return async function authorize(header: string | undefined): Promise<Authorized> {

@@ -5,6 +5,7 @@ import {
   type JWTVerifyGetKey,
   jwtVerify,
 } from "jose";
+import { GATEWAY_DEFAULTS } from "../defaults.ts";
 
 /** Who a frontend's token says is calling. */
 export interface Session {
@@ -38,7 +39,7 @@ export class SessionRefused extends Error {
  * configured, and the claims the gateway needs (`org`, `sub`).
  */
 export function createSessionVerifier(options: SessionVerifierOptions) {
-  const clockTolerance = options.clockSkewSeconds ?? 30;
+  const clockTolerance = options.clockSkewSeconds ?? GATEWAY_DEFAULTS.sessionClockSkewS;
   const secret = options.secret ? new TextEncoder().encode(options.secret) : undefined;
   const jwks: JWTVerifyGetKey | undefined = options.jwksUrl
     ? createRemoteJWKSet(new URL(options.jwksUrl))
