@@ -1,38 +1,48 @@
 import { z } from "zod";
-import type { AgentDto, VoiceConfigDto, VoiceConfigInputDto } from "../upstream/dto.ts";
-import type { AgentStatus } from "../upstream/enums.ts";
 import { invalidField } from "./body-validation.ts";
 import { ApiError } from "./error-codes.ts";
 import { newId, SANDBOX_ID_PREFIX } from "./ids.ts";
 import type { AgentRecord, OrgData } from "./store.ts";
+import type { AgentStatus } from "./vocabulary.ts";
+import type { WireAgent, WireVoiceConfig } from "./wire-shapes.ts";
 
 const jsonObject = z.record(z.string(), z.unknown());
 
-export const voiceConfigInputShape = z.strictObject({
-  id: z.string().optional(),
-  voiceId: z.string(),
-  language: z.string(),
-  label: z.string().optional(),
-  settings: jsonObject.optional(),
-  isDefault: z.boolean().optional(),
-});
+export const voiceConfigInputShape = z
+  .strictObject({
+    id: z.string().optional(),
+    voiceId: z.string(),
+    language: z.string(),
+    label: z.string().optional(),
+    settings: jsonObject.optional(),
+    isDefault: z.boolean().optional(),
+  })
+  .describe(
+    "An `id` naming an existing voice config of the agent is kept; otherwise one is generated.",
+  );
 
 /** Operation 4's body: every field optional, nothing else allowed (status is not writable). */
-export const updateAgentShape = z.strictObject({
-  name: z.string().optional(),
-  primaryLanguage: z.string().optional(),
-  systemPrompt: z.string().optional(),
-  greeting: z.string().optional(),
-  model: z.string().optional(),
-  voiceConfigs: z.array(voiceConfigInputShape).optional(),
-  metadata: jsonObject.optional(),
-});
+export const updateAgentShape = z
+  .strictObject({
+    name: z.string().optional(),
+    primaryLanguage: z.string().optional(),
+    systemPrompt: z.string().optional(),
+    greeting: z.string().optional(),
+    model: z.string().optional(),
+    voiceConfigs: z.array(voiceConfigInputShape).optional(),
+    metadata: jsonObject.optional(),
+  })
+  .describe(
+    "Every field is optional; unknown fields are rejected. `voiceConfigs` replaces the list.",
+  );
 
 /** The assumed create body: `name` required, plus `supportedLanguages`. */
-export const createAgentShape = updateAgentShape.extend({
-  name: z.string(),
-  supportedLanguages: z.array(z.string()).optional(),
-});
+export const createAgentShape = updateAgentShape
+  .extend({
+    name: z.string(),
+    supportedLanguages: z.array(z.string()).optional(),
+  })
+  .describe("`name` is required; unknown fields are rejected.");
 
 function isLanguageTag(value: string): boolean {
   try {
@@ -74,9 +84,9 @@ export function checkModel(model: string | undefined): void {
  * of the agent's configs keeps that id; any other element gets a new `vc_` id.
  */
 export function buildVoiceConfigs(
-  inputs: VoiceConfigInputDto[],
-  existing: VoiceConfigDto[],
-): VoiceConfigDto[] {
+  inputs: z.infer<typeof voiceConfigInputShape>[],
+  existing: WireVoiceConfig[],
+): WireVoiceConfig[] {
   const existingIds = new Set(existing.map((config) => config.id));
   const seenIds = new Set<string>();
   let defaults = 0;
@@ -106,7 +116,7 @@ export function buildVoiceConfigs(
 }
 
 /** Operation 4's response shape: the agent without `status`. */
-export function agentWithoutStatus(agent: AgentRecord): AgentDto {
+export function agentWithoutStatus(agent: AgentRecord): WireAgent {
   const { status: _status, ...rest } = agent;
   return rest;
 }

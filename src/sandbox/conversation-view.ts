@@ -1,7 +1,7 @@
-import type { ConversationDto, ConversationStatusDto } from "../upstream/dto.ts";
-import type { JsonObject } from "../upstream/json.ts";
 import { type Dialect, dialectDuration } from "./dialects.ts";
 import type { ConversationRecord } from "./store.ts";
+import type { JsonObject } from "./vocabulary.ts";
+import type { WireConversation, WireConversationStatusView } from "./wire-shapes.ts";
 
 /** Whole seconds: frozen once ended, growing with the clock while IN_PROGRESS. */
 export function currentDuration(conversation: ConversationRecord, nowMs: number): number {
@@ -21,7 +21,7 @@ function ref(dialect: Dialect, id: string | null): string | { id: string } | nul
 }
 
 /** A conversation list item in the standard dialect's shape (the gateway's DTO). */
-function standardConversation(conversation: ConversationRecord, nowMs: number): ConversationDto {
+function standardConversation(conversation: ConversationRecord, nowMs: number): WireConversation {
   return {
     id: conversation.id,
     agentId: conversation.agentId,
@@ -56,7 +56,7 @@ export function conversationStatusDto(
   conversation: ConversationRecord,
   nowMs: number,
   dialect: Dialect,
-): ConversationStatusDto | JsonObject {
+): WireConversationStatusView | JsonObject {
   const seedFields = {
     id: conversation.id,
     duration: dialectDuration(dialect, currentDuration(conversation, nowMs)),

@@ -1,5 +1,5 @@
-import type { ErrorBody } from "../upstream/dto.ts";
-import type { JsonObject } from "../upstream/json.ts";
+import type { JsonObject } from "./vocabulary.ts";
+import type { WireErrorBody } from "./wire-shapes.ts";
 
 /**
  * The one catalogue of `error.code` values the sandbox answers with. The seed names only
@@ -67,7 +67,7 @@ export function errorBody(
   message: string,
   requestId: string | undefined,
   details?: JsonObject,
-): ErrorBody {
+): WireErrorBody {
   const error = details === undefined ? { code, message } : { code, message, details };
   return requestId === undefined ? { error } : { error, requestId };
 }

@@ -19,10 +19,19 @@ export function newRequestId(): string {
   return `req_${randomAlphanumerics(20)}`;
 }
 
-/** Prefixes the seed does not show; the sandbox's choice (README: silent spots). */
+/**
+ * The prefix of every ID the sandbox mints: the seed's (Identifier prefixes) and, for
+ * organizations, phone numbers, tools and voice configs, its own choices (README: silent spots).
+ */
 export const SANDBOX_ID_PREFIX = {
+  agent: "agt_",
+  campaign: "cmp_",
+  contact: "cnt_",
+  conversation: "cnv_",
+  document: "doc_",
   organization: "org_",
   phoneNumber: "phn_",
+  property: "prp_",
   tool: "tool_",
   voiceConfig: "vc_",
 } as const;

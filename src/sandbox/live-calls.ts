@@ -1,5 +1,4 @@
-import { ID_PREFIX } from "../upstream/ids.ts";
-import { newId } from "./ids.ts";
+import { newId, SANDBOX_ID_PREFIX } from "./ids.ts";
 import { liveCall } from "./seed-conversations.ts";
 import type { OrgData } from "./store.ts";
 
@@ -24,7 +23,7 @@ export function advanceLiveCalls(org: OrgData, nowMs: number, schedule: LiveCall
   const { agentIds, contactIds } = org.callParticipants;
   for (let k = first; k <= due; k++) {
     const call = liveCall(
-      newId(ID_PREFIX.conversation),
+      newId(SANDBOX_ID_PREFIX.conversation),
       k,
       agentIds[k % agentIds.length] ?? null,
       contactIds[k % contactIds.length] ?? null,

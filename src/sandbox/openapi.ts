@@ -1,8 +1,10 @@
 /**
  * The OpenAPI 3.1 document of the embedded sandbox, served at `GET /v1/openapi.json`. It describes
  * exactly what the sandbox serves: the seed's operations, the assumed ones (`x-assumed: true`)
- * and the sandbox's choices for the shapes the seed does not show (src/upstream/dto.ts).
+ * and the sandbox's choices for the shapes the seed does not show, its component schemas
+ * generated from the zod schemas the sandbox validates with and answers by (wire-shapes.ts).
  */
+import { schemas } from "./openapi/components.ts";
 import {
   ERROR_RESPONSES,
   type ErrorStatus,
@@ -10,8 +12,8 @@ import {
   RATE_LIMIT_HEADERS,
   ref,
 } from "./openapi/helpers.ts";
-import { BEARER_SCHEME, paths } from "./openapi/paths.ts";
-import { schemas } from "./openapi/schemas.ts";
+import { BEARER_SCHEME } from "./openapi/operation.ts";
+import { paths } from "./openapi/paths.ts";
 
 const ERROR_DESCRIPTIONS: Record<ErrorStatus, string> = {
   400: "Invalid, unknown or repeated parameters or body fields (INVALID_CURSOR for a cursor).",

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
-import { isJsonObject } from "../upstream/json.ts";
 import { ApiError } from "./error-codes.ts";
+import { isJsonObject } from "./vocabulary.ts";
 
 /** Bodies above this are refused: nothing in the API needs more. */
 const MAX_BODY_BYTES = 1024 * 1024;

@@ -1,6 +1,4 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { JsonObject } from "../upstream/json.ts";
-import { rateLimitHeaders } from "../upstream/rate-limit.ts";
 import { forbiddenWrite, identifyCaller, unauthorized } from "./auth.ts";
 import type { CursorCodec } from "./cursor.ts";
 import { type Dialect, dialectErrorCode, formatDates } from "./dialects.ts";
@@ -17,6 +15,7 @@ import type { Router } from "./router.ts";
 import { isWrite, routeQuery } from "./routes.ts";
 import type { RecordedRequest } from "./server.ts";
 import type { Store } from "./store.ts";
+import type { JsonObject } from "./vocabulary.ts";
 
 /** Everything one sandbox instance shares between its requests. */
 export interface SandboxRuntime {
@@ -122,8 +121,9 @@ export async function handleRequest(
   // Unknown callers have no organization: they share a bucket per remote address.
   const bucket = caller ? `org:${caller.organizationId}` : `addr:${req.socket.remoteAddress}`;
   const decision = runtime.limiter.consume(bucket, nowMs);
-  for (const [name, value] of Object.entries(rateLimitHeaders(decision)))
-    res.setHeader(name, value);
+  res.setHeader("X-RateLimit-Limit", decision.limit);
+  res.setHeader("X-RateLimit-Remaining", decision.remaining);
+  res.setHeader("X-RateLimit-Reset", decision.reset);
 
   try {
     if (decision.limited) {

@@ -1,12 +1,12 @@
-import type {
-  CampaignDto,
-  DocumentDto,
-  PropertyDefinitionDto,
-  VoiceConfigDto,
-} from "../upstream/dto.ts";
-import { AGENT_STATUSES, CAMPAIGN_STATUSES, type DocumentStatus } from "../upstream/enums.ts";
 import { SEED_BASE_TIME } from "./seed-data.ts";
 import type { AgentRecord } from "./store.ts";
+import { AgentStatus, CampaignStatus, type DocumentStatus } from "./vocabulary.ts";
+import type {
+  WireCampaign,
+  WireDocument,
+  WirePropertyDefinition,
+  WireVoiceConfig,
+} from "./wire-shapes.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -25,7 +25,7 @@ export function voiceConfig(
   language: string,
   label: string,
   isDefault: boolean,
-): VoiceConfigDto {
+): WireVoiceConfig {
   return { id, voiceId, language, label, settings: { speed: 1, stability: 0.6 }, isDefault };
 }
 
@@ -38,7 +38,7 @@ export function simpleAgents(slug: string, from: number, to: number): AgentRecor
       id: `agt_${slug}_${pad(n, 3)}`,
       name: `Outreach Agent ${pad(n, 3)}`,
       primaryLanguage: "en-US",
-      status: AGENT_STATUSES[n % AGENT_STATUSES.length] ?? "ACTIVE",
+      status: AgentStatus.options[n % AgentStatus.options.length] ?? "ACTIVE",
       systemPrompt: "You make short, friendly outbound reminder calls.",
       greeting: "Hello, this is an automated reminder.",
       model: "gpt-4o-mini",
@@ -61,10 +61,10 @@ export function generatedCampaigns(
   from: number,
   to: number,
   agentIds: string[],
-): CampaignDto[] {
-  const campaigns: CampaignDto[] = [];
+): WireCampaign[] {
+  const campaigns: WireCampaign[] = [];
   for (let n = from; n <= to; n++) {
-    const status = CAMPAIGN_STATUSES[n % CAMPAIGN_STATUSES.length] ?? "DRAFT";
+    const status = CampaignStatus.options[n % CampaignStatus.options.length] ?? "DRAFT";
     const totalRows = 40 + ((n * 17) % 160);
     let completedRows = 0;
     let failedRows = 0;
@@ -99,9 +99,9 @@ export function propertyDefinition(
   slug: string,
   key: string,
   label: string,
-  type: PropertyDefinitionDto["type"],
+  type: WirePropertyDefinition["type"],
   hoursAfterBase: number,
-): PropertyDefinitionDto {
+): WirePropertyDefinition {
   return { id: `prp_${slug}_${key}`, key, label, type, createdAt: isoAt(hoursAfterBase) };
 }
 
@@ -112,7 +112,7 @@ export function knowledgeDocument(
   sizeBytes: number,
   status: DocumentStatus,
   hoursAfterBase: number,
-): DocumentDto {
+): WireDocument {
   return {
     id,
     name,

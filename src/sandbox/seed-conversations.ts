@@ -1,14 +1,7 @@
-import {
-  CONVERSATION_CHANNELS,
-  CONVERSATION_DIRECTIONS,
-  CONVERSATION_STATUSES,
-  type ConversationChannel,
-  type ConversationDirection,
-  type ConversationStatus,
-} from "../upstream/enums.ts";
 import { pad } from "./seed-builders.ts";
 import { SEED_BASE_TIME } from "./seed-data.ts";
 import type { ConversationRecord } from "./store.ts";
+import { ConversationChannel, ConversationDirection, ConversationStatus } from "./vocabulary.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -18,7 +11,9 @@ const HOUR_MS = 3_600_000;
  */
 const ENDED_OR_PENDING: ConversationStatus[] = [
   "SUCCESS",
-  ...CONVERSATION_STATUSES.filter((status) => status !== "IN_PROGRESS" && status !== "SUCCESS"),
+  ...ConversationStatus.options.filter(
+    (status) => status !== "IN_PROGRESS" && status !== "SUCCESS",
+  ),
 ];
 
 const SUMMARIES = [
@@ -81,15 +76,15 @@ export function staticConversations(
   contactIds: string[],
 ): ConversationRecord[] {
   const conversations: ConversationRecord[] = [];
-  const combos = ENDED_OR_PENDING.length * CONVERSATION_DIRECTIONS.length;
+  const combos = ENDED_OR_PENDING.length * ConversationDirection.options.length;
   const random = seededRandom(slug.length * 7919 + count);
   const pick = (ids: string[]) => ids[Math.floor(random() * ids.length)] ?? null;
   for (let n = 0; n < count; n++) {
-    const combo = n % (combos * CONVERSATION_CHANNELS.length);
+    const combo = n % (combos * ConversationChannel.options.length);
     const status = ENDED_OR_PENDING[combo % ENDED_OR_PENDING.length] ?? "SUCCESS";
     const direction =
-      CONVERSATION_DIRECTIONS[Math.floor(combo / ENDED_OR_PENDING.length) % 2] ?? "INBOUND";
-    const channel = CONVERSATION_CHANNELS[Math.floor(combo / combos)] ?? "VOICE";
+      ConversationDirection.options[Math.floor(combo / ENDED_OR_PENDING.length) % 2] ?? "INBOUND";
+    const channel = ConversationChannel.options[Math.floor(combo / combos)] ?? "VOICE";
     const startedAtMs = SEED_BASE_TIME + 24 * HOUR_MS + n * 5 * HOUR_MS + ((n * 37) % 60) * 60_000;
     const durationSeconds = durationFor(status, n);
     conversations.push({

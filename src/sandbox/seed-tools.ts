@@ -1,19 +1,19 @@
-import type { ToolCatalogEntryDto } from "../upstream/dto.ts";
+import type { WireToolCatalogEntry } from "./wire-shapes.ts";
 
 function stringParam(description: string) {
   return { type: "string", description };
 }
 
 /** The tool catalog is the platform's, so every organization sees the same entries. */
-export function toolCatalog(): ToolCatalogEntryDto[] {
+export function toolCatalog(): WireToolCatalogEntry[] {
   const entry = (
     id: string,
     name: string,
     description: string,
     category: string,
-    type: ToolCatalogEntryDto["type"],
+    type: WireToolCatalogEntry["type"],
     properties: Record<string, unknown>,
-  ): ToolCatalogEntryDto => ({
+  ): WireToolCatalogEntry => ({
     id,
     name,
     description,

@@ -1,10 +1,3 @@
-import type {
-  CampaignDto,
-  ContactDto,
-  DocumentDto,
-  PhoneNumberDto,
-  PropertyDefinitionDto,
-} from "../upstream/dto.ts";
 import { acmeSeed } from "./seed-acme.ts";
 import { seededLiveCalls, staticConversations } from "./seed-conversations.ts";
 import { globexSeed } from "./seed-globex.ts";
@@ -16,6 +9,13 @@ import type {
   OrgData,
   Store,
 } from "./store.ts";
+import type {
+  WireCampaign,
+  WireContact,
+  WireDocument,
+  WirePhoneNumber,
+  WirePropertyDefinition,
+} from "./wire-shapes.ts";
 
 /** One organization's seed, written out by hand except for the generated conversations. */
 export interface OrgSeed {
@@ -23,15 +23,15 @@ export interface OrgSeed {
   slug: string;
   organization: OrganizationRecord;
   agents: AgentRecord[];
-  contacts: ContactDto[];
+  contacts: WireContact[];
   /** Conversations only ever involve these agents (the first few). */
   conversationAgentIds: string[];
   staticConversations: number;
   liveCalls: number;
-  campaigns: CampaignDto[];
-  phoneNumbers: PhoneNumberDto[];
-  properties: PropertyDefinitionDto[];
-  documents: DocumentDto[];
+  campaigns: WireCampaign[];
+  phoneNumbers: WirePhoneNumber[];
+  properties: WirePropertyDefinition[];
+  documents: WireDocument[];
 }
 
 function byId<T extends { id: string }>(items: T[]): Map<string, T> {

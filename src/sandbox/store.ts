@@ -1,28 +1,28 @@
-import type {
-  AgentDto,
-  CampaignDto,
-  ContactDto,
-  DocumentDto,
-  OrganizationWritableField,
-  PhoneNumberDto,
-  PropertyDefinitionDto,
-  ToolCatalogEntryDto,
-} from "../upstream/dto.ts";
+import type { OrganizationField } from "./request-shapes.ts";
 import type {
   AgentStatus,
   ConversationChannel,
   ConversationDirection,
   ConversationStatus,
-} from "../upstream/enums.ts";
+} from "./vocabulary.ts";
+import type {
+  WireAgent,
+  WireCampaign,
+  WireContact,
+  WireDocument,
+  WirePhoneNumber,
+  WirePropertyDefinition,
+  WireToolCatalogEntry,
+} from "./wire-shapes.ts";
 
-export type OrganizationRecord = { [K in OrganizationWritableField]: string } & {
+export type OrganizationRecord = { [K in OrganizationField]: string } & {
   id: string;
   createdAt: string;
   updatedAt: string;
 };
 
 /** The stored agent always has a status; the update response leaves it out. */
-export type AgentRecord = AgentDto & { status: AgentStatus };
+export type AgentRecord = WireAgent & { status: AgentStatus };
 
 /**
  * Times are kept in epoch milliseconds so live calls can be advanced from the clock; the DTO
@@ -49,13 +49,13 @@ export interface ConversationRecord {
 export interface OrgData {
   organization: OrganizationRecord;
   agents: Map<string, AgentRecord>;
-  contacts: Map<string, ContactDto>;
+  contacts: Map<string, WireContact>;
   conversations: Map<string, ConversationRecord>;
-  campaigns: Map<string, CampaignDto>;
-  phoneNumbers: Map<string, PhoneNumberDto>;
-  properties: Map<string, PropertyDefinitionDto>;
-  tools: ToolCatalogEntryDto[];
-  documents: Map<string, DocumentDto>;
+  campaigns: Map<string, WireCampaign>;
+  phoneNumbers: Map<string, WirePhoneNumber>;
+  properties: Map<string, WirePropertyDefinition>;
+  tools: WireToolCatalogEntry[];
+  documents: Map<string, WireDocument>;
   /** Live-call bookkeeping: how many calls the interval schedule has started so far. */
   liveCallsStarted: number;
   /** Who takes part in new live calls (the agents and contacts of the seeded conversations). */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS, SEED_COUNTS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
-import type { CampaignDto } from "../../src/upstream/dto.ts";
+import type { WireCampaign } from "../../src/sandbox/wire-shapes.ts";
 import { call, expectError, sleep } from "./http.ts";
 
 let sandbox: Sandbox;
@@ -12,7 +12,7 @@ async function start(options: SandboxOptions = {}): Promise<Sandbox> {
   return sandbox;
 }
 
-const ids = (items: CampaignDto[]) => items.map((c) => c.id);
+const ids = (items: WireCampaign[]) => items.map((c) => c.id);
 
 describe("campaign list (cursor form)", () => {
   it("pages 25 then 5, oldest first, with nextCursor null on the last page", async () => {
@@ -41,13 +41,13 @@ describe("campaign list (cursor form)", () => {
   it("filters by status and keeps the filter across pages", async () => {
     const s = await start();
     const first = await call(s, "/v1/campaigns?status=COMPLETED&limit=2");
-    expect(first.body.items.every((c: CampaignDto) => c.status === "COMPLETED")).toBe(true);
+    expect(first.body.items.every((c: WireCampaign) => c.status === "COMPLETED")).toBe(true);
     const rest = await call(
       s,
       `/v1/campaigns?status=COMPLETED&limit=100&cursor=${first.body.nextCursor}`,
     );
     const completed = [...first.body.items, ...rest.body.items];
-    const everything = (await call(s, "/v1/campaigns?limit=100")).body.items as CampaignDto[];
+    const everything = (await call(s, "/v1/campaigns?limit=100")).body.items as WireCampaign[];
     expect(ids(completed)).toEqual(ids(everything.filter((c) => c.status === "COMPLETED")));
   });
 
@@ -61,7 +61,7 @@ describe("campaign list (cursor form)", () => {
 
   it("neither skips nor repeats items when campaigns are deleted between pages", async () => {
     const s = await start();
-    const everything = (await call(s, "/v1/campaigns?limit=100")).body.items as CampaignDto[];
+    const everything = (await call(s, "/v1/campaigns?limit=100")).body.items as WireCampaign[];
     const first = await call(s, "/v1/campaigns?limit=10");
     // Including the last item served (index 9): the cursor holds its keyset, not its existence.
     const deletable = everything.filter((c, i) => i >= 8 && i <= 11 && c.status !== "RUNNING");

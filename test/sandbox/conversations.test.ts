@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS, SEED_COUNTS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
-import type { ConversationDto } from "../../src/upstream/dto.ts";
 import {
-  CONVERSATION_CHANNELS,
-  CONVERSATION_DIRECTIONS,
-  CONVERSATION_STATUSES,
-} from "../../src/upstream/enums.ts";
+  ConversationChannel,
+  ConversationDirection,
+  ConversationStatus,
+} from "../../src/sandbox/vocabulary.ts";
+import type { WireConversation } from "../../src/sandbox/wire-shapes.ts";
 import { call, expectError } from "./http.ts";
 
 let sandbox: Sandbox;
-let all: ConversationDto[];
+let all: WireConversation[];
 beforeAll(async () => {
   // Long calls and a slow schedule: the list stays still while these tests run.
   sandbox = await startSandbox({ callDurationMs: 3_600_000, callIntervalMs: 3_600_000 });
@@ -20,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => sandbox.close());
 
-async function list(query: string): Promise<ConversationDto[]> {
+async function list(query: string): Promise<WireConversation[]> {
   const answer = await call(sandbox, `/v1/conversations?limit=100&${query}`);
   expect(answer.status, query).toBe(200);
   return answer.body.items;
@@ -45,7 +45,7 @@ describe("conversation list (limit/offset form)", () => {
     const sorted = [...keys].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? -1 : 1));
     expect(keys).toEqual(sorted);
     const window = await call(sandbox, "/v1/conversations?limit=7&offset=40");
-    expect(window.body.items.map((c: ConversationDto) => c.id)).toEqual(
+    expect(window.body.items.map((c: WireConversation) => c.id)).toEqual(
       all.slice(40, 47).map((c) => c.id),
     );
     const past = await call(sandbox, "/v1/conversations?offset=500");
@@ -59,9 +59,9 @@ describe("conversation list (limit/offset form)", () => {
 
   it("covers every status, direction and channel, across exactly the first three agents", () => {
     const combos = new Set(all.map((c) => `${c.status}/${c.direction}/${c.channel}`));
-    for (const status of CONVERSATION_STATUSES.filter((s) => s !== "IN_PROGRESS")) {
-      for (const direction of CONVERSATION_DIRECTIONS) {
-        for (const channel of CONVERSATION_CHANNELS) {
+    for (const status of ConversationStatus.options.filter((s) => s !== "IN_PROGRESS")) {
+      for (const direction of ConversationDirection.options) {
+        for (const channel of ConversationChannel.options) {
           expect(combos, `${status}/${direction}/${channel}`).toContain(
             `${status}/${direction}/${channel}`,
           );
@@ -86,7 +86,7 @@ describe("conversation list (limit/offset form)", () => {
         c.direction === "INBOUND",
     );
     expect((await list(query)).map((c) => c.id)).toEqual(expected.map((c) => c.id));
-    for (const status of CONVERSATION_STATUSES) {
+    for (const status of ConversationStatus.options) {
       expect((await list(`status=${status}`)).map((c) => c.id)).toEqual(
         all.filter((c) => c.status === status).map((c) => c.id),
       );
@@ -108,7 +108,7 @@ describe("conversation list (limit/offset form)", () => {
   });
 
   it("filters startedAt by startDate and endDate, both inclusive", async () => {
-    const sample = all[60] as ConversationDto;
+    const sample = all[60] as WireConversation;
     const exact = await list(`startDate=${sample.startedAt}&endDate=${sample.startedAt}`);
     expect(exact.map((c) => c.id)).toEqual([sample.id]);
     const from = "2026-01-10T00:00:00Z";
@@ -145,7 +145,7 @@ describe("conversation list (limit/offset form)", () => {
 describe("conversation status (operation 8)", () => {
   it("returns id, duration, startedAt, endedAt, plus the status and the parties", async () => {
     const answer = await call(sandbox, `/v1/conversations/${SEED_IDS.acmeConversation}/status`);
-    const item = all.find((c) => c.id === SEED_IDS.acmeConversation) as ConversationDto;
+    const item = all.find((c) => c.id === SEED_IDS.acmeConversation) as WireConversation;
     expect(answer.body).toEqual({
       id: item.id,
       duration: item.duration,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_KEYS, SEED_COUNTS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
-import type { ConversationDto } from "../../src/upstream/dto.ts";
+import type { WireConversation } from "../../src/sandbox/wire-shapes.ts";
 import { call, sleep } from "./http.ts";
 
 let sandbox: Sandbox | undefined;
@@ -63,7 +63,7 @@ describe("live calls", () => {
     const s = await start({ callDurationMs: 60_000, callIntervalMs: 250 });
     await sleep(700);
     const answer = await call(s, "/v1/conversations?status=IN_PROGRESS");
-    const fresh = answer.body.items.filter((c: ConversationDto) => !c.id.includes("_live_"));
+    const fresh = answer.body.items.filter((c: WireConversation) => !c.id.includes("_live_"));
     expect(fresh.length).toBeGreaterThanOrEqual(2);
     for (const c of fresh) {
       expect(c.id).toMatch(/^cnv_[a-z0-9]{16}$/);

@@ -1,14 +1,14 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
 import { openApiDocument } from "../../src/sandbox/openapi.ts";
+import { ORGANIZATION_FIELDS } from "../../src/sandbox/request-shapes.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
-import { ORGANIZATION_WRITABLE_FIELDS } from "../../src/upstream/dto.ts";
 import {
-  AGENT_STATUSES,
-  CAMPAIGN_STATUSES,
-  CONVERSATION_STATUSES,
-  DOCUMENT_STATUSES,
-} from "../../src/upstream/enums.ts";
+  AgentStatus,
+  CampaignStatus,
+  ConversationStatus,
+  DocumentStatus,
+} from "../../src/sandbox/vocabulary.ts";
 import { call } from "./http.ts";
 
 type Json = { [key: string]: unknown };
@@ -158,12 +158,12 @@ describe("sandbox OpenAPI document", () => {
   });
 
   it("declares its enums from the DTO constants", () => {
-    expect(prop("Agent", "status")?.enum).toEqual([...AGENT_STATUSES]);
-    expect(prop("Conversation", "status")?.enum).toEqual([...CONVERSATION_STATUSES]);
-    expect(prop("Campaign", "status")?.enum).toEqual([...CAMPAIGN_STATUSES]);
-    expect(prop("Document", "status")?.enum).toEqual([...DOCUMENT_STATUSES]);
+    expect(prop("Agent", "status")?.enum).toEqual([...AgentStatus.options]);
+    expect(prop("Conversation", "status")?.enum).toEqual([...ConversationStatus.options]);
+    expect(prop("Campaign", "status")?.enum).toEqual([...CampaignStatus.options]);
+    expect(prop("Document", "status")?.enum).toEqual([...DocumentStatus.options]);
     expect(Object.keys(schema("UpdateOrganizationBody").properties ?? {})).toEqual([
-      ...ORGANIZATION_WRITABLE_FIELDS,
+      ...ORGANIZATION_FIELDS,
     ]);
     for (const body of [
       "UpdateOrganizationBody",

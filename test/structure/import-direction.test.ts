@@ -56,6 +56,22 @@ describe("src/ imports", () => {
     },
   );
 
+  it("the sandbox and its tests import none of the gateway's layers, types included", () => {
+    // The sandbox is another implementation of the REST API: sharing the gateway's types would
+    // let the gateway's reading of the seed pass for the sandbox's (issue 8).
+    const sandboxFiles = [
+      ...filesUnder(join(SRC, "sandbox")),
+      ...filesUnder(resolve(SRC, "../test/sandbox")),
+    ];
+    const wrong = sandboxFiles.flatMap((file) =>
+      importsOf(file)
+        .filter((target) => (LAYERS as readonly string[]).includes(placeOf(target)))
+        .map((target) => `${relative(SRC, file)} → ${target}`),
+    );
+    expect(sandboxFiles.length).toBeGreaterThan(40);
+    expect(wrong).toEqual([]);
+  });
+
   it.each(LEAVES)("the leaf %s imports nothing of ours", (leaf) => {
     expect(importsOf(join(SRC, leaf))).toEqual([]);
   });

@@ -1,114 +1,20 @@
 /**
- * Small builders for the sandbox's OpenAPI 3.1 document (JSON Schema 2020-12 style: nullable
- * values are `type: [T, "null"]`).
+ * Small builders for the paths of the sandbox's OpenAPI 3.1 document: parameters, bodies and
+ * responses. The component schemas themselves are generated (components.ts).
  */
 
-/** Names of the component schemas (schemas.ts must define exactly these). */
-export type SchemaName =
-  | "Error"
-  | "Organization"
-  | "UpdateOrganizationBody"
-  | "VoiceConfig"
-  | "VoiceConfigInput"
-  | "Agent"
-  | "AgentUpdateResponse"
-  | "UpdateAgentBody"
-  | "CreateAgentBody"
-  | "AgentPage"
-  | "AgentStats"
-  | "Conversation"
-  | "ConversationPage"
-  | "ConversationStatusView"
-  | "Contact"
-  | "ContactStats"
-  | "Campaign"
-  | "CampaignPage"
-  | "RetryCampaignResponse"
-  | "PhoneNumber"
-  | "AssignPhoneNumberBody"
-  | "PropertyDefinition"
-  | "ToolCatalogEntry"
-  | "ToolCatalogResponse"
-  | "Document";
+import type { Schema, SchemaName } from "./components.ts";
 
-export type Schema = { [key: string]: unknown };
-/** A schema whose value may be null (`type: [T, "null"]`). */
-export type NullableSchema = Schema & { type: readonly [string, "null"] };
-/** A schema whose value is never null (`$ref` or a single `type`). */
-export type NonNullSchema = Schema & { type?: string };
+export type { Schema };
 
 export const ref = (name: SchemaName): Schema => ({ $ref: `#/components/schemas/${name}` });
 
-/** A schema with a single JSON type, which `nullable` can widen. */
-export type Typed<T extends string> = Schema & { type: T };
-
-export const str = (description?: string): Typed<"string"> =>
-  description === undefined ? { type: "string" } : { type: "string", description };
-export const int = (extra: Schema = {}): Typed<"integer"> => ({ ...extra, type: "integer" });
-export const count = (): Typed<"integer"> => int({ minimum: 0 });
-export const bool = (): Typed<"boolean"> => ({ type: "boolean" });
-export const dateTime = (): Typed<"string"> => ({ type: "string", format: "date-time" });
-export const enumOf = (values: readonly string[]): Typed<"string"> => ({
+export const str = (): Schema => ({ type: "string" });
+export const int = (extra: Schema = {}): Schema => ({ ...extra, type: "integer" });
+export const enumOf = (values: readonly string[]): Schema => ({
   type: "string",
   enum: [...values],
 });
-export const arrayOf = (items: Schema): Typed<"array"> => ({ type: "array", items });
-export const freeObject = (description = "Free-form JSON object."): Typed<"object"> => ({
-  type: "object",
-  additionalProperties: true,
-  description,
-});
-export const prefixedId = (prefix: string): Typed<"string"> => ({
-  type: "string",
-  pattern: `^${prefix}`,
-  description: `Identifier with the \`${prefix}\` prefix.`,
-});
-
-export const nullable = <T extends string>(schema: Typed<T>): NullableSchema => ({
-  ...schema,
-  type: [schema.type, "null"],
-});
-
-/** Counts keyed by the given enum values (every key optional, no other keys). */
-export const countsBy = (values: readonly string[]): Schema => ({
-  type: "object",
-  properties: Object.fromEntries(values.map((v) => [v, count()])),
-  additionalProperties: false,
-});
-
-// ---------------------------------------------------------------------------------------------
-// Object schemas checked against the DTO types of src/upstream/dto.ts at compile time: the
-// property map must name exactly the DTO's fields, a field is nullable in the schema iff it is
-// nullable in the DTO, and `required` must list exactly the DTO's non-optional fields.
-
-type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
-type FieldSchemas<T> = {
-  [K in keyof T]-?: null extends T[K] ? NullableSchema : NonNullSchema;
-};
-type MissingRequired<T, R extends readonly unknown[]> = [
-  Exclude<RequiredKeys<T>, R[number]>,
-] extends [never]
-  ? unknown
-  : { missingRequired: Exclude<RequiredKeys<T>, R[number]> };
-
-/** `"all"` stands for every field, and is accepted only when the DTO has no optional field. */
-type AllRequired<T> = [Exclude<keyof T, RequiredKeys<T>>] extends [never] ? "all" : never;
-
-export const dtoSchema =
-  <T>() =>
-  <const R extends readonly RequiredKeys<T>[]>(
-    properties: FieldSchemas<T>,
-    required: AllRequired<T> | (R & MissingRequired<T, R>),
-    extra: Schema = {},
-  ): Schema => {
-    const names: readonly PropertyKey[] = required === "all" ? Object.keys(properties) : required;
-    return {
-      type: "object",
-      ...extra,
-      properties,
-      ...(names.length > 0 ? { required: [...names] } : {}),
-    };
-  };
 
 // ---------------------------------------------------------------------------------------------
 // Parameters, bodies and responses

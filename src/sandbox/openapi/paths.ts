@@ -2,74 +2,19 @@
  * Path items: the seed's fourteen operations, the four assumed ones (`x-assumed: true`) and the
  * document itself.
  */
+
+import { SANDBOX_ID_PREFIX } from "../ids.ts";
 import {
-  CAMPAIGN_STATUSES,
-  CONVERSATION_CHANNELS,
-  CONVERSATION_DIRECTIONS,
-  CONVERSATION_STATUSES,
-} from "../../upstream/enums.ts";
-import { ID_PREFIX } from "../../upstream/ids.ts";
-import {
-  type ErrorStatus,
-  enumOf,
-  errorResponses,
-  int,
-  jsonBody,
-  ok,
-  pathId,
-  query,
-  ref,
-  type Schema,
-  str,
-} from "./helpers.ts";
+  CampaignStatus,
+  ConversationChannel,
+  ConversationDirection,
+  ConversationStatus,
+} from "../vocabulary.ts";
+import { enumOf, int, jsonBody, ok, pathId, query, ref, str } from "./helpers.ts";
+import { op, WRITE } from "./operation.ts";
 
-export const BEARER_SCHEME = "bearerAuth";
-
-const ASSUMED =
-  "Assumed operation: the seed mentions it but does not show it; the sandbox follows the " +
-  "seed's conventions.";
-
-type Operation = {
-  tag: string;
-  summary: string;
-  description?: string;
-  parameters?: Schema[];
-  requestBody?: Schema;
-  /** Success responses by status. */
-  success: Record<string, Schema>;
-  /** Error statuses besides those in ALWAYS. */
-  errors?: ErrorStatus[];
-  assumed?: boolean;
-};
-
-/** Any authenticated operation may answer these (400: e.g. an unknown query parameter). */
-const ALWAYS: ErrorStatus[] = [400, 401, 429, 500];
-
-/** An authenticated operation: bearer security, rate-limit headers, the common errors. */
-const op = (operationId: string, o: Operation): Schema => {
-  const description = o.assumed
-    ? [ASSUMED, o.description].filter(Boolean).join(" ")
-    : o.description;
-  return {
-    operationId,
-    tags: [o.tag],
-    summary: o.summary,
-    ...(description ? { description } : {}),
-    ...(o.assumed ? { "x-assumed": true } : {}),
-    security: [{ [BEARER_SCHEME]: [] }],
-    ...(o.parameters ? { parameters: o.parameters } : {}),
-    ...(o.requestBody ? { requestBody: o.requestBody } : {}),
-    responses: {
-      ...o.success,
-      ...errorResponses([...(o.errors ?? []), ...ALWAYS].sort((a, b) => a - b)),
-      default: { $ref: "#/components/responses/UnexpectedError" },
-    },
-  };
-};
-
-const WRITE: ErrorStatus[] = [403];
-const agentId = pathId("agentId", "Agent", ID_PREFIX.agent);
-const campaignId = pathId("campaignId", "Campaign", ID_PREFIX.campaign);
+const agentId = pathId("agentId", "Agent", SANDBOX_ID_PREFIX.agent);
+const campaignId = pathId("campaignId", "Campaign", SANDBOX_ID_PREFIX.campaign);
 
 const limitParam = (def: number, what: string) =>
   query("limit", int({ minimum: 1, maximum: 100, default: def }), `Maximum ${what} returned.`);
@@ -169,9 +114,9 @@ export const paths = {
         query("offset", int({ minimum: 0, default: 0 }), "Conversations to skip."),
         query("agentId", str(), "Only conversations of this agent."),
         query("contactId", str(), "Only conversations with this contact."),
-        query("status", enumOf(CONVERSATION_STATUSES), "Only conversations in this status."),
-        query("direction", enumOf(CONVERSATION_DIRECTIONS), "Only this direction."),
-        query("channel", enumOf(CONVERSATION_CHANNELS), "Only this channel."),
+        query("status", enumOf(ConversationStatus.options), "Only conversations in this status."),
+        query("direction", enumOf(ConversationDirection.options), "Only this direction."),
+        query("channel", enumOf(ConversationChannel.options), "Only this channel."),
         query("search", str(), "Free-text search."),
         query("startDate", { type: "string", format: "date-time" }, "Started at or after."),
         query("endDate", { type: "string", format: "date-time" }, "Started at or before."),
@@ -185,7 +130,7 @@ export const paths = {
       tag: "Conversations",
       summary: "Poll a conversation's status",
       description: "Meant for polling during an active call.",
-      parameters: [pathId("conversationId", "Conversation", ID_PREFIX.conversation)],
+      parameters: [pathId("conversationId", "Conversation", SANDBOX_ID_PREFIX.conversation)],
       success: { 200: ok("The conversation's status view.", ref("ConversationStatusView")) },
       errors: [404],
     }),
@@ -194,7 +139,9 @@ export const paths = {
     delete: op("deletePropertyDefinition", {
       tag: "Properties",
       summary: "Delete a property definition",
-      parameters: [pathId("propertyDefinitionId", "Property definition", ID_PREFIX.property)],
+      parameters: [
+        pathId("propertyDefinitionId", "Property definition", SANDBOX_ID_PREFIX.property),
+      ],
       success: { 204: ok("Deleted.") },
       errors: [...WRITE, 404],
     }),
@@ -203,7 +150,7 @@ export const paths = {
     get: op("getContactStats", {
       tag: "Contacts",
       summary: "Get a contact's call and interaction statistics",
-      parameters: [pathId("contactId", "Contact", ID_PREFIX.contact)],
+      parameters: [pathId("contactId", "Contact", SANDBOX_ID_PREFIX.contact)],
       success: { 200: ok("The contact's statistics.", ref("ContactStats")) },
       errors: [404],
     }),
@@ -219,7 +166,7 @@ export const paths = {
       parameters: [
         query("cursor", str(), "Opaque `nextCursor` of the previous page; do not build or edit."),
         limitParam(25, "campaigns"),
-        query("status", enumOf(CAMPAIGN_STATUSES), "Only campaigns in this status."),
+        query("status", enumOf(CampaignStatus.options), "Only campaigns in this status."),
       ],
       success: { 200: ok("A page of campaigns.", ref("CampaignPage")) },
     }),
@@ -263,7 +210,7 @@ export const paths = {
     get: op("getDocument", {
       tag: "Documents",
       summary: "Get a knowledge-base document",
-      parameters: [pathId("documentId", "Document", ID_PREFIX.document)],
+      parameters: [pathId("documentId", "Document", SANDBOX_ID_PREFIX.document)],
       success: { 200: ok("The document.", ref("Document")) },
       errors: [404],
     }),

@@ -1,4 +1,3 @@
-import { ID_PREFIX } from "../../upstream/ids.ts";
 import {
   agentWithoutStatus,
   buildVoiceConfigs,
@@ -11,7 +10,7 @@ import {
 } from "../agent-input.ts";
 import { parseBodyShape } from "../body-validation.ts";
 import { notFound } from "../error-codes.ts";
-import { newId } from "../ids.ts";
+import { newId, SANDBOX_ID_PREFIX } from "../ids.ts";
 import { type Operation, ok, param } from "../operation-context.ts";
 import { requireJsonObject } from "../request-body.ts";
 import type { AgentRecord } from "../store.ts";
@@ -28,7 +27,7 @@ export const createAgent: Operation = (ctx) => {
   const primaryLanguage = input.primaryLanguage ?? DEFAULT_AGENT.primaryLanguage;
   const now = new Date(ctx.nowMs).toISOString();
   const agent: AgentRecord = {
-    id: newId(ID_PREFIX.agent),
+    id: newId(SANDBOX_ID_PREFIX.agent),
     name: input.name.trim(),
     primaryLanguage,
     status: DEFAULT_AGENT.status,

@@ -1,9 +1,9 @@
-import type { AgentDto, AgentStatsDto, PageResponse } from "../../upstream/dto.ts";
 import { currentDuration } from "../conversation-view.ts";
 import { dialectStats } from "../dialects.ts";
 import { notFound } from "../error-codes.ts";
 import { type Operation, type OperationContext, ok, param } from "../operation-context.ts";
 import type { AgentRecord } from "../store.ts";
+import type { WireAgent, WireAgentStats, WirePage } from "../wire-shapes.ts";
 
 function findAgent(ctx: OperationContext): AgentRecord {
   const id = param(ctx, "agentId");
@@ -27,7 +27,7 @@ export const listAgents: Operation = (ctx) => {
   const pageSize = ctx.query.int("pageSize", { fallback: 20, min: 1, max: 100 });
   const agents = [...ctx.org.agents.values()].sort(byCreatedAtAsc);
   const start = (page - 1) * pageSize;
-  const body: PageResponse<AgentDto> = {
+  const body: WirePage<WireAgent> = {
     items: agents.slice(start, start + pageSize),
     total: agents.length,
     page,
@@ -39,7 +39,7 @@ export const listAgents: Operation = (ctx) => {
 /** Operation 5, computed from the agent's conversations at this moment. */
 export const getAgentStats: Operation = (ctx) => {
   const agent = findAgent(ctx);
-  const stats: AgentStatsDto = {
+  const stats: WireAgentStats = {
     agentId: agent.id,
     totalConversations: 0,
     activeConversations: 0,

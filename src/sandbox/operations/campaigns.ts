@@ -1,21 +1,21 @@
-import type { CampaignDto, CursorResponse, RetryCampaignResponse } from "../../upstream/dto.ts";
-import { CAMPAIGN_STATUSES } from "../../upstream/enums.ts";
 import type { CursorPosition, CursorScope } from "../cursor.ts";
 import { ApiError, notFound } from "../error-codes.ts";
 import { deleted, type Operation, type OperationContext, ok, param } from "../operation-context.ts";
+import { CampaignStatus } from "../vocabulary.ts";
+import type { WireCampaign, WireCursorPage, WireRetryCampaignResponse } from "../wire-shapes.ts";
 
 const SORT = "createdAt:asc,id:asc";
 
-function isAfter(campaign: CampaignDto, position: CursorPosition): boolean {
+function isAfter(campaign: WireCampaign, position: CursorPosition): boolean {
   if (campaign.createdAt !== position.createdAt) return campaign.createdAt > position.createdAt;
   return campaign.id > position.id;
 }
 
-function byCreatedAtAsc(a: CampaignDto, b: CampaignDto): number {
+function byCreatedAtAsc(a: WireCampaign, b: WireCampaign): number {
   return isAfter(a, b) ? 1 : -1;
 }
 
-function findCampaign(ctx: OperationContext): CampaignDto {
+function findCampaign(ctx: OperationContext): WireCampaign {
   const id = param(ctx, "campaignId");
   const campaign = ctx.org.campaigns.get(id);
   if (campaign === undefined) throw notFound("Campaign", id);
@@ -31,7 +31,7 @@ export const listCampaigns: Operation = (ctx) => {
   // shortens the page instead, as "an endpoint may set a tighter bound" allows.
   const asked = ctx.query.int("limit", { fallback: 25, min: 1, max: 100 });
   const limit = Math.min(asked, ctx.options.campaignsMaxLimit);
-  const status = ctx.query.oneOf("status", CAMPAIGN_STATUSES);
+  const status = ctx.query.oneOf("status", CampaignStatus.options);
   const scope: CursorScope = {
     organizationId: ctx.org.organization.id,
     list: "campaigns",
@@ -45,7 +45,7 @@ export const listCampaigns: Operation = (ctx) => {
     .sort(byCreatedAtAsc);
   const items = matching.slice(0, limit);
   const last = items.at(-1);
-  const body: CursorResponse<CampaignDto> = {
+  const body: WireCursorPage<WireCampaign> = {
     items,
     nextCursor:
       matching.length > limit && last !== undefined
@@ -84,7 +84,11 @@ export const retryCampaign: Operation = (ctx) => {
   campaign.failedRows = 0;
   campaign.status = "RUNNING";
   campaign.updatedAt = new Date(ctx.nowMs).toISOString();
-  const body: RetryCampaignResponse = { campaignId: campaign.id, retriedRows, status: "RUNNING" };
+  const body: WireRetryCampaignResponse = {
+    campaignId: campaign.id,
+    retriedRows,
+    status: "RUNNING",
+  };
   // The seed shows no body: a summary of the retry, or the campaign as it now stands.
   return ok(ctx.dialect.retryAnswer === "summary" ? body : campaign);
 };

@@ -1,14 +1,14 @@
-import type { ContactStatsDto } from "../../upstream/dto.ts";
 import { currentDuration } from "../conversation-view.ts";
 import { dialectStats } from "../dialects.ts";
 import { notFound } from "../error-codes.ts";
 import { type Operation, ok, param } from "../operation-context.ts";
+import type { WireContactStats } from "../wire-shapes.ts";
 
 /** Operation 10, computed from the contact's conversations (live ones count their duration so far). */
 export const getContactStats: Operation = (ctx) => {
   const id = param(ctx, "contactId");
   if (!ctx.org.contacts.has(id)) throw notFound("Contact", id);
-  const stats: ContactStatsDto = {
+  const stats: WireContactStats = {
     contactId: id,
     totalConversations: 0,
     inbound: 0,

@@ -1,13 +1,13 @@
-import {
-  CONVERSATION_CHANNELS,
-  CONVERSATION_DIRECTIONS,
-  CONVERSATION_STATUSES,
-} from "../../upstream/enums.ts";
-import { ID_PREFIX } from "../../upstream/ids.ts";
-import type { JsonObject } from "../../upstream/json.ts";
 import { byStartedAtDesc, conversationDto, conversationStatusDto } from "../conversation-view.ts";
 import { ApiError, notFound } from "../error-codes.ts";
+import { SANDBOX_ID_PREFIX } from "../ids.ts";
 import { type Operation, ok, param } from "../operation-context.ts";
+import {
+  ConversationChannel,
+  ConversationDirection,
+  ConversationStatus,
+  type JsonObject,
+} from "../vocabulary.ts";
 
 /**
  * Operation 7: limit/offset form, newest first. The free-text parameter (`search`, or the
@@ -18,11 +18,11 @@ export const listConversations: Operation = (ctx) => {
   const { query } = ctx;
   const limit = query.int("limit", { fallback: 50, min: 1, max: 100 });
   const offset = query.int("offset", { fallback: 0, min: 0, max: Number.MAX_SAFE_INTEGER });
-  const agentId = query.id("agentId", ID_PREFIX.agent);
-  const contactId = query.id("contactId", ID_PREFIX.contact);
-  const status = query.oneOf("status", CONVERSATION_STATUSES);
-  const direction = query.oneOf("direction", CONVERSATION_DIRECTIONS);
-  const channel = query.oneOf("channel", CONVERSATION_CHANNELS);
+  const agentId = query.id("agentId", SANDBOX_ID_PREFIX.agent);
+  const contactId = query.id("contactId", SANDBOX_ID_PREFIX.contact);
+  const status = query.oneOf("status", ConversationStatus.options);
+  const direction = query.oneOf("direction", ConversationDirection.options);
+  const channel = query.oneOf("channel", ConversationChannel.options);
   const search = query.string(ctx.dialect.searchParam)?.toLowerCase();
   const startMs = query.dateTime("startDate");
   const endMs = query.dateTime("endDate");

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { JsonObject } from "../../upstream/json.ts";
 import { invalidField, parseBodyShape } from "../body-validation.ts";
 import { type Operation, type OperationContext, ok } from "../operation-context.ts";
 import { requireJsonObject } from "../request-body.ts";
+import type { JsonObject } from "../vocabulary.ts";
 
 export const updateOrganizationShape = z.strictObject({
   name: z.string().optional(),

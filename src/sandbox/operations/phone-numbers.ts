@@ -1,6 +1,4 @@
 import { z } from "zod";
-import type { PhoneNumberDto } from "../../upstream/dto.ts";
-import { ID_PREFIX } from "../../upstream/ids.ts";
 import { invalidField, parseBodyShape } from "../body-validation.ts";
 import { ApiError, notFound } from "../error-codes.ts";
 import { SANDBOX_ID_PREFIX } from "../ids.ts";
@@ -11,6 +9,7 @@ import {
   ok,
 } from "../operation-context.ts";
 import { requireJsonObject } from "../request-body.ts";
+import type { WirePhoneNumber } from "../wire-shapes.ts";
 
 export const assignShape = z.strictObject({ phoneNumberId: z.string(), agentId: z.string() });
 
@@ -21,7 +20,7 @@ function checkPrefix(field: string, value: string, prefix: string): void {
 }
 
 /** The seed shows no success body: the phone number, or it wrapped with `assigned: true`. */
-function assigned(ctx: OperationContext, phoneNumber: PhoneNumberDto): OperationResult {
+function assigned(ctx: OperationContext, phoneNumber: WirePhoneNumber): OperationResult {
   return ok(
     ctx.dialect.assignAnswer === "phone-number" ? phoneNumber : { phoneNumber, assigned: true },
   );
@@ -34,7 +33,7 @@ function assigned(ctx: OperationContext, phoneNumber: PhoneNumberDto): Operation
 export const assignPhoneNumber: Operation = (ctx) => {
   const input = parseBodyShape(assignShape, requireJsonObject(ctx.body));
   checkPrefix("phoneNumberId", input.phoneNumberId, SANDBOX_ID_PREFIX.phoneNumber);
-  checkPrefix("agentId", input.agentId, ID_PREFIX.agent);
+  checkPrefix("agentId", input.agentId, SANDBOX_ID_PREFIX.agent);
   const phoneNumber = ctx.org.phoneNumbers.get(input.phoneNumberId);
   if (phoneNumber === undefined) throw notFound("Phone number", input.phoneNumberId);
   if (!ctx.org.agents.has(input.agentId)) throw notFound("Agent", input.agentId);

@@ -1,0 +1,238 @@
+/**
+ * The sandbox's own wire shapes: what it answers, as zod schemas. They are the one source of the
+ * response schemas of its OpenAPI document (openapi/components.ts) and of its wire types; the
+ * gateway's DTOs (src/upstream/dto.ts) are its own reading of the seed and are not shared, so
+ * the gateway learns nothing of the sandbox's choices from them. Request bodies live beside the
+ * code that validates them (agent-input.ts, request-shapes.ts).
+ */
+import { z } from "zod";
+import { SANDBOX_ID_PREFIX } from "./ids.ts";
+import { organizationFields } from "./request-shapes.ts";
+import {
+  AgentStatus,
+  CampaignStatus,
+  ConversationChannel,
+  ConversationDirection,
+  ConversationStatus,
+  DocumentStatus,
+} from "./vocabulary.ts";
+
+const prefixedId = (prefix: string) =>
+  z
+    .string()
+    .regex(new RegExp(`^${prefix}`))
+    .describe(`Identifier with the \`${prefix}\` prefix.`);
+const dateTime = () => z.iso.datetime({ offset: true });
+const count = () => z.int().nonnegative();
+const freeObject = (description = "Free-form JSON object.") =>
+  z.record(z.string(), z.unknown()).describe(description);
+/** Counts keyed by the given values: every key optional, no other key. */
+const countsBy = <T extends string>(values: readonly T[]) =>
+  z.strictObject(
+    Object.fromEntries(values.map((value) => [value, count().optional()])) as Record<
+      T,
+      z.ZodOptional<ReturnType<typeof count>>
+    >,
+  );
+
+export const ErrorShape = z.object({
+  error: z.object({
+    code: z.string().describe("Machine-readable code, e.g. NOT_FOUND, INVALID_CURSOR."),
+    message: z.string(),
+    details: freeObject().optional(),
+  }),
+  requestId: z.string(),
+});
+
+export const OrganizationShape = z
+  .looseObject({
+    id: prefixedId(SANDBOX_ID_PREFIX.organization),
+    ...organizationFields(() => z.string().nullable()),
+    createdAt: dateTime(),
+    updatedAt: dateTime(),
+  })
+  .describe("The nine writable fields are null when unset; other fields may appear.");
+
+export const VoiceConfigShape = z.object({
+  id: prefixedId(SANDBOX_ID_PREFIX.voiceConfig),
+  voiceId: z.string(),
+  language: z.string(),
+  label: z.string(),
+  settings: freeObject("Voice settings."),
+  isDefault: z.boolean(),
+});
+
+const agentFields = {
+  id: prefixedId(SANDBOX_ID_PREFIX.agent),
+  name: z.string(),
+  primaryLanguage: z.string(),
+  systemPrompt: z.string(),
+  greeting: z.string(),
+  model: z.string(),
+  metadata: freeObject(),
+  createdAt: dateTime(),
+  updatedAt: dateTime(),
+  supportedLanguages: z.array(z.string()),
+  voiceConfigs: z.array(VoiceConfigShape),
+};
+
+/** The get/list/create agent shape: the sandbox always sends `status` there. */
+export const AgentShape = z.object({ ...agentFields, status: AgentStatus });
+
+/** Operation 4's answer: the agent without `status`, as the seed shows it. */
+export const AgentUpdateResponseShape = z.object(agentFields);
+
+export const AgentPageShape = z.object({
+  items: z.array(AgentShape),
+  total: count(),
+  page: z.int().min(1),
+  pageSize: z.int().min(1).max(100),
+});
+
+export const AgentStatsShape = z.object({
+  agentId: prefixedId(SANDBOX_ID_PREFIX.agent),
+  totalConversations: count(),
+  activeConversations: count(),
+  byStatus: countsBy(ConversationStatus.options),
+  byChannel: countsBy(ConversationChannel.options),
+  averageDurationSeconds: z.number().nonnegative(),
+  lastConversationAt: dateTime().nullable(),
+});
+
+const conversationParties = {
+  agentId: z.string().nullable(),
+  contactId: z.string().nullable(),
+  direction: ConversationDirection,
+  channel: ConversationChannel,
+};
+
+export const ConversationShape = z.object({
+  id: prefixedId(SANDBOX_ID_PREFIX.conversation),
+  ...conversationParties,
+  status: ConversationStatus,
+  duration: count().describe("Seconds."),
+  startedAt: dateTime(),
+  endedAt: dateTime().nullable(),
+  summary: z.string().nullable(),
+  createdAt: dateTime(),
+});
+
+export const ConversationPageShape = z.object({
+  items: z.array(ConversationShape),
+  total: count(),
+  limit: z.int().min(1).max(100),
+  offset: count(),
+});
+
+/** Operation 8: the seed's four fields, plus the status and the parties the sandbox adds. */
+export const ConversationStatusViewShape = z.object({
+  id: prefixedId(SANDBOX_ID_PREFIX.conversation),
+  duration: count().describe("Seconds; grows while the call is in progress."),
+  startedAt: dateTime(),
+  endedAt: dateTime().nullable(),
+  status: ConversationStatus,
+  ...conversationParties,
+});
+
+export const ContactShape = z.object({
+  id: prefixedId(SANDBOX_ID_PREFIX.contact),
+  firstName: z.string(),
+  lastName: z.string(),
+  phoneNumber: z.string(),
+  email: z.string().nullable(),
+  createdAt: dateTime(),
+});
+
+export const ContactStatsShape = z.object({
+  contactId: prefixedId(SANDBOX_ID_PREFIX.contact),
+  totalConversations: count(),
+  inbound: count(),
+  outbound: count(),
+  byStatus: countsBy(ConversationStatus.options),
+  totalDurationSeconds: count(),
+  lastInteractionAt: dateTime().nullable(),
+});
+
+export const CampaignShape = z.object({
+  id: prefixedId(SANDBOX_ID_PREFIX.campaign),
+  name: z.string(),
+  status: CampaignStatus,
+  agentId: z.string().nullable(),
+  totalRows: count(),
+  completedRows: count(),
+  failedRows: count(),
+  scheduledAt: dateTime().nullable(),
+  createdAt: dateTime(),
+  updatedAt: dateTime(),
+});
+
+export const CampaignPageShape = z.object({
+  items: z.array(CampaignShape),
+  nextCursor: z.string().nullable().describe("Opaque; null on the last page."),
+});
+
+export const RetryCampaignResponseShape = z.object({
+  campaignId: prefixedId(SANDBOX_ID_PREFIX.campaign),
+  retriedRows: count(),
+  status: CampaignStatus,
+});
+
+export const PhoneNumberShape = z.object({
+  id: prefixedId(SANDBOX_ID_PREFIX.phoneNumber),
+  number: z.string().describe("E.164 phone number."),
+  country: z.string(),
+  agentId: z.string().nullable(),
+  assignedAt: dateTime().nullable(),
+});
+
+export const PropertyDefinitionShape = z.object({
+  id: prefixedId(SANDBOX_ID_PREFIX.property),
+  key: z.string(),
+  label: z.string(),
+  type: z.enum(["STRING", "NUMBER", "BOOLEAN", "DATE"]),
+  createdAt: dateTime(),
+});
+
+export const ToolCatalogEntryShape = z.object({
+  id: prefixedId(SANDBOX_ID_PREFIX.tool),
+  name: z.string(),
+  description: z.string(),
+  category: z.string(),
+  type: z.enum(["FUNCTION", "INTEGRATION"]),
+  parameters: freeObject("JSON Schema of the tool's parameters."),
+});
+
+export const ToolCatalogResponseShape = z.object({ items: z.array(ToolCatalogEntryShape) });
+
+export const DocumentShape = z.object({
+  id: prefixedId(SANDBOX_ID_PREFIX.document),
+  name: z.string(),
+  mimeType: z.string(),
+  sizeBytes: count(),
+  status: DocumentStatus,
+  createdAt: dateTime(),
+  updatedAt: dateTime(),
+});
+
+// The sandbox's wire types, inferred from its shapes (one source for both).
+/** `requestId` is left out by a dialect that sends none. */
+export type WireErrorBody = Omit<z.infer<typeof ErrorShape>, "requestId"> & { requestId?: string };
+export type WireVoiceConfig = z.infer<typeof VoiceConfigShape>;
+export type WireAgent = z.infer<typeof AgentUpdateResponseShape>;
+export type WireAgentStats = z.infer<typeof AgentStatsShape>;
+export type WireConversation = z.infer<typeof ConversationShape>;
+export type WireConversationStatusView = z.infer<typeof ConversationStatusViewShape>;
+export type WireContact = z.infer<typeof ContactShape>;
+export type WireContactStats = z.infer<typeof ContactStatsShape>;
+export type WireCampaign = z.infer<typeof CampaignShape>;
+export type WireRetryCampaignResponse = z.infer<typeof RetryCampaignResponseShape>;
+export type WirePhoneNumber = z.infer<typeof PhoneNumberShape>;
+export type WirePropertyDefinition = z.infer<typeof PropertyDefinitionShape>;
+export type WireToolCatalogEntry = z.infer<typeof ToolCatalogEntryShape>;
+export type WireToolCatalogResponse = z.infer<typeof ToolCatalogResponseShape>;
+export type WireDocument = z.infer<typeof DocumentShape>;
+
+/** The three list envelopes of the seed (Pagination conventions), as the standard dialect sends them. */
+export type WirePage<T> = { items: T[]; total: number; page: number; pageSize: number };
+export type WireCursorPage<T> = { items: T[]; nextCursor: string | null };
+export type WireOffsetPage<T> = { items: T[]; total: number; limit: number; offset: number };
