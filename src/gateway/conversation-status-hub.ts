@@ -2,7 +2,7 @@ import { Repeater, SlidingBuffer } from "graphql-yoga";
 import { gatewayError } from "../errors.ts";
 import type { ConversationStatusFeed, StatusEvent } from "../schema/context.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
-import type { ConversationStatusDto } from "../upstream/dto.ts";
+import type { ConversationStatusDto } from "../upstream/conversation-dto.ts";
 import { UpstreamError } from "../upstream/errors.ts";
 import { keyHash } from "../upstream/key-memory.ts";
 import { createRestApi } from "../upstream/rest-api.ts";

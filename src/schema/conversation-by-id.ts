@@ -1,4 +1,4 @@
-import type { ConversationDto } from "../upstream/dto.ts";
+import type { ConversationDto } from "../upstream/conversation-dto.ts";
 import { UpstreamUnavailableError } from "../upstream/errors.ts";
 import type { SchemaContext } from "./context.ts";
 import { loadEach } from "./load-each.ts";

@@ -1,4 +1,4 @@
-import type { ConversationStatusDto } from "../upstream/dto.ts";
+import type { ConversationStatusDto } from "../upstream/conversation-dto.ts";
 import { builder } from "./builder.ts";
 import type { StatusEvent } from "./context.ts";
 import { Conversation } from "./conversation.ts";

@@ -1,6 +1,6 @@
 import { resolveConnection } from "../connections/resolve-connection.ts";
+import type { ConversationDto, ListConversationsQuery } from "../upstream/conversation-dto.ts";
 import { upstreamOriginal } from "../upstream/conversation-reading.ts";
-import type { ConversationDto, ListConversationsQuery } from "../upstream/dto.ts";
 import {
   CONVERSATION_CHANNELS,
   CONVERSATION_DIRECTIONS,

@@ -1,4 +1,9 @@
 import type { QueryValue, UpstreamClient, UpstreamRequest } from "./client.ts";
+import type {
+  ConversationDto,
+  ConversationStatusDto,
+  ListConversationsQuery,
+} from "./conversation-dto.ts";
 import {
   DEFAULT_READING,
   readConversation,
@@ -9,11 +14,8 @@ import type {
   AgentDto,
   AssignPhoneNumberBody,
   CampaignDto,
-  ConversationDto,
-  ConversationStatusDto,
   CreateAgentBody,
   CursorResponse,
-  ListConversationsQuery,
   OffsetResponse,
   OrganizationDto,
   PageResponse,
