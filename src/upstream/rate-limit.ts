@@ -14,7 +14,7 @@ export interface RateLimit {
   reset: number;
 }
 
-/** The headers as the seed names them: sent by the sandbox, passed on by the gateway. */
+/** The headers as the seed names them, as the gateway passes them on to its clients. */
 export function rateLimitHeaders(rateLimit: RateLimit): Record<string, string> {
   return {
     "X-RateLimit-Limit": String(rateLimit.limit),
