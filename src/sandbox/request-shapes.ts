@@ -6,18 +6,23 @@
 import { z } from "zod";
 import { SANDBOX_ID_PREFIX } from "./ids.ts";
 
-/** The organization's nine writable fields (seed: Organization). */
-export const ORGANIZATION_FIELDS = [
-  "name",
-  "description",
-  "url",
-  "industry",
-  "country",
-  "city",
-  "telephone",
-  "email",
-  "timezone",
-] as const;
+/** Operation 2: the organization's nine writable fields, each optional, nothing else allowed. */
+export const updateOrganizationShape = z
+  .strictObject({
+    name: z.string().optional(),
+    description: z.string().optional(),
+    url: z.string().optional(),
+    industry: z.string().optional(),
+    country: z.string().optional(),
+    city: z.string().optional(),
+    telephone: z.string().optional(),
+    email: z.string().optional(),
+    timezone: z.string().optional(),
+  })
+  .describe("Every field is optional; unknown fields are rejected.");
+
+/** The organization's writable fields (seed: Organization), as operation 2 accepts them. */
+export const ORGANIZATION_FIELDS = updateOrganizationShape.keyof().options;
 export type OrganizationField = (typeof ORGANIZATION_FIELDS)[number];
 
 /** One schema per writable organization field: `{ name: field, ..., timezone: field }`. */
@@ -25,11 +30,6 @@ export function organizationFields<T extends z.ZodType>(field: () => T) {
   const entries = ORGANIZATION_FIELDS.map((name) => [name, field()] as const);
   return Object.fromEntries(entries) as Record<OrganizationField, T>;
 }
-
-/** Operation 2: every writable field optional, nothing else allowed. */
-export const updateOrganizationShape = z
-  .strictObject(organizationFields(() => z.string().optional()))
-  .describe("Every field is optional; unknown fields are rejected.");
 
 /** Operation 6. */
 export const assignPhoneNumberShape = z

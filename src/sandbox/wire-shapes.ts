@@ -43,6 +43,8 @@ export const ErrorShape = z.object({
   }),
   requestId: z.string(),
 });
+/** `requestId` is left out by a dialect that sends none. */
+export type WireErrorBody = Omit<z.infer<typeof ErrorShape>, "requestId"> & { requestId?: string };
 
 export const OrganizationShape = z
   .looseObject({
@@ -61,6 +63,7 @@ export const VoiceConfigShape = z.object({
   settings: freeObject("Voice settings."),
   isDefault: z.boolean(),
 });
+export type WireVoiceConfig = z.infer<typeof VoiceConfigShape>;
 
 const agentFields = {
   id: prefixedId(SANDBOX_ID_PREFIX.agent),
@@ -81,6 +84,7 @@ export const AgentShape = z.object({ ...agentFields, status: AgentStatus });
 
 /** Operation 4's answer: the agent without `status`, as the seed shows it. */
 export const AgentUpdateResponseShape = z.object(agentFields);
+export type WireAgent = z.infer<typeof AgentUpdateResponseShape>;
 
 export const AgentPageShape = z.object({
   items: z.array(AgentShape),
@@ -98,6 +102,7 @@ export const AgentStatsShape = z.object({
   averageDurationSeconds: z.number().nonnegative(),
   lastConversationAt: dateTime().nullable(),
 });
+export type WireAgentStats = z.infer<typeof AgentStatsShape>;
 
 const conversationParties = {
   agentId: z.string().nullable(),
@@ -116,6 +121,7 @@ export const ConversationShape = z.object({
   summary: z.string().nullable(),
   createdAt: dateTime(),
 });
+export type WireConversation = z.infer<typeof ConversationShape>;
 
 export const ConversationPageShape = z.object({
   items: z.array(ConversationShape),
@@ -133,6 +139,7 @@ export const ConversationStatusViewShape = z.object({
   status: ConversationStatus,
   ...conversationParties,
 });
+export type WireConversationStatusView = z.infer<typeof ConversationStatusViewShape>;
 
 export const ContactShape = z.object({
   id: prefixedId(SANDBOX_ID_PREFIX.contact),
@@ -142,6 +149,7 @@ export const ContactShape = z.object({
   email: z.string().nullable(),
   createdAt: dateTime(),
 });
+export type WireContact = z.infer<typeof ContactShape>;
 
 export const ContactStatsShape = z.object({
   contactId: prefixedId(SANDBOX_ID_PREFIX.contact),
@@ -152,6 +160,7 @@ export const ContactStatsShape = z.object({
   totalDurationSeconds: count(),
   lastInteractionAt: dateTime().nullable(),
 });
+export type WireContactStats = z.infer<typeof ContactStatsShape>;
 
 export const CampaignShape = z.object({
   id: prefixedId(SANDBOX_ID_PREFIX.campaign),
@@ -165,6 +174,7 @@ export const CampaignShape = z.object({
   createdAt: dateTime(),
   updatedAt: dateTime(),
 });
+export type WireCampaign = z.infer<typeof CampaignShape>;
 
 export const CampaignPageShape = z.object({
   items: z.array(CampaignShape),
@@ -176,6 +186,7 @@ export const RetryCampaignResponseShape = z.object({
   retriedRows: count(),
   status: CampaignStatus,
 });
+export type WireRetryCampaignResponse = z.infer<typeof RetryCampaignResponseShape>;
 
 export const PhoneNumberShape = z.object({
   id: prefixedId(SANDBOX_ID_PREFIX.phoneNumber),
@@ -184,6 +195,7 @@ export const PhoneNumberShape = z.object({
   agentId: z.string().nullable(),
   assignedAt: dateTime().nullable(),
 });
+export type WirePhoneNumber = z.infer<typeof PhoneNumberShape>;
 
 export const PropertyDefinitionShape = z.object({
   id: prefixedId(SANDBOX_ID_PREFIX.property),
@@ -192,6 +204,7 @@ export const PropertyDefinitionShape = z.object({
   type: z.enum(["STRING", "NUMBER", "BOOLEAN", "DATE"]),
   createdAt: dateTime(),
 });
+export type WirePropertyDefinition = z.infer<typeof PropertyDefinitionShape>;
 
 export const ToolCatalogEntryShape = z.object({
   id: prefixedId(SANDBOX_ID_PREFIX.tool),
@@ -201,8 +214,10 @@ export const ToolCatalogEntryShape = z.object({
   type: z.enum(["FUNCTION", "INTEGRATION"]),
   parameters: freeObject("JSON Schema of the tool's parameters."),
 });
+export type WireToolCatalogEntry = z.infer<typeof ToolCatalogEntryShape>;
 
 export const ToolCatalogResponseShape = z.object({ items: z.array(ToolCatalogEntryShape) });
+export type WireToolCatalogResponse = z.infer<typeof ToolCatalogResponseShape>;
 
 export const DocumentShape = z.object({
   id: prefixedId(SANDBOX_ID_PREFIX.document),
@@ -213,23 +228,6 @@ export const DocumentShape = z.object({
   createdAt: dateTime(),
   updatedAt: dateTime(),
 });
-
-// The sandbox's wire types, inferred from its shapes (one source for both).
-/** `requestId` is left out by a dialect that sends none. */
-export type WireErrorBody = Omit<z.infer<typeof ErrorShape>, "requestId"> & { requestId?: string };
-export type WireVoiceConfig = z.infer<typeof VoiceConfigShape>;
-export type WireAgent = z.infer<typeof AgentUpdateResponseShape>;
-export type WireAgentStats = z.infer<typeof AgentStatsShape>;
-export type WireConversation = z.infer<typeof ConversationShape>;
-export type WireConversationStatusView = z.infer<typeof ConversationStatusViewShape>;
-export type WireContact = z.infer<typeof ContactShape>;
-export type WireContactStats = z.infer<typeof ContactStatsShape>;
-export type WireCampaign = z.infer<typeof CampaignShape>;
-export type WireRetryCampaignResponse = z.infer<typeof RetryCampaignResponseShape>;
-export type WirePhoneNumber = z.infer<typeof PhoneNumberShape>;
-export type WirePropertyDefinition = z.infer<typeof PropertyDefinitionShape>;
-export type WireToolCatalogEntry = z.infer<typeof ToolCatalogEntryShape>;
-export type WireToolCatalogResponse = z.infer<typeof ToolCatalogResponseShape>;
 export type WireDocument = z.infer<typeof DocumentShape>;
 
 /** The three list envelopes of the seed (Pagination conventions), as the standard dialect sends them. */

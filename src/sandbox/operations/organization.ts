@@ -2,19 +2,8 @@ import { z } from "zod";
 import { invalidField, parseBodyShape } from "../body-validation.ts";
 import { type Operation, type OperationContext, ok } from "../operation-context.ts";
 import { requireJsonObject } from "../request-body.ts";
+import { updateOrganizationShape } from "../request-shapes.ts";
 import type { JsonObject } from "../vocabulary.ts";
-
-export const updateOrganizationShape = z.strictObject({
-  name: z.string().optional(),
-  description: z.string().optional(),
-  url: z.string().optional(),
-  industry: z.string().optional(),
-  country: z.string().optional(),
-  city: z.string().optional(),
-  telephone: z.string().optional(),
-  email: z.string().optional(),
-  timezone: z.string().optional(),
-});
 
 const email = z.email();
 

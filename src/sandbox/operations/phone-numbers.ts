@@ -1,4 +1,3 @@
-import { z } from "zod";
 import { invalidField, parseBodyShape } from "../body-validation.ts";
 import { ApiError, notFound } from "../error-codes.ts";
 import { SANDBOX_ID_PREFIX } from "../ids.ts";
@@ -9,9 +8,8 @@ import {
   ok,
 } from "../operation-context.ts";
 import { requireJsonObject } from "../request-body.ts";
+import { assignPhoneNumberShape } from "../request-shapes.ts";
 import type { WirePhoneNumber } from "../wire-shapes.ts";
-
-export const assignShape = z.strictObject({ phoneNumberId: z.string(), agentId: z.string() });
 
 function checkPrefix(field: string, value: string, prefix: string): void {
   if (!value.startsWith(prefix) || value.length === prefix.length) {
@@ -31,7 +29,7 @@ function assigned(ctx: OperationContext, phoneNumber: WirePhoneNumber): Operatio
  * no-op; a number already assigned to another agent is 409 (unassigning is not in the API).
  */
 export const assignPhoneNumber: Operation = (ctx) => {
-  const input = parseBodyShape(assignShape, requireJsonObject(ctx.body));
+  const input = parseBodyShape(assignPhoneNumberShape, requireJsonObject(ctx.body));
   checkPrefix("phoneNumberId", input.phoneNumberId, SANDBOX_ID_PREFIX.phoneNumber);
   checkPrefix("agentId", input.agentId, SANDBOX_ID_PREFIX.agent);
   const phoneNumber = ctx.org.phoneNumbers.get(input.phoneNumberId);
