@@ -1,12 +1,7 @@
 import { SEED_BASE_TIME } from "./seed-data.ts";
 import type { AgentRecord } from "./store.ts";
-import { AgentStatus, CampaignStatus, type DocumentStatus } from "./vocabulary.ts";
-import type {
-  WireCampaign,
-  WireDocument,
-  WirePropertyDefinition,
-  WireVoiceConfig,
-} from "./wire-shapes.ts";
+import { AgentStatus, CampaignStatus } from "./vocabulary.ts";
+import type { WireCampaign } from "./wire-shapes.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -17,16 +12,6 @@ export function isoAt(hoursAfterBase: number): string {
 
 export function pad(n: number, width: number): string {
   return String(n).padStart(width, "0");
-}
-
-export function voiceConfig(
-  id: string,
-  voiceId: string,
-  language: string,
-  label: string,
-  isDefault: boolean,
-): WireVoiceConfig {
-  return { id, voiceId, language, label, settings: { speed: 1, stability: 0.6 }, isDefault };
 }
 
 /** Named agents are written out in full; the rest only exist to fill list pages. */
@@ -93,33 +78,4 @@ export function generatedCampaigns(
     });
   }
   return campaigns;
-}
-
-export function propertyDefinition(
-  slug: string,
-  key: string,
-  label: string,
-  type: WirePropertyDefinition["type"],
-  hoursAfterBase: number,
-): WirePropertyDefinition {
-  return { id: `prp_${slug}_${key}`, key, label, type, createdAt: isoAt(hoursAfterBase) };
-}
-
-export function knowledgeDocument(
-  id: string,
-  name: string,
-  mimeType: string,
-  sizeBytes: number,
-  status: DocumentStatus,
-  hoursAfterBase: number,
-): WireDocument {
-  return {
-    id,
-    name,
-    mimeType,
-    sizeBytes,
-    status,
-    createdAt: isoAt(hoursAfterBase),
-    updatedAt: isoAt(hoursAfterBase + 2),
-  };
 }

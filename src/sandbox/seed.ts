@@ -1,6 +1,8 @@
-import { acmeSeed } from "./seed-acme.ts";
+import { readFileSync } from "node:fs";
+import { z } from "zod";
+import { generatedCampaigns, simpleAgents } from "./seed-builders.ts";
 import { seededLiveCalls, staticConversations } from "./seed-conversations.ts";
-import { globexSeed } from "./seed-globex.ts";
+import { SEED_COUNTS } from "./seed-data.ts";
 import { toolCatalog } from "./seed-tools.ts";
 import type {
   AgentRecord,
@@ -9,22 +11,44 @@ import type {
   OrgData,
   Store,
 } from "./store.ts";
-import type {
-  WireCampaign,
-  WireContact,
-  WireDocument,
-  WirePhoneNumber,
-  WirePropertyDefinition,
+import {
+  AgentShape,
+  CampaignShape,
+  ContactShape,
+  DocumentShape,
+  OrganizationShape,
+  PhoneNumberShape,
+  PropertyDefinitionShape,
+  type WireCampaign,
+  type WireContact,
+  type WireDocument,
+  type WirePhoneNumber,
+  type WirePropertyDefinition,
 } from "./wire-shapes.ts";
 
-/** One organization's seed, written out by hand except for the generated conversations. */
+/**
+ * One organization's hand-written records, as data (seed/<slug>.json), held to the shapes the
+ * sandbox documents: a record the document would not describe fails at start-up.
+ */
+const OrgSeedData = z.strictObject({
+  slug: z.enum(["acme", "globex"]),
+  organization: OrganizationShape,
+  agents: z.array(AgentShape),
+  contacts: z.array(ContactShape),
+  campaigns: z.array(CampaignShape),
+  phoneNumbers: z.array(PhoneNumberShape),
+  properties: z.array(PropertyDefinitionShape),
+  documents: z.array(DocumentShape),
+});
+
+/** One organization's seed: its written records, then the generated fillers and conversations. */
 export interface OrgSeed {
   /** Used in seeded ids, e.g. `cnv_<slug>_0001`. */
   slug: string;
   organization: OrganizationRecord;
   agents: AgentRecord[];
   contacts: WireContact[];
-  /** Conversations only ever involve these agents (the first few). */
+  /** Conversations only ever involve these agents: the ones written out in full. */
   conversationAgentIds: string[];
   staticConversations: number;
   liveCalls: number;
@@ -32,6 +56,32 @@ export interface OrgSeed {
   phoneNumbers: WirePhoneNumber[];
   properties: WirePropertyDefinition[];
   documents: WireDocument[];
+}
+
+/** A seed file's records, checked, then used as written (zod's output would reorder their keys). */
+export function parseOrgSeed(text: string): z.infer<typeof OrgSeedData> {
+  const written: unknown = JSON.parse(text);
+  OrgSeedData.parse(written);
+  return written as z.infer<typeof OrgSeedData>;
+}
+
+/** Reads seed/<slug>.json and adds the generated agents and campaigns up to SEED_COUNTS. */
+function orgSeed(slug: "acme" | "globex"): OrgSeed {
+  const data = parseOrgSeed(readFileSync(new URL(`./seed/${slug}.json`, import.meta.url), "utf8"));
+  const counts = SEED_COUNTS[slug];
+  const agentIds = data.agents.map((agent) => agent.id);
+  return {
+    ...data,
+    organization: data.organization as OrganizationRecord,
+    agents: [...data.agents, ...simpleAgents(slug, data.agents.length + 1, counts.agents)],
+    conversationAgentIds: agentIds,
+    staticConversations: counts.conversations - counts.liveConversations,
+    liveCalls: counts.liveConversations,
+    campaigns: [
+      ...data.campaigns,
+      ...generatedCampaigns(slug, data.campaigns.length + 1, counts.campaigns, agentIds),
+    ],
+  };
 }
 
 function byId<T extends { id: string }>(items: T[]): Map<string, T> {
@@ -75,7 +125,7 @@ function buildOrg(seed: OrgSeed, nowMs: number, callDurationMs: number): OrgData
 /** A fresh, fully seeded store: every sandbox gets its own. */
 export function seedStore(nowMs: number, callDurationMs: number): Store {
   const store: Store = new Map();
-  for (const seed of [acmeSeed(), globexSeed()]) {
+  for (const seed of [orgSeed("acme"), orgSeed("globex")]) {
     store.set(seed.organization.id, buildOrg(seed, nowMs, callDurationMs));
   }
   return store;
