@@ -5,6 +5,7 @@ import { builder } from "./builder.ts";
 import { connectionArgs } from "./connection-args.ts";
 import { assertId } from "./ids.ts";
 import { enumOrNull, loadEach } from "./load-each.ts";
+import { nodeByIdQuery } from "./node-by-id.ts";
 import { patchBody } from "./patch-body.ts";
 import { listKey, readOnce } from "./read-once.ts";
 import { VoiceConfig, VoiceConfigInput, voiceConfigsBody } from "./voice-config.ts";
@@ -160,16 +161,9 @@ function agentBody<T extends typeof UpdateAgentInput.$inferInput>(input: T) {
     : fields;
 }
 
+nodeByIdQuery("agent", Agent, { noun: "An agent", how: " (GET /v1/agents/{agentId})" });
+
 builder.queryFields((t) => ({
-  agent: t.field({
-    type: Agent,
-    nullable: true,
-    description:
-      "An agent by ID (GET /v1/agents/{agentId}). Null, with a NOT_FOUND error, when it does not exist.",
-    args: { id: t.arg.id({ required: true }) },
-    extensions: { upstreamCalls: 1 },
-    resolve: (_root, { id }) => assertId("agent", id),
-  }),
   agents: t.field({
     type: AgentConnection,
     // Nullable, as root fields that call upstream are: a failure here leaves siblings intact.

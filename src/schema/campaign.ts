@@ -7,6 +7,7 @@ import { builder } from "./builder.ts";
 import { forwardConnectionArgs } from "./connection-args.ts";
 import { assertId } from "./ids.ts";
 import { enumOrNull, loadEach } from "./load-each.ts";
+import { nodeByIdQuery } from "./node-by-id.ts";
 import { listKey, readOnce } from "./read-once.ts";
 import { RAW_ANSWER, rawField, rawResource } from "./shared-fields.ts";
 
@@ -129,16 +130,12 @@ const RetryCampaignPayload = builder
     }),
   });
 
+nodeByIdQuery("campaign", Campaign, {
+  noun: "A campaign",
+  how: " (GET /v1/campaigns/{campaignId})",
+});
+
 builder.queryFields((t) => ({
-  campaign: t.field({
-    type: Campaign,
-    nullable: true,
-    description:
-      "A campaign by ID (GET /v1/campaigns/{campaignId}). Null, with a NOT_FOUND error, when it does not exist.",
-    args: { id: t.arg.id({ required: true }) },
-    extensions: { upstreamCalls: 1 },
-    resolve: (_root, { id }) => assertId("campaign", id),
-  }),
   campaigns: t.field({
     type: CampaignConnection,
     // Nullable, as root fields that call upstream are: a failure here leaves siblings intact.

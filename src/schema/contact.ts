@@ -1,7 +1,7 @@
 import type { JsonObject } from "../upstream/json.ts";
 import { builder } from "./builder.ts";
-import { assertId } from "./ids.ts";
 import { loadEach } from "./load-each.ts";
+import { nodeByIdQuery } from "./node-by-id.ts";
 
 /**
  * The REST API has no contact read operation, only the contact's stats (operation 10): a
@@ -41,14 +41,7 @@ Contact.implement({
   }),
 });
 
-builder.queryField("contact", (t) =>
-  t.field({
-    type: Contact,
-    nullable: true,
-    description:
-      "A contact by ID, proved to exist by loading its stats (GET /v1/contacts/{contactId}/stats). Null, with a NOT_FOUND error, when it does not exist.",
-    args: { id: t.arg.id({ required: true }) },
-    extensions: { upstreamCalls: 1 },
-    resolve: (_root, { id }) => assertId("contact", id),
-  }),
-);
+nodeByIdQuery("contact", Contact, {
+  noun: "A contact",
+  how: ", proved to exist by loading its stats (GET /v1/contacts/{contactId}/stats)",
+});

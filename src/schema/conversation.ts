@@ -19,8 +19,8 @@ import {
   ConversationStatus,
 } from "./conversation-enums.ts";
 import { ConversationFilter, pinned, toQuery } from "./conversation-filter.ts";
-import { assertId } from "./ids.ts";
 import { enumOrNull } from "./load-each.ts";
+import { nodeByIdQuery } from "./node-by-id.ts";
 import { listKey, readOnce } from "./read-once.ts";
 import { callTimingFields, rawField, rawResource } from "./shared-fields.ts";
 
@@ -120,16 +120,13 @@ function listConversations(
 // Two requests cover any window; `last` without `before` may need a third (README: Connections).
 const connectionField = { upstreamCalls: 3, connection: { defaultSize: CONVERSATIONS_PAGE_SIZE } };
 
+nodeByIdQuery("conversation", Conversation, {
+  noun: "A conversation",
+  how: ", the same item the lists hold: its status view (GET /v1/conversations/{conversationId}/status) gives its start time, and the list filtered to that second gives the item",
+  upstreamCalls: 2,
+});
+
 builder.queryFields((t) => ({
-  conversation: t.field({
-    type: Conversation,
-    nullable: true,
-    description:
-      "A conversation by ID, the same item the lists hold: its status view (GET /v1/conversations/{conversationId}/status) gives its start time, and the list filtered to that second gives the item. Null, with a NOT_FOUND error, when it does not exist.",
-    args: { id: t.arg.id({ required: true }) },
-    extensions: { upstreamCalls: 2 },
-    resolve: (_root, { id }) => assertId("conversation", id),
-  }),
   conversations: t.field({
     type: ConversationConnection,
     // Nullable, as root fields that call upstream are: a failure here leaves siblings intact.

@@ -2,8 +2,8 @@ import type { DocumentDto } from "../upstream/dto.ts";
 import { DOCUMENT_STATUSES } from "../upstream/enums.ts";
 import type { JsonObject } from "../upstream/json.ts";
 import { builder } from "./builder.ts";
-import { assertId } from "./ids.ts";
 import { enumOrNull, loadEach } from "./load-each.ts";
+import { nodeByIdQuery } from "./node-by-id.ts";
 import { rawField, rawResource } from "./shared-fields.ts";
 
 export const DocumentStatus = builder.enumType("DocumentStatus", {
@@ -64,14 +64,7 @@ Document.implement({
   }),
 });
 
-builder.queryField("document", (t) =>
-  t.field({
-    type: Document,
-    nullable: true,
-    description:
-      "A knowledge-base document by ID (GET /v1/documents/{documentId}). Null, with a NOT_FOUND error, when it does not exist.",
-    args: { id: t.arg.id({ required: true }) },
-    extensions: { upstreamCalls: 1 },
-    resolve: (_root, { id }) => assertId("document", id),
-  }),
-);
+nodeByIdQuery("document", Document, {
+  noun: "A knowledge-base document",
+  how: " (GET /v1/documents/{documentId})",
+});
