@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError } from "../../src/env.ts";
 import { readSandboxConfig } from "../../src/sandbox/config.ts";
 import { DIALECTS } from "../../src/sandbox/dialects.ts";
+import { DEFAULT_OPTIONS, resolveOptions } from "../../src/sandbox/options.ts";
 import { DEMO_KEYS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 import { call } from "./http.ts";
@@ -255,7 +256,15 @@ describe("SANDBOX_DIALECT", () => {
     const { options } = readSandboxConfig({ SANDBOX_DIALECT: "alternate" });
     expect(options.dialect).toBe("alternate");
     expect(options.rateLimit).toBeUndefined();
-    expect(readSandboxConfig({}).options.dialect).toBe("standard");
+    expect(resolveOptions(readSandboxConfig({}).options).dialect).toBe("standard");
+  });
+
+  it("leaves every unset variable to the sandbox's one list of defaults", () => {
+    const resolved = resolveOptions(readSandboxConfig({}).options);
+    expect(resolved).toEqual({ ...DEFAULT_OPTIONS, random: resolved.random });
+    expect(
+      resolveOptions(readSandboxConfig({ SANDBOX_CALL_DURATION_S: "5" }).options),
+    ).toMatchObject({ callDurationMs: 5000, callIntervalMs: DEFAULT_OPTIONS.callIntervalMs });
   });
 
   it("names the variable and the choices when the value is unknown", () => {
