@@ -3,7 +3,7 @@ import { type Dispatcher, Pool } from "undici";
 import { backoffDelay, type Deadline, startDeadline } from "./call-timing.ts";
 import { DEFAULT_READING, type UpstreamReading } from "./conversation-reading.ts";
 import { UpstreamError } from "./errors.ts";
-import { KeyMemory } from "./key-memory.ts";
+import { KeyMemory, keyHash } from "./key-memory.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { type AttemptOutcome, interpretResponse } from "./response-parsing.ts";
 import { isRetryableTransportError, toUnavailableError } from "./transport-errors.ts";
@@ -49,6 +49,8 @@ export interface UpstreamRequest {
   body?: unknown;
   /** The caller's Authorization header, forwarded verbatim. */
   authorization: string;
+  /** `keyHash(authorization)` when the caller already has it (once per operation). */
+  keyHash?: string;
   /** Client disconnect: aborts the upstream call. */
   signal?: AbortSignal;
   /** The gateway's request ID, sent upstream as `X-Request-Id`. */
@@ -159,15 +161,16 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
    */
   async function request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
     // A key the upstream rate-limited is answered here until its window resets: no call.
-    const limited = keys.limited(req.authorization);
+    const hash = req.keyHash ?? keyHash(req.authorization);
+    const limited = keys.limited(hash);
     if (limited) throw limited;
     try {
       const response = await send<T>(req);
-      keys.learn(req.authorization, { status: response.status });
+      keys.learn(hash, { status: response.status });
       return response;
     } catch (error) {
       if (error instanceof UpstreamError) {
-        keys.learn(req.authorization, { status: error.status, error });
+        keys.learn(hash, { status: error.status, error });
       }
       throw error;
     }
@@ -235,7 +238,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   return {
     reading,
     request,
-    knowsKey: (authorization) => keys.accepted(authorization),
+    knowsKey: (authorization) => keys.accepted(keyHash(authorization)),
     isReachable,
     close,
   };

@@ -24,6 +24,7 @@ import type {
 } from "./dto.ts";
 import { UpstreamError } from "./errors.ts";
 import type { JsonObject } from "./json.ts";
+import { keyHash } from "./key-memory.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { routeTemplate } from "./route-template.ts";
 
@@ -148,6 +149,8 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
   let answered = false;
   let refusal: UpstreamError | undefined;
   let firstAnswer: PromiseWithResolvers<void> | undefined;
+  // The key's hash, for the client's per-key memory: computed once per operation, not per call.
+  let hash: string | undefined;
 
   async function send<T>(
     method: UpstreamRequest["method"],
@@ -191,6 +194,7 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
         path,
         ...extra,
         authorization: call.authorization,
+        keyHash: (hash ??= keyHash(call.authorization)),
         signal: call.signal,
         onRateLimit: call.onRateLimit,
         ...(call.requestId === undefined ? {} : { requestId: call.requestId }),
