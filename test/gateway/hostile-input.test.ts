@@ -85,17 +85,28 @@ describe("input the gateway judges alone", () => {
     expect(harness.takeUpstreamRequests()).toEqual([]);
   });
 
-  it("refuses an inline value nested deeper than the bound", async () => {
+  it("refuses an inline value nested deeper than the bound, each time the document comes", async () => {
     const deep = `${"{ a: ".repeat(40)}1${" }".repeat(40)}`;
-    const response = await harness.graphql(
-      `mutation { updateAgent(id: "agt_acme_reception", input: { metadata: ${deep} }) { agent { id } } }`,
-    );
-    expect(response.status).toBe(400);
-    expect(response.body.errors?.[0]).toMatchObject({
-      message: "an inline value nests objects and lists deeper than 32 levels.",
-      extensions: { code: "BAD_USER_INPUT" },
-    });
+    const document = `mutation { updateAgent(id: "agt_acme_reception", input: { metadata: ${deep} }) { agent { id } } }`;
+    // The verdict is kept per parsed document: the second request meets the cached one.
+    for (const _ of [1, 2]) {
+      const response = await harness.graphql(document);
+      expect(response.status).toBe(400);
+      expect(response.body.errors?.[0]).toMatchObject({
+        message: "an inline value nests objects and lists deeper than 32 levels.",
+        extensions: { code: "BAD_USER_INPUT" },
+      });
+    }
     expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it("runs a document whose inline values are within the bound, each time it comes", async () => {
+    const document = `mutation { updateAgent(id: "agt_acme_reception", input: { metadata: ${`${"{ a: ".repeat(5)}1${" }".repeat(5)}`} }) { agent { id } } }`;
+    for (const _ of [1, 2]) {
+      const response = await harness.graphql(document);
+      expect(response.body.errors).toBeUndefined();
+      expect(response.body.data).toEqual({ updateAgent: { agent: { id: "agt_acme_reception" } } });
+    }
   });
 
   it("accepts metadata as deep as the bound", async () => {
