@@ -7,12 +7,11 @@ import {
   UpdateAgentDocument,
   UpdateAgentStatusDocument,
 } from "../generated/graphql.ts";
-import { harness, oneHarnessPerTest } from "./file-harness.ts";
-import { errorCodes, upstreamCalls } from "./mutations-support.ts";
+import { harness } from "./file-harness.ts";
+import { errorCodes, seededHarnessPerTest, upstreamCalls } from "./mutations-support.ts";
 import { assignAnswer, CREATE_AGENT_STATUS } from "./sandbox-answers.ts";
 
-// Every test writes: each gets its own freshly seeded sandbox.
-oneHarnessPerTest({ sandbox: { callIntervalMs: 3_600_000 } });
+seededHarnessPerTest();
 
 describe("updateAgent", () => {
   it("PATCHes exactly the fields given, the voice configs whole, and nothing more", async () => {

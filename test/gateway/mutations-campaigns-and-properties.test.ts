@@ -7,12 +7,11 @@ import {
   RetryCampaignDocument,
   RetryCampaignRawDocument,
 } from "../generated/graphql.ts";
-import { harness, oneHarnessPerTest } from "./file-harness.ts";
-import { errorCodes, upstreamCalls } from "./mutations-support.ts";
+import { harness } from "./file-harness.ts";
+import { errorCodes, seededHarnessPerTest, upstreamCalls } from "./mutations-support.ts";
 import { DELETE_STATUS, retryAnswer } from "./sandbox-answers.ts";
 
-// Every test writes: each gets its own freshly seeded sandbox.
-oneHarnessPerTest({ sandbox: { callIntervalMs: 3_600_000 } });
+seededHarnessPerTest();
 
 describe("deletePropertyDefinition", () => {
   it("answers the deleted ID, then NOT_FOUND when deleting it again", async () => {

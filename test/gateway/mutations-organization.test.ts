@@ -6,11 +6,10 @@ import {
   UpdateAgentDocument,
   UpdateOrganizationDocument,
 } from "../generated/graphql.ts";
-import { harness, oneHarnessPerTest } from "./file-harness.ts";
-import { ACME_ORGANIZATION, upstreamCalls } from "./mutations-support.ts";
+import { harness } from "./file-harness.ts";
+import { ACME_ORGANIZATION, seededHarnessPerTest, upstreamCalls } from "./mutations-support.ts";
 
-// Every test writes: each gets its own freshly seeded sandbox.
-oneHarnessPerTest({ sandbox: { callIntervalMs: 3_600_000 } });
+seededHarnessPerTest();
 
 describe("updateOrganization", () => {
   it("PATCHes exactly the fields the client gave", async () => {

@@ -12,13 +12,12 @@ import {
   UpdateAgentDocument,
   UpdateOrganizationDocument,
 } from "../generated/graphql.ts";
-import { harness, oneHarnessPerTest } from "./file-harness.ts";
+import { harness } from "./file-harness.ts";
 import { ACME_READONLY } from "./harness.ts";
-import { ACME_ORGANIZATION, upstreamCalls } from "./mutations-support.ts";
+import { ACME_ORGANIZATION, seededHarnessPerTest, upstreamCalls } from "./mutations-support.ts";
 import { sandboxErrorCode } from "./sandbox-answers.ts";
 
-// Every test writes: each gets its own freshly seeded sandbox.
-oneHarnessPerTest({ sandbox: { callIntervalMs: 3_600_000 } });
+seededHarnessPerTest();
 
 describe("a read-only key", () => {
   const readOnly = { authorization: ACME_READONLY };

@@ -1,8 +1,13 @@
-import { harness } from "./file-harness.ts";
+import { harness, oneHarnessPerTest } from "./file-harness.ts";
 import type { GraphQLResponse } from "./harness.ts";
 
 // What the mutation tests share: what reached the sandbox, the errors as the contract fixes
 // them, and Acme's organization as seeded.
+
+/** Every test writes: each gets its own freshly seeded sandbox, where no new live call starts. */
+export function seededHarnessPerTest(): void {
+  oneHarnessPerTest({ sandbox: { callIntervalMs: 3_600_000 } });
+}
 
 /** What reached the sandbox: "METHOD /path", the parsed JSON body, and the status answered. */
 export function upstreamCalls(): Array<[string, unknown, number]> {
