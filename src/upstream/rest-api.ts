@@ -151,6 +151,10 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
   let firstAnswer: PromiseWithResolvers<void> | undefined;
   // The key's hash, for the client's per-key memory: computed once per operation, not per call.
   let hash: string | undefined;
+  const hashOfKey = () => {
+    hash ??= keyHash(call.authorization);
+    return hash;
+  };
 
   async function send<T>(
     method: UpstreamRequest["method"],
@@ -194,7 +198,7 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
         path,
         ...extra,
         authorization: call.authorization,
-        keyHash: (hash ??= keyHash(call.authorization)),
+        keyHash: hashOfKey(),
         signal: call.signal,
         onRateLimit: call.onRateLimit,
         ...(call.requestId === undefined ? {} : { requestId: call.requestId }),

@@ -10,7 +10,7 @@ import {
   positionCursor,
   summary,
   TEST_CURSOR_KEY,
-} from "./list-upstream.ts";
+} from "./list-source.ts";
 
 afterEach(closeListUpstreams);
 

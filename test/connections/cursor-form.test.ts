@@ -2,14 +2,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { resolveConnection } from "../../src/connections/resolve-connection.ts";
 import type { Connection } from "../../src/connections/types.ts";
 import { UpstreamError } from "../../src/upstream/errors.ts";
-import {
-  closeListUpstreams,
-  itemsSource,
-  listUpstream,
-  range,
-  summary,
-  upstreamCursorAt,
-} from "./list-upstream.ts";
+import { upstreamCursorAt } from "../support/list-upstream.ts";
+import { closeListUpstreams, itemsSource, listUpstream, range, summary } from "./list-source.ts";
 
 afterEach(closeListUpstreams);
 

@@ -8,7 +8,7 @@ import {
   positionCursor,
   range,
   summary,
-} from "./list-upstream.ts";
+} from "./list-source.ts";
 
 afterEach(closeListUpstreams);
 

@@ -1,12 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { resolveConnection } from "../../src/connections/resolve-connection.ts";
-import {
-  closeListUpstreams,
-  positionCursor,
-  positionList,
-  range,
-  summary,
-} from "./list-upstream.ts";
+import { closeListUpstreams, positionCursor, positionList, range, summary } from "./list-source.ts";
 
 afterEach(closeListUpstreams);
 

@@ -2,13 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { planPositionRequests } from "../../src/connections/position-plan.ts";
 import { resolveConnection } from "../../src/connections/resolve-connection.ts";
 import type { Connection } from "../../src/connections/types.ts";
-import {
-  closeListUpstreams,
-  positionCursor,
-  positionList,
-  range,
-  summary,
-} from "./list-upstream.ts";
+import { closeListUpstreams, positionCursor, positionList, range, summary } from "./list-source.ts";
 
 afterEach(closeListUpstreams);
 

@@ -2,14 +2,8 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resolveConnection } from "../../src/connections/resolve-connection.ts";
 import type { Connection, ConnectionArgs, PageForm } from "../../src/connections/types.ts";
-import {
-  itemsSource,
-  type ListUpstream,
-  type ListUpstreamOptions,
-  positionCursor,
-  range,
-  startListUpstream,
-} from "./list-upstream.ts";
+import { type ListRoute, type ListUpstream, startListUpstream } from "../support/list-upstream.ts";
+import { itemsSource, positionCursor, range } from "./list-source.ts";
 
 /**
  * Property-based checks of the connection adapter over real HTTP: generated lists of 0 to 300
@@ -18,10 +12,10 @@ import {
  */
 
 // One upstream for the file; each run rewrites its options (it reads them per request).
-const options: ListUpstreamOptions = { form: "offset", count: 0 };
+const options: ListRoute = { form: "offset", count: 0 };
 let upstream: ListUpstream;
 beforeAll(async () => {
-  upstream = await startListUpstream(options);
+  upstream = await startListUpstream({ "/items": options });
 });
 afterAll(() => upstream.close());
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import { connectionQuery, errorCodes, fetchConnection } from "./connection-upstream.ts";
+import { connectionQuery, errorCodes, fetchConnection } from "./connection-queries.ts";
 import { type Harness, startHarness } from "./harness.ts";
 
 /**

@@ -2,17 +2,19 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SEED_COUNTS } from "../../src/sandbox/seed-data.ts";
 import {
+  type ListRoute,
+  type ListUpstream,
+  startListUpstream,
+  upstreamCursorAt,
+} from "../support/list-upstream.ts";
+import {
   type ConnectionResult,
   connectionQuery,
   errorCodes,
   fakeCampaigns,
-  fakeUpstreamCursor,
   fetchConnection,
-  type ListRoute,
-  type ListUpstream,
-  startListUpstream,
   summary,
-} from "./connection-upstream.ts";
+} from "./connection-queries.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
 import { INVALID_CURSOR } from "./sandbox-answers.ts";
 
@@ -178,7 +180,12 @@ describe("an upstream cursor past the sandbox's TTL", () => {
 });
 
 describe("campaigns against a purpose-built cursor upstream", () => {
-  const route: ListRoute = { form: "cursor", items: fakeCampaigns(30), withTotal: false };
+  const route: ListRoute = {
+    form: "cursor",
+    items: fakeCampaigns(30),
+    withTotal: false,
+    rejectionCode: "CURSOR_REJECTED",
+  };
   let upstream: ListUpstream;
   let harness: Harness;
   const list = (variables: Record<string, unknown>) =>
@@ -219,7 +226,7 @@ describe("campaigns against a purpose-built cursor upstream", () => {
     expect(pages.map((page) => page.pageInfo.hasNextPage)).toEqual([true, true, true, true, false]);
     expect(upstream.takeRequests()).toEqual([
       "GET /v1/campaigns?limit=10",
-      ...[7, 14, 21, 28].map((at) => `GET /v1/campaigns?cursor=${fakeUpstreamCursor(at)}&limit=10`),
+      ...[7, 14, 21, 28].map((at) => `GET /v1/campaigns?cursor=${upstreamCursorAt(at)}&limit=10`),
     ]);
   });
 
@@ -246,7 +253,7 @@ describe("campaigns against a purpose-built cursor upstream", () => {
         upstream: { status, code: "CURSOR_REJECTED" },
       });
       expect(upstream.takeRequests()).toEqual([
-        `GET /v1/campaigns?cursor=${fakeUpstreamCursor(25)}&limit=5`,
+        `GET /v1/campaigns?cursor=${upstreamCursorAt(25)}&limit=5`,
       ]);
     },
   );
@@ -261,7 +268,7 @@ describe("campaigns against a purpose-built cursor upstream", () => {
     const { body } = await harness.graphql(CAMPAIGNS, { first: 5, after });
     expect(errorCodes(body)).toEqual([code]);
     expect(upstream.takeRequests()).toEqual([
-      `GET /v1/campaigns?cursor=${fakeUpstreamCursor(25)}&limit=5`,
+      `GET /v1/campaigns?cursor=${upstreamCursorAt(25)}&limit=5`,
     ]);
   });
 });

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type ListRoute, type ListUpstream, startListUpstream } from "../support/list-upstream.ts";
 import {
   type ConnectionResult,
   connectionQuery,
@@ -6,11 +7,8 @@ import {
   fakeAgents,
   fakeCampaigns,
   fetchConnection,
-  type ListRoute,
-  type ListUpstream,
-  startListUpstream,
   summary,
-} from "./connection-upstream.ts";
+} from "./connection-queries.ts";
 import { type Harness, startHarness } from "./harness.ts";
 
 /**
@@ -76,7 +74,7 @@ describe("a list whose upstream answers in another form than assumed", () => {
   });
 
   it("refuses `last` on agents once /v1/agents turns out to page by cursor", async () => {
-    routes["/v1/agents"] = { form: "cursor", items: fakeAgents(45) };
+    routes["/v1/agents"] = { form: "cursor", items: fakeAgents(45), withTotal: true };
     const { body } = await harness.graphql(AGENTS, { last: 5 });
     expect(errorCodes(body)).toEqual(["BAD_USER_INPUT"]);
     expect(body.errors?.[0]?.message).toMatch(/agents list pages forward only/);
@@ -104,7 +102,7 @@ describe("a list whose upstream answers in another form than assumed", () => {
   it("answers CURSOR_EXPIRED when the list turned to cursor form under a position cursor", async () => {
     routes["/v1/agents"] = { form: "page", items: fakeAgents(45) };
     const first = await fetchConnection(harness, AGENTS, "agents", { first: 20 });
-    routes["/v1/agents"] = { form: "cursor", items: fakeAgents(45) };
+    routes["/v1/agents"] = { form: "cursor", items: fakeAgents(45), withTotal: true };
     const { body } = await harness.graphql(AGENTS, { first: 20, after: first.pageInfo.endCursor });
     expect(errorCodes(body)).toEqual(["CURSOR_EXPIRED"]);
     expect(upstream.takeRequests()).toEqual([

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectionQuery, fetchConnection } from "./connection-upstream.ts";
+import { connectionQuery, fetchConnection } from "./connection-queries.ts";
 import { type Harness, startHarness } from "./harness.ts";
 
 /**

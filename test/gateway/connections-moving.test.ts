@@ -1,15 +1,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { type ListRoute, type ListUpstream, startListUpstream } from "../support/list-upstream.ts";
 import {
   type ConnectionResult,
   connectionQuery,
   errorCodes,
   fakeConversations,
   fetchConnection,
-  type ListRoute,
-  type ListUpstream,
-  startListUpstream,
   summary,
-} from "./connection-upstream.ts";
+} from "./connection-queries.ts";
 import { type Harness, startHarness } from "./harness.ts";
 
 /**

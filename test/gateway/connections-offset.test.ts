@@ -6,7 +6,7 @@ import {
   errorCodes,
   fetchConnection,
   summary,
-} from "./connection-upstream.ts";
+} from "./connection-queries.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
 import { conversationRefs, SEARCH_PARAM } from "./sandbox-answers.ts";
 

@@ -6,7 +6,7 @@ import {
   connectionQuery,
   fetchConnection,
   summary,
-} from "./connection-upstream.ts";
+} from "./connection-queries.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
 
 /**

@@ -7,16 +7,10 @@ import {
   ConversationContactStatsDocument,
   ConversationPageAgentsDocument,
   OneAgentThreeWaysDocument,
-  OrganizationAgentAndDocumentDocument,
   OrganizationTwiceDocument,
-  ThreeAgentsDocument,
   ToolCatalogTwiceDocument,
 } from "../generated/graphql.ts";
-import {
-  BARRIER_AGENT_IDS,
-  type BarrierUpstream,
-  startBarrierUpstream,
-} from "./barrier-upstream.ts";
+import { sorted } from "./dataloader-support.ts";
 import { ACME, GLOBEX, type Harness, startHarness } from "./harness.ts";
 
 /** Conversations 0001..0030 of Acme: started in this window, by 3 agents, none live. */
@@ -85,10 +79,6 @@ const THIRTY_IDS = Array.from(
   { length: 30 },
   (_, index) => `cnv_acme_${String(30 - index).padStart(4, "0")}`,
 );
-
-function sorted(requests: string[]): string[] {
-  return [...requests].sort();
-}
 
 describe("per-request DataLoaders over the sandbox", () => {
   let harness: Harness;
@@ -261,108 +251,5 @@ describe("per-request DataLoaders over the sandbox", () => {
     expect(sorted(requests.slice(1))).toEqual(
       sorted(distinct.map((id) => `GET /v1/contacts/${id}/stats`)),
     );
-  });
-});
-
-describe("independent fetches run in parallel", () => {
-  let barrier: BarrierUpstream | undefined;
-  let harness: Harness | undefined;
-  afterEach(async () => {
-    await harness?.close();
-    await barrier?.close();
-    harness = undefined;
-    barrier = undefined;
-  });
-
-  async function start(options: Parameters<typeof startBarrierUpstream>[0]) {
-    barrier = await startBarrierUpstream(options);
-    harness = await startHarness({ upstream: { baseUrl: barrier.url, maxRetries: 0 } });
-    return { barrier, harness };
-  }
-
-  it("sends the GETs of three agent root fields concurrently", async () => {
-    const { barrier, harness } = await start({ size: 3, maxWaitMs: 2_000, held: () => true });
-
-    const [first, second, third] = BARRIER_AGENT_IDS;
-    const response = await harness.graphql(ThreeAgentsDocument, { first, second, third });
-
-    expect(response.body.errors).toBeUndefined();
-    expect(response.body.data).toEqual({
-      first: { id: "agt_b1", name: "Agent agt_b1" },
-      second: { id: "agt_b2", name: "Agent agt_b2" },
-      third: { id: "agt_b3", name: "Agent agt_b3" },
-    });
-    expect(sorted(barrier.requests)).toEqual([
-      "GET /v1/agents/agt_b1",
-      "GET /v1/agents/agt_b2",
-      "GET /v1/agents/agt_b3",
-    ]);
-  });
-
-  it("sends the organization, agent and document root fields concurrently", async () => {
-    const { barrier, harness } = await start({ size: 3, maxWaitMs: 2_000, held: () => true });
-
-    const response = await harness.graphql(OrganizationAgentAndDocumentDocument, {
-      agentId: "agt_b1",
-      documentId: "doc_b1",
-    });
-
-    expect(response.body.errors).toBeUndefined();
-    expect(response.body.data).toEqual({
-      organization: { name: "Barrier Inc." },
-      agent: { name: "Agent agt_b1" },
-      document: { name: "Document doc_b1" },
-    });
-    expect(sorted(barrier.requests)).toEqual([
-      "GET /v1/agents/agt_b1",
-      "GET /v1/documents/doc_b1",
-      "GET /v1/organization",
-    ]);
-  });
-
-  it("sends the agent GETs of a conversation page concurrently, after the list", async () => {
-    const { barrier, harness } = await start({
-      size: 3,
-      maxWaitMs: 2_000,
-      held: (path) => path.startsWith("/v1/agents/"),
-    });
-
-    const response = await harness.graphql(ConversationPageAgentsDocument, { first: 3 });
-
-    expect(response.body.errors).toBeUndefined();
-    expect(response.body.data?.conversations?.nodes).toEqual(
-      BARRIER_AGENT_IDS.map((id, index) => ({
-        id: `cnv_b${index + 1}`,
-        agent: { id, name: `Agent ${id}`, status: "ACTIVE" },
-      })),
-    );
-    expect(barrier.requests[0]).toBe("GET /v1/conversations?limit=4&offset=0");
-    expect(sorted(barrier.requests.slice(1))).toEqual([
-      "GET /v1/agents/agt_b1",
-      "GET /v1/agents/agt_b2",
-      "GET /v1/agents/agt_b3",
-    ]);
-  });
-
-  it("fails when fewer requests than the barrier's size arrive together (control)", async () => {
-    const { barrier, harness } = await start({ size: 3, maxWaitMs: 200, held: () => true });
-
-    // Two distinct agents: the third alias repeats the first, so only two GETs are ever sent.
-    const response = await harness.graphql(ThreeAgentsDocument, {
-      first: "agt_b1",
-      second: "agt_b2",
-      third: "agt_b1",
-    });
-
-    expect(response.body.data).toEqual({ first: null, second: null, third: null });
-    expect(response.body.errors?.map((error) => [error.path?.[0], error.extensions?.code])).toEqual(
-      expect.arrayContaining([
-        ["first", "UPSTREAM_ERROR"],
-        ["second", "UPSTREAM_ERROR"],
-        ["third", "UPSTREAM_ERROR"],
-      ]),
-    );
-    expect(response.body.errors).toHaveLength(3);
-    expect(sorted(barrier.requests)).toEqual(["GET /v1/agents/agt_b1", "GET /v1/agents/agt_b2"]);
   });
 });

@@ -1,0 +1,119 @@
+import { describe, expect, it } from "vitest";
+import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import { harness, oneHarnessPerFile } from "./file-harness.ts";
+
+oneHarnessPerFile();
+
+describe("what the gateway decides without the upstream", () => {
+  it("refuses an ID with another resource's prefix with BAD_USER_INPUT and no upstream call", async () => {
+    const response = await harness.graphql(`{ agent(id: "${SEED_IDS.acmeContact}") { id } }`);
+
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      data: { agent: null },
+      errors: [
+        {
+          message: '`id` must be an agent ID starting with "agt_", got "cnt_acme_maria".',
+          locations: [{ line: 1, column: 3 }],
+          path: ["agent"],
+          extensions: { code: "BAD_USER_INPUT", http: { status: 400 }, argument: "id" },
+        },
+      ],
+      extensions: { cost: { estimated: 1, upstreamCalls: 0 } },
+    });
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it("refuses `node` with an ID of no known prefix with BAD_USER_INPUT and no upstream call", async () => {
+    const response = await harness.graphql('{ node(id: "usr_1") { id } }');
+
+    expect(response.body.data).toEqual({ node: null });
+    expect(response.body.errors?.[0]?.extensions).toEqual({
+      code: "BAD_USER_INPUT",
+      http: { status: 400 },
+      argument: "id",
+    });
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it("answers an operation without Authorization with UNAUTHENTICATED, HTTP 401, no upstream call", async () => {
+    const response = await harness.graphql("{ organization { name } }", undefined, {
+      authorization: null,
+    });
+
+    expect(response.status).toBe(401);
+    expect(response.body).toEqual({
+      errors: [
+        {
+          message: "An API key is required: send the header `Authorization: Bearer <API key>`.",
+          extensions: { code: "UNAUTHENTICATED", http: { status: 401 } },
+        },
+      ],
+      extensions: { cost: { estimated: 1, upstreamCalls: 0 } },
+    });
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it.each([
+    ["{ __schema { queryType { name } } }", { __schema: { queryType: { name: "Query" } } }],
+    ["{ __typename }", { __typename: "Query" }],
+  ])("serves introspection %s without a key or an upstream call", async (query, data) => {
+    const response = await harness.graphql(query, undefined, { authorization: null });
+
+    expect(response.status).toBe(200);
+    expect(response.body).toEqual({
+      data,
+      extensions: { cost: { estimated: 0, upstreamCalls: 0 } },
+    });
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+});
+
+describe("variables that do not fit their types", () => {
+  it("are BAD_USER_INPUT with HTTP 400 and no upstream call", async () => {
+    const response = await harness.graphql(
+      "query ($f: ConversationFilter) { conversations(filter: $f) { totalCount } }",
+      { f: { startDate: "yesterday" } },
+    );
+    expect(response.status).toBe(400);
+    expect(response.body.data).toBeUndefined();
+    expect(response.body.errors).toEqual([
+      {
+        message: expect.stringContaining('Variable "$f" got invalid value "yesterday"'),
+        locations: [{ line: 1, column: 8 }],
+        extensions: { code: "BAD_USER_INPUT", http: { status: 400 } },
+      },
+    ]);
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+});
+
+describe("IDs too long to be real", () => {
+  it("are BAD_USER_INPUT before any upstream call, wherever an ID is taken", async () => {
+    const long = `agt_${"x".repeat(300)}`;
+    const response = await harness.graphql(
+      `query ($id: ID!) {
+        agent(id: $id) { name }
+        node(id: $id) { id }
+        assign: conversations(filter: { agentId: $id }) { totalCount }
+      }`,
+      { id: long },
+    );
+    // Each root field fails alone, beside the others.
+    expect(response.body.data).toEqual({ agent: null, node: null, assign: null });
+    expect(response.body.errors?.map((error) => [error.path, error.message])).toEqual([
+      [["agent"], "`id` is 304 characters long; an ID has at most 255."],
+      [["node"], "`id` is 304 characters long; an ID has at most 255."],
+      [["assign"], "`filter.agentId` is 304 characters long; an ID has at most 255."],
+    ]);
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it("are quoted back cut short when their prefix is wrong", async () => {
+    const response = await harness.graphql(`{ agent(id: "cnv_${"y".repeat(500)}") { name } }`);
+    const message = response.body.errors?.[0]?.message ?? "";
+    expect(message).toBe(
+      `\`id\` must be an agent ID starting with "agt_", got "cnv_${"y".repeat(60)}…".`,
+    );
+  });
+});

@@ -1,0 +1,38 @@
+import { harness, oneHarnessPerTest } from "./file-harness.ts";
+import type { GraphQLResponse } from "./harness.ts";
+
+// What the mutation tests share: what reached the sandbox, the errors as the contract fixes
+// them, and Acme's organization as seeded.
+
+/** Every test writes: each gets its own freshly seeded sandbox, where no new live call starts. */
+export function seededHarnessPerTest(): void {
+  oneHarnessPerTest({ sandbox: { callIntervalMs: 3_600_000 } });
+}
+
+/** What reached the sandbox: "METHOD /path", the parsed JSON body, and the status answered. */
+export function upstreamCalls(): Array<[string, unknown, number]> {
+  const calls = harness.sandbox.requests.map((request): [string, unknown, number] => [
+    `${request.method} ${request.url}`,
+    request.body,
+    request.status,
+  ]);
+  harness.sandbox.clearRequests();
+  return calls;
+}
+
+/** The error list reduced to what the contract fixes: path and `extensions.code`. */
+export function errorCodes(response: GraphQLResponse<unknown>) {
+  return response.body.errors?.map((error) => [error.path, error.extensions?.code]);
+}
+
+export const ACME_ORGANIZATION = {
+  name: "Acme Health",
+  description: "Family clinics with same-day appointments.",
+  url: "https://acme-health.example",
+  industry: "Healthcare",
+  country: "US",
+  city: "Boston",
+  telephone: "+16175550100",
+  email: "hello@acme-health.example",
+  timezone: "America/New_York",
+};

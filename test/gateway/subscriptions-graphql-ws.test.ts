@@ -1,0 +1,167 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { createClient } from "graphql-ws";
+import { describe, expect, it, vi } from "vitest";
+import { WebSocket } from "ws";
+import { ACME, GLOBEX, type Harness } from "./harness.ts";
+import {
+  errorCodes,
+  expectWholeCall,
+  LIVE,
+  type Payload,
+  type StatusUpdate,
+  SUBSCRIPTION,
+  start,
+  subscribeSse,
+  takePolls,
+  updates,
+  within,
+} from "./subscriptions-support.ts";
+
+describe.concurrent("Subscription.conversationStatus over graphql-ws", () => {
+  function wsClient(harness: Harness, authorization = ACME) {
+    return createClient({
+      url: `${harness.url.replace(/^http/, "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: authorization },
+      retryAttempts: 0,
+      lazy: true,
+    });
+  }
+
+  it("follows a live call and completes after the call has ended", async ({ onTestFinished }) => {
+    const callDurationMs = 2_000; // ends 1.8 s from now: durations 0, 1, then 2 and ended
+    const harness = await start(onTestFinished, { callDurationMs });
+    const client = wsClient(harness);
+    try {
+      const received: Payload[] = [];
+      const iterate = (async () => {
+        for await (const result of client.iterate({ query: SUBSCRIPTION, variables: { id: LIVE } }))
+          received.push(result as Payload);
+      })();
+      await within(iterate, 5_000, "graphql-ws subscription still open");
+      expectWholeCall(updates(received), callDurationMs);
+      expect(new Set(takePolls(harness))).toEqual(new Set([ACME]));
+      expect(harness.gateway.conversationStatusHub.pollerCount).toBe(0);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it("shares the SSE subscribers' poller, and stops it when the last socket drops", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(onTestFinished, { callDurationMs: 60_000 });
+    const hub = harness.gateway.conversationStatusHub;
+    const sse = await subscribeSse(harness, LIVE);
+    await sse.nexts(1);
+    const leaving = wsClient(harness);
+    const dropping = wsClient(harness);
+    try {
+      const iterators = [leaving, dropping].map((client) =>
+        client.iterate<{ conversationStatus: StatusUpdate }>({
+          query: SUBSCRIPTION,
+          variables: { id: LIVE },
+        }),
+      );
+      for (const iterator of iterators) {
+        const first = await within(iterator.next(), 2_000, "no first update over graphql-ws");
+        expect(first.done).toBe(false);
+        expect(first.value?.data?.conversationStatus.conversation?.id).toBe(LIVE);
+      }
+      expect(hub.pollerCount).toBe(1);
+
+      // The SSE subscriber hangs up and one socket completes its subscription: one is left.
+      sse.disconnect();
+      await iterators[0]?.return?.();
+      await sleep(250);
+      expect(hub.pollerCount).toBe(1);
+
+      // The last socket is cut without a goodbye: the poller stops all the same.
+      dropping.terminate();
+      await vi.waitFor(() => expect(hub.pollerCount).toBe(0), { timeout: 2_000, interval: 10 });
+      await sleep(100);
+      takePolls(harness);
+      await sleep(250);
+      expect(takePolls(harness)).toEqual([]);
+    } finally {
+      await leaving.dispose();
+      await dropping.dispose();
+    }
+  });
+
+  it("rejects a socket without an API key with UNAUTHENTICATED, without an upstream call", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(onTestFinished, {});
+    const client = createClient({
+      url: `${harness.url.replace(/^http/, "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      retryAttempts: 0,
+      lazy: true,
+    });
+    try {
+      const received: Payload[] = [];
+      for await (const result of client.iterate({ query: SUBSCRIPTION, variables: { id: LIVE } }))
+        received.push(result as Payload);
+      expect(received).toHaveLength(1);
+      expect(errorCodes(received[0])).toEqual(["UNAUTHENTICATED"]);
+      expect(received[0]?.errors?.[0]?.extensions?.http).toEqual({ status: 401 });
+      expect(harness.takeUpstreamRequests()).toEqual([]);
+      expect(harness.gateway.conversationStatusHub.pollerCount).toBe(0);
+    } finally {
+      await client.dispose();
+    }
+  });
+
+  it("answers NOT_FOUND to another organization's key, then completes", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(onTestFinished, { callDurationMs: 30_000 });
+    const client = wsClient(harness, GLOBEX);
+    try {
+      const received: Payload[] = [];
+      for await (const result of client.iterate({ query: SUBSCRIPTION, variables: { id: LIVE } }))
+        received.push(result as Payload);
+      expect(received).toHaveLength(1);
+      expect(received[0]?.data).toBeNull();
+      expect(errorCodes(received[0])).toEqual(["NOT_FOUND"]);
+      expect(received[0]?.errors?.[0]?.extensions?.http).toEqual({ status: 404 });
+      expect(harness.gateway.conversationStatusHub.pollerCount).toBe(0);
+    } finally {
+      await client.dispose();
+    }
+  });
+});
+
+describe("graphql-ws connection params", () => {
+  const shapes: Array<[string, Record<string, unknown>]> = [
+    ["Authorization", { Authorization: ACME }],
+    ["authorization", { authorization: ACME }],
+    ["headers.Authorization", { headers: { Authorization: ACME } }],
+  ];
+  for (const [where, connectionParams] of shapes) {
+    it(`read the API key from ${where}`, async ({ onTestFinished }) => {
+      const harness = await start(onTestFinished, {});
+      const client = createClient({
+        url: `${harness.url.replace(/^http/, "ws")}/graphql`,
+        webSocketImpl: WebSocket,
+        connectionParams,
+        retryAttempts: 0,
+        lazy: true,
+      });
+      try {
+        const received: Payload[] = [];
+        const variables = { id: "cnv_does_not_exist" };
+        for await (const result of client.iterate({ query: SUBSCRIPTION, variables }))
+          received.push(result as Payload);
+        // NOT_FOUND, not UNAUTHENTICATED: the key reached the upstream.
+        expect(errorCodes(received[0])).toEqual(["NOT_FOUND"]);
+        expect(harness.sandbox.requests.map((request) => request.headers.authorization)).toEqual([
+          ACME,
+        ]);
+      } finally {
+        await client.dispose();
+      }
+    });
+  }
+});

@@ -1,0 +1,133 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { describe, expect, it } from "vitest";
+import { ConversationStatusHub } from "../../src/gateway/conversation-status-hub.ts";
+import type { UpstreamClient } from "../../src/upstream/client.ts";
+import { ACME } from "./harness.ts";
+import {
+  errorCodes,
+  expectWholeCall,
+  FIGURES_ONLY,
+  LIVE,
+  payloads,
+  start,
+  subscribeSse,
+  takePolls,
+  untilFinished,
+  updates,
+  within,
+} from "./subscriptions-support.ts";
+
+describe.concurrent("conversationStatus when the upstream fails", () => {
+  const STATUS_PATH = `/v1/conversations/${LIVE}/status`;
+
+  it("rides out a few transient upstream failures without telling the subscriber", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(onTestFinished, { callDurationMs: 60_000 });
+    const subscription = await subscribeSse(harness, LIVE);
+    await subscription.nexts(1);
+    // Two whole polls fail (each GET is tried three times on 503), then the upstream recovers.
+    harness.sandbox.injectFault({ path: STATUS_PATH, status: 503, times: 6 });
+    takePolls(harness);
+    // The duration ticks every second: the next update proves the poller kept going.
+    await subscription.nexts(2, 2_500);
+    expect(takePolls(harness).length).toBeGreaterThan(6);
+    const seen = updates(payloads(subscription.messages));
+    expect(seen[1]?.duration).toBe((seen[0]?.duration ?? 0) + 1);
+    expect(harness.gateway.conversationStatusHub.pollerCount).toBe(1);
+    subscription.disconnect();
+  });
+
+  it("ends with UPSTREAM_ERROR once the upstream keeps failing, and stops polling", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(onTestFinished, { callDurationMs: 60_000 });
+    // 500 is not retried by the client: each poll is one request. Five failures are tolerated.
+    harness.sandbox.injectFault({ path: STATUS_PATH, status: 500, times: 1_000 });
+    const subscription = await subscribeSse(harness, LIVE);
+    expect(await untilFinished(subscription)).toBe(true);
+    expect(subscription.messages).toHaveLength(2);
+    const [payload] = payloads(subscription.messages);
+    expect(payload?.data).toBeNull();
+    expect(errorCodes(payload)).toEqual(["UPSTREAM_ERROR"]);
+    expect(harness.gateway.conversationStatusHub.pollerCount).toBe(0);
+    expect(takePolls(harness)).toHaveLength(6);
+    await sleep(300);
+    expect(takePolls(harness)).toEqual([]);
+  });
+
+  it("waits for the rate-limit window to reset after a 429 instead of failing the stream", async ({
+    onTestFinished,
+  }) => {
+    // Two requests per second for the organization; the poller would like ten.
+    const callDurationMs = 1_000;
+    const harness = await start(onTestFinished, {
+      callDurationMs,
+      rateLimit: 2,
+      rateWindowSeconds: 1,
+    });
+    const startedAt = Date.now();
+    const subscription = await subscribeSse(harness, LIVE, ACME, FIGURES_ONLY);
+    expect(await untilFinished(subscription)).toBe(true);
+    expectWholeCall(updates(payloads(subscription.messages)), callDurationMs, {
+      everySecond: false,
+    });
+    // At most one 429 per window: the poller does not hammer a closed window.
+    const windows = Math.ceil((Date.now() - startedAt) / 1_000) + 1;
+    const limited = harness.sandbox.requests.filter((request) => request.status === 429);
+    expect(limited.length).toBeLessThanOrEqual(windows);
+  });
+
+  it("keeps a stalled subscriber from breaking the poller it shares, and gives it the latest state", async () => {
+    // An upstream whose duration changes on every poll, and polls back to back: far more
+    // updates than a subscriber that stopped reading could queue.
+    let polls = 0;
+    const upstream: UpstreamClient = {
+      async request<T>() {
+        polls += 1;
+        const body = {
+          id: "cnv_fast",
+          status: "IN_PROGRESS",
+          duration: polls,
+          startedAt: "2026-01-05T09:00:00.000Z",
+          endedAt: null,
+        };
+        return { status: 200, body: body as T, rateLimit: undefined, requestId: undefined };
+      },
+      isReachable: async () => true,
+      close: async () => {},
+    };
+    const hub = new ConversationStatusHub({ upstream, intervalMs: 0 });
+    const stalled = hub.subscribe(ACME, "cnv_fast");
+    const reader = hub.subscribe(ACME, "cnv_fast");
+    try {
+      expect(await stalled.next()).toMatchObject({ done: false, value: { duration: 1 } });
+      const readPast = async (target: number): Promise<number> => {
+        let last = 0;
+        while (last < target) {
+          const { value, done } = await reader.next();
+          expect(done).toBe(false);
+          if (value instanceof Error || value === undefined) throw value ?? new Error("no value");
+          expect(value.duration).toBeGreaterThan(last);
+          last = value.duration ?? 0;
+        }
+        return last;
+      };
+      // Repeater refuses a 1025th pending push: go well past it.
+      const last = await within(readPast(1_100), 5_000, "the reading subscriber stalled too");
+      expect(hub.pollerCount).toBe(1);
+      // The stalled subscriber resumes with the newest state, not the backlog.
+      const resumed = await stalled.next();
+      expect(resumed.done).toBe(false);
+      expect((resumed.value as { duration: number }).duration).toBeGreaterThanOrEqual(last);
+    } finally {
+      await stalled.return?.();
+      await reader.return?.();
+      hub.close();
+    }
+    expect(hub.pollerCount).toBe(0);
+    const after = polls;
+    await sleep(50);
+    expect(polls).toBe(after);
+  });
+});
