@@ -57,7 +57,7 @@ describe("unexpected errors and secrets", () => {
           extensions: { code: "INTERNAL_SERVER_ERROR" },
         },
       ],
-      extensions: { cost: { estimated: expect.any(Number), upstreamCalls: 1 } },
+      extensions: { cost: { estimated: 3, upstreamCalls: 1 } },
     });
     expect(JSON.stringify(response.body)).not.toMatch(
       /non-nullable|Agent\.primaryLanguage|stack|\.ts:/,

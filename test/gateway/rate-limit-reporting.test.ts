@@ -19,7 +19,7 @@ describe("rate-limit reporting", () => {
       "GET /v1/organization",
     ]);
     expect(response.body.extensions).toEqual({
-      cost: { estimated: expect.any(Number), upstreamCalls: 4 },
+      cost: { estimated: 6, upstreamCalls: 4 }, // organization 1, agents 3, two stats 2
       rateLimit: { limit: 1000, remaining: 996, resetAt: new Date(reset * 1000).toISOString() },
     });
     expect(rateLimitHeaders(response.headers)).toEqual({
