@@ -1,3 +1,4 @@
+import { AsyncResource } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { handleErrorFromRequestHandler, sendNodeResponse } from "@whatwg-node/server";
@@ -194,24 +195,29 @@ export function createFastPath(options: FastPathOptions): FastPath {
       }
       const chunks: Buffer[] = [];
       req.on("data", (chunk: Buffer) => chunks.push(chunk));
-      req.once("end", () => {
-        const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-        const parsed = singleOperation(body);
-        if (parsed === undefined) {
-          // yoga reads the body from here, as it would have from the socket.
-          (req as IncomingMessage & { body?: unknown }).body = Readable.from([body]);
-          fallback(req, res);
-          return;
-        }
-        const c = core as Core;
-        const headers = new c.fetchAPI.Headers(req.headers as Record<string, string>);
-        const url = `http://${req.headers.host ?? "localhost"}${req.url}`;
-        const request = new BufferedJsonRequest(url, headers, parsed, res);
-        onServed?.();
-        run(request, req, res, fallback.waitUntil).catch((error: unknown) => {
-          console.error(`Unexpected error while handling request: ${(error as Error).message}`);
-        });
-      });
+      // The body's events come in the socket's async context: the handling stays in the caller's
+      // (its log scope: listen's inRequestScope).
+      req.once(
+        "end",
+        AsyncResource.bind(() => {
+          const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+          const parsed = singleOperation(body);
+          if (parsed === undefined) {
+            // yoga reads the body from here, as it would have from the socket.
+            (req as IncomingMessage & { body?: unknown }).body = Readable.from([body]);
+            fallback(req, res);
+            return;
+          }
+          const c = core as Core;
+          const headers = new c.fetchAPI.Headers(req.headers as Record<string, string>);
+          const url = `http://${req.headers.host ?? "localhost"}${req.url}`;
+          const request = new BufferedJsonRequest(url, headers, parsed, res);
+          onServed?.();
+          run(request, req, res, fallback.waitUntil).catch((error: unknown) => {
+            console.error(`Unexpected error while handling request: ${(error as Error).message}`);
+          });
+        }),
+      );
     },
   };
 }
