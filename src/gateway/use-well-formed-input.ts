@@ -1,4 +1,4 @@
-import { type ExecutionArgs, Kind, visit } from "graphql";
+import { type DocumentNode, type ExecutionArgs, Kind, visit } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { badUserInput } from "../errors.ts";
 import { requestLevel } from "./http-status.ts";
@@ -17,10 +17,21 @@ export interface WellFormedInputOptions {
  */
 export function useWellFormedInput(options: WellFormedInputOptions = {}): Plugin {
   const maxDepth = options.maxValueDepth ?? 32;
+  // A document's inline values are judged once: yoga's parser cache hands back the same
+  // document object for the same text, so repeated operations skip the walk.
+  const inlineVerdicts = new WeakMap<DocumentNode, Problem | null>();
+  const inlineProblem = (document: DocumentNode) => {
+    let verdict = inlineVerdicts.get(document);
+    if (verdict === undefined) {
+      verdict = inlineValuesProblem(document, maxDepth) ?? null;
+      inlineVerdicts.set(document, verdict);
+    }
+    return verdict ?? undefined;
+  };
 
   function judge(args: ExecutionArgs) {
     const problem =
-      variablesProblem(args.variableValues ?? {}, maxDepth) ?? inlineValuesProblem(args, maxDepth);
+      variablesProblem(args.variableValues ?? {}, maxDepth) ?? inlineProblem(args.document);
     return problem && { errors: [requestLevel(badUserInput(problem.message, problem.extensions))] };
   }
 
@@ -60,10 +71,10 @@ function variablesProblem(
  * Inline object and list values nested too deep. (Strings in the document are already checked by
  * graphql-js's lexer, which refuses lone surrogates.)
  */
-function inlineValuesProblem(args: ExecutionArgs, maxDepth: number): Problem | undefined {
+function inlineValuesProblem(document: DocumentNode, maxDepth: number): Problem | undefined {
   let depth = 0;
   let problem: Problem | undefined;
-  visit(args.document, {
+  visit(document, {
     [Kind.OBJECT]: {
       enter: () => enterValue(),
       leave: () => {

@@ -3,7 +3,7 @@ import { type Dispatcher, Pool } from "undici";
 import { DEFAULT_READING, type UpstreamReading } from "./conversation-reading.ts";
 import { UpstreamError, UpstreamUnavailableError } from "./errors.ts";
 import { headerValue } from "./headers.ts";
-import { KeyMemory } from "./key-memory.ts";
+import { KeyMemory, keyHash } from "./key-memory.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { parseRateLimit } from "./rate-limit.ts";
 import { parseJsonBody, toUpstreamError } from "./response-parsing.ts";
@@ -209,15 +209,17 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
    */
   async function request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
     // A key the upstream rate-limited is answered here until its window resets: no call.
-    const limited = keys.limited(req.authorization);
+    // The key is hashed once per call, not once per look-up.
+    const key = keyHash(req.authorization);
+    const limited = keys.limited(key);
     if (limited) throw limited;
     try {
       const response = await send<T>(req);
-      keys.learn(req.authorization, { status: response.status });
+      keys.learn(key, { status: response.status });
       return response;
     } catch (error) {
       if (error instanceof UpstreamError) {
-        keys.learn(req.authorization, { status: error.status, error });
+        keys.learn(key, { status: error.status, error });
       }
       throw error;
     }
@@ -285,7 +287,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   return {
     reading,
     request,
-    knowsKey: (authorization) => keys.accepted(authorization),
+    knowsKey: (authorization) => keys.accepted(keyHash(authorization)),
     isReachable,
     close,
   };

@@ -42,9 +42,8 @@ export class KeyMemory {
     this.#now = options.now ?? Date.now;
   }
 
-  /** The 429 to answer locally for this key, while its window has not reset. */
-  limited(authorization: string): UpstreamError | undefined {
-    const hash = keyHash(authorization);
+  /** The 429 to answer locally for this key (its `keyHash`), while its window has not reset. */
+  limited(hash: string): UpstreamError | undefined {
     const entry = this.#limitedUntil.get(hash);
     if (entry === undefined) return undefined;
     const leftMs = entry.untilMs - this.#now();
@@ -64,9 +63,8 @@ export class KeyMemory {
     });
   }
 
-  /** Learns from an upstream answer to a call made with this key. */
-  learn(authorization: string, outcome: { status: number; error?: UpstreamError }): void {
-    const hash = keyHash(authorization);
+  /** Learns from an upstream answer to a call made with this key (its `keyHash`). */
+  learn(hash: string, outcome: { status: number; error?: UpstreamError }): void {
     if (outcome.status === 429 && outcome.error) {
       const seconds = Math.min(outcome.error.retryAfter ?? 1, MAX_RETRY_AFTER_S);
       this.#limitedUntil.set(hash, { untilMs: this.#now() + seconds * 1000, error: outcome.error });
@@ -77,8 +75,8 @@ export class KeyMemory {
     }
   }
 
-  /** Whether the upstream has accepted this key lately. */
-  accepted(authorization: string): boolean {
-    return this.#accepted.has(keyHash(authorization));
+  /** Whether the upstream has accepted this key (its `keyHash`) lately. */
+  accepted(hash: string): boolean {
+    return this.#accepted.has(hash);
   }
 }
