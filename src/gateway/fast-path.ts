@@ -1,9 +1,9 @@
-import { AsyncResource } from "node:async_hooks";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { handleErrorFromRequestHandler, sendNodeResponse } from "@whatwg-node/server";
 import type { Plugin } from "graphql-yoga";
 import { isJsonOnly, operationKindOf } from "./fast-path-eligibility.ts";
+import { inThisRequestScope } from "./logger.ts";
 import { declaredWithin } from "./use-request-size-limit.ts";
 
 /** The Fetch API request hooks of the server adapter (whatwg-node), as yoga's plugins declare them. */
@@ -134,38 +134,34 @@ export function createFastPath(options: FastPathOptions): FastPath {
     const c = core as Core;
     // The context the adapter gives yoga for a node:http request.
     const serverContext: Record<string, unknown> = { req, res, waitUntil };
-    let current = request as unknown as Request;
-    let handler: Handler = c.handle;
     let response: Response | undefined;
-    let url: URL | undefined;
+    // One payload for every onRequest hook (the adapter builds one per hook): each hook sees the
+    // request and handler the ones before it set. Every hook reads the URL (the metrics path).
+    const payload = {
+      request: request as unknown as Request,
+      setRequest(next: Request) {
+        payload.request = next;
+      },
+      serverContext,
+      fetchAPI: c.fetchAPI,
+      url: new c.fetchAPI.URL(request.url, "http://localhost"),
+      requestHandler: c.handle,
+      setRequestHandler(next: Handler) {
+        payload.requestHandler = next;
+      },
+      endResponse(early: Response) {
+        response = early;
+      },
+    };
     try {
       for (const hook of onRequest) {
-        let stop = false;
-        const done = hook({
-          request: current,
-          setRequest: (next: Request) => {
-            current = next;
-          },
-          serverContext,
-          fetchAPI: c.fetchAPI,
-          get url() {
-            url ??= new c.fetchAPI.URL(current.url, "http://localhost");
-            return url;
-          },
-          requestHandler: handler,
-          setRequestHandler: (next: Handler) => {
-            handler = next;
-          },
-          endResponse: (early: Response) => {
-            response = early;
-            if (early) stop = true;
-          },
-        });
+        const done = hook(payload);
         if (done instanceof Promise) await done;
-        if (stop) break;
+        if (response) break;
       }
+      const current = payload.request;
       if (response === undefined) {
-        const handled = handler(current, serverContext);
+        const handled = payload.requestHandler(current, serverContext);
         response = (handled instanceof Promise ? await handled : handled) as Response;
       }
       for (const hook of onResponse) {
@@ -199,7 +195,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
       // (its log scope: listen's inRequestScope).
       req.once(
         "end",
-        AsyncResource.bind(() => {
+        inThisRequestScope(() => {
           const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
           const parsed = singleOperation(body);
           if (parsed === undefined) {
