@@ -3,7 +3,6 @@ import {
   type GraphiQLOptions,
   type LogLevel,
   useExecutionCancellation,
-  useReadinessCheck,
   type YogaLogger,
   type YogaServerInstance,
 } from "graphql-yoga";
@@ -40,6 +39,7 @@ import {
   type PersistedDocumentsOptions,
   usePersistedDocuments,
 } from "./use-persisted-documents.ts";
+import { useReadiness } from "./use-readiness.ts";
 import { useRequestSizeLimit } from "./use-request-size-limit.ts";
 import { useUpstreamReport } from "./use-upstream-report.ts";
 import { useVariableErrors } from "./use-variable-errors.ts";
@@ -160,10 +160,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       useOperationSpans(),
       usePersistedDocuments(options.persistedDocuments),
       useIncrementalDelivery(),
-      useReadinessCheck({
-        endpoint: "/readyz",
-        check: () => options.upstream.isReachable(),
-      }),
+      useReadiness("/readyz", () => options.upstream.isReachable()),
       useExecutionCancellation(),
       useOperationLimits({
         maxDepth: options.maxDepth ?? GATEWAY_DEFAULTS.maxDepth,
