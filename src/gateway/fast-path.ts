@@ -112,6 +112,8 @@ export function createFastPath(options: FastPathOptions): FastPath {
     if (core === undefined || req.method !== "POST") return false;
     if (req.url !== core.graphqlEndpoint) return false;
     const h = req.headers;
+    // The URL is built as whatwg-node builds it from a Host header (node:http, no TLS here).
+    if (h.host === undefined) return false;
     if (h.origin !== undefined || h["transfer-encoding"] !== undefined) return false;
     if (!/^application\/json\s*(;\s*charset=utf-8\s*)?$/i.test(h["content-type"] ?? "")) {
       return false;
@@ -206,7 +208,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
           }
           const c = core as Core;
           const headers = new c.fetchAPI.Headers(req.headers as Record<string, string>);
-          const url = `http://${req.headers.host ?? "localhost"}${req.url}`;
+          const url = `http://${req.headers.host}${req.url}`;
           const request = new BufferedJsonRequest(url, headers, parsed, res);
           onServed?.();
           run(request, req, res, fallback.waitUntil).catch((error: unknown) => {
