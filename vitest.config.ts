@@ -2,12 +2,14 @@ import { defineConfig } from "vitest/config";
 
 // The gateway's end-to-end tests run once per sandbox dialect (src/sandbox/dialects.ts): a test
 // that passes only because of one dialect's reading of the seed is a defect (issue 6).
-const gatewayProject = (dialect: string) => ({
+// They also run once with the node:http fast path off (README: Configuration): every answer must
+// be the same through yoga alone as through the fast path, which the other projects take.
+const gatewayProject = (dialect: string, fastPath: "on" | "off" = "on") => ({
   extends: true as const,
   test: {
-    name: `gateway:${dialect}`,
+    name: fastPath === "on" ? `gateway:${dialect}` : "gateway:yoga-only",
     include: ["test/gateway/**/*.test.ts", "test/clients/**/*.test.ts"],
-    env: { SANDBOX_DIALECT: dialect },
+    env: { SANDBOX_DIALECT: dialect, GATEWAY_FAST_PATH: fastPath },
   },
 });
 
@@ -31,6 +33,7 @@ export default defineConfig({
       },
       gatewayProject("standard"),
       gatewayProject("alternate"),
+      gatewayProject("standard", "off"),
     ],
   },
 });

@@ -2,6 +2,18 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 
+/**
+ * The V8 flags `npm start` gives the gateway (package.json): the bench starts it with the same
+ * ones, so the figures are those of the served process (README: Benchmarks, memory).
+ */
+export const GATEWAY_NODE_FLAGS: string[] = (
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    scripts: { start: string };
+  }
+).scripts.start
+  .split(/\s+/)
+  .filter((word) => word.startsWith("--"));
+
 /** A server under test in its own process, so the RSS read from /proc is its own. */
 export interface Child {
   url: string;

@@ -5,7 +5,7 @@ import { type Sandbox, startSandbox } from "../src/sandbox/server.ts";
 import { clientDashboard } from "./client-dashboard.ts";
 import { load } from "./load.ts";
 import { PEER_SINGLE, startPeer } from "./peer.ts";
-import { type Child, rssMb, spawnServer } from "./processes.ts";
+import { type Child, GATEWAY_NODE_FLAGS, rssMb, spawnServer } from "./processes.ts";
 import { DASHBOARD, SINGLE } from "./queries.ts";
 
 /** `npm run bench`: every scenario of issue 11 in one run, side by side (README: Benchmarks). */
@@ -78,8 +78,8 @@ const gatewayEnv = (upstream: Sandbox) => ({
   MAX_UPSTREAM_CALLS: "1000",
 });
 const proxy = await spawnServer(["bench/raw-proxy.ts", fast.url]);
-const gateway = await spawnServer(["src/main.ts"], gatewayEnv(fast));
-const slowGateway = await spawnServer(["src/main.ts"], gatewayEnv(slow));
+const gateway = await spawnServer([...GATEWAY_NODE_FLAGS, "src/main.ts"], gatewayEnv(fast));
+const slowGateway = await spawnServer([...GATEWAY_NODE_FLAGS, "src/main.ts"], gatewayEnv(slow));
 const peer = await startPeer(fast);
 try {
   const agentPath = `/v1/agents/${SEED_IDS.acmeAgent}`;

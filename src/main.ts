@@ -96,6 +96,7 @@ async function main(): Promise<void> {
     keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
     maxConnections: config.MAX_CONNECTIONS,
     maxMessageBytes: config.MAX_REQUEST_BYTES,
+    fastPath: config.GATEWAY_FAST_PATH === "on",
   });
 
   const lines = [

@@ -58,6 +58,8 @@ const gatewayEnv = z.object({
   // Default: on in session mode, off in passthrough (README: Frontends).
   TRUSTED_DOCUMENTS_ONLY: boolVar().optional(),
   MAX_BATCH_SIZE: intVar(0, 100).default(0),
+  // The node:http fast path of a JSON POST of one query or mutation (src/gateway/fast-path.ts).
+  GATEWAY_FAST_PATH: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
   // Session mode (README: Frontends: keep the key on the server).
   AUTH_MODE: z
     .enum(["passthrough", "session"], { error: "must be passthrough or session" })

@@ -3,7 +3,6 @@ import {
   type GraphiQLOptions,
   type LogLevel,
   useExecutionCancellation,
-  useReadinessCheck,
   type YogaLogger,
   type YogaServerInstance,
 } from "graphql-yoga";
@@ -13,6 +12,7 @@ import type { UpstreamClient } from "../upstream/client.ts";
 import { authorizationFrom, createContext, type GatewayContext } from "./context.ts";
 import { ConversationStatusHub } from "./conversation-status-hub.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
+import { cancelOnDisconnect, createFastPath, type FastPath } from "./fast-path.ts";
 import { renderGraphiQLPage, useGraphiQLAssets } from "./graphiql-page.ts";
 import { createGatewayLogger, useRequestLogScope } from "./logger.ts";
 import { maskError } from "./mask-error.ts";
@@ -39,6 +39,7 @@ import {
   type PersistedDocumentsOptions,
   usePersistedDocuments,
 } from "./use-persisted-documents.ts";
+import { useReadiness } from "./use-readiness.ts";
 import { useRequestSizeLimit } from "./use-request-size-limit.ts";
 import { useUpstreamReport } from "./use-upstream-report.ts";
 import { useVariableErrors } from "./use-variable-errors.ts";
@@ -80,6 +81,8 @@ export interface GatewayOptions {
 
 export type Gateway = YogaServerInstance<Record<string, unknown>, GatewayContext> & {
   conversationStatusHub: ConversationStatusHub;
+  /** The node:http fast path of the common case, through the same plugins (fast-path.ts). */
+  fastPath: FastPath;
 };
 
 /** The yoga app, not listening: main.ts listens on it, tests call `fetch` or listen on port 0. */
@@ -98,6 +101,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
   const requestIds = new WeakMap<Request, string>();
   const authorize = options.session ? createSessionAuthorizer(options.session) : undefined;
+  const fastPath = createFastPath({
+    maxRequestBytes: options.maxRequestBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
+    // Session tokens and trusted documents are rarer set-ups: they keep yoga's path alone.
+    enabled: !options.session && !options.persistedDocuments?.trustedOnly,
+  });
 
   const yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
@@ -130,6 +138,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         request?.signal,
         requestId,
       );
+      cancelOnDisconnect(request, context.operation);
       return authorized ? { ...context, session: authorized.session } : context;
     },
     cors: corsFor(options.corsOrigins ?? ["*"]),
@@ -137,6 +146,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     multipart: false,
     batching: (options.maxBatchSize ?? 0) > 0 ? { limit: options.maxBatchSize } : false,
     plugins: [
+      fastPath.plugin,
       useMetrics(metrics),
       useCsrfPrevention(),
       ...(options.graphiql ? [useGraphiQLAssets()] : []),
@@ -150,10 +160,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       useOperationSpans(),
       usePersistedDocuments(options.persistedDocuments),
       useIncrementalDelivery(),
-      useReadinessCheck({
-        endpoint: "/readyz",
-        check: () => options.upstream.isReachable(),
-      }),
+      useReadiness("/readyz", () => options.upstream.isReachable()),
       useExecutionCancellation(),
       useOperationLimits({
         maxDepth: options.maxDepth ?? GATEWAY_DEFAULTS.maxDepth,
@@ -176,7 +183,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       useHttpStatusInErrors((request) => requestIds.get(request)),
     ],
   });
-  return Object.assign(yoga, { conversationStatusHub });
+  return Object.assign(yoga, { conversationStatusHub, fastPath });
 }
 
 /**

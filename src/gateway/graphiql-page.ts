@@ -1,12 +1,5 @@
 import { createHash } from "node:crypto";
-import {
-  css,
-  editorWorkerService,
-  favicon,
-  graphqlWorker,
-  js,
-  jsonWorker,
-} from "@graphql-yoga/render-graphiql/graphiql";
+import { createRequire } from "node:module";
 import type { GraphiQLOptions, Plugin } from "graphql-yoga";
 
 /**
@@ -19,32 +12,49 @@ interface Asset {
   readonly type: string;
 }
 
-const encoder = new TextEncoder();
-const text = (body: string, type: string): Asset => ({ body: encoder.encode(body), type });
+interface Assets {
+  /** Where the assets are served: `${prefix}/graphiql.js` and so on. */
+  readonly prefix: string;
+  readonly files: Record<string, Asset>;
+}
 
-const ASSETS: Record<string, Asset> = {
-  "graphiql.js": text(js, "text/javascript; charset=utf-8"),
-  "graphiql.css": text(css, "text/css; charset=utf-8"),
-  "editor.worker.js": text(editorWorkerService, "text/javascript; charset=utf-8"),
-  "json.worker.js": text(jsonWorker, "text/javascript; charset=utf-8"),
-  "graphql.worker.js": text(graphqlWorker, "text/javascript; charset=utf-8"),
-  "favicon.ico": {
-    body: new Uint8Array(Buffer.from(favicon.slice(favicon.indexOf(",") + 1), "base64")),
-    type: "image/x-icon",
-  },
-};
+const require = createRequire(import.meta.url);
+let loaded: Assets | undefined;
 
-const VERSION = createHash("sha256")
-  .update(js)
-  .update(css)
-  .update(editorWorkerService)
-  .update(jsonWorker)
-  .update(graphqlWorker)
-  .digest("hex")
-  .slice(0, 16);
-
-/** Where the assets are served: `${ASSET_PREFIX}/graphiql.js` and so on. */
-export const ASSET_PREFIX = `/graphiql/assets/${VERSION}`;
+/**
+ * The assets, read on first use: a gateway with GraphiQL off never holds their 9 MB of text
+ * (and its encoded copy) in memory (README: Benchmarks, memory).
+ */
+function assets(): Assets {
+  if (loaded) return loaded;
+  const { css, editorWorkerService, favicon, graphqlWorker, js, jsonWorker } =
+    require("@graphql-yoga/render-graphiql/graphiql") as typeof import("@graphql-yoga/render-graphiql/graphiql");
+  const encoder = new TextEncoder();
+  const text = (body: string, type: string): Asset => ({ body: encoder.encode(body), type });
+  const version = createHash("sha256")
+    .update(js)
+    .update(css)
+    .update(editorWorkerService)
+    .update(jsonWorker)
+    .update(graphqlWorker)
+    .digest("hex")
+    .slice(0, 16);
+  loaded = {
+    prefix: `/graphiql/assets/${version}`,
+    files: {
+      "graphiql.js": text(js, "text/javascript; charset=utf-8"),
+      "graphiql.css": text(css, "text/css; charset=utf-8"),
+      "editor.worker.js": text(editorWorkerService, "text/javascript; charset=utf-8"),
+      "json.worker.js": text(jsonWorker, "text/javascript; charset=utf-8"),
+      "graphql.worker.js": text(graphqlWorker, "text/javascript; charset=utf-8"),
+      "favicon.ico": {
+        body: new Uint8Array(Buffer.from(favicon.slice(favicon.indexOf(",") + 1), "base64")),
+        type: "image/x-icon",
+      },
+    },
+  };
+  return loaded;
+}
 
 /** JSON that is safe inside a <script> element (no `</script>` can close it early). */
 function scriptJson(value: unknown): string {
@@ -56,6 +66,7 @@ const escapeHtml = (value: string) =>
 
 /** yoga's `renderGraphiQL`: a page of about 1 KB that loads the cached assets. */
 export function renderGraphiQLPage(options: GraphiQLOptions): string {
+  const ASSET_PREFIX = assets().prefix;
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -92,6 +103,7 @@ export function useGraphiQLAssets(): Plugin {
   return {
     onRequest({ url, request, endResponse, fetchAPI }) {
       if (!url.pathname.startsWith("/graphiql/assets/")) return;
+      const { prefix: ASSET_PREFIX, files: ASSETS } = assets();
       const name = url.pathname.slice(ASSET_PREFIX.length + 1);
       const known = url.pathname.startsWith(`${ASSET_PREFIX}/`) && Object.hasOwn(ASSETS, name);
       const asset = known ? ASSETS[name] : undefined;

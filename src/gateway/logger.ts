@@ -16,6 +16,17 @@ export function inRequestScope<T>(handle: () => T): T {
   return requestScope.run({}, handle);
 }
 
+/**
+ * `handle` bound to the current request's log scope, for a callback the request's own events
+ * (its body's end) will call from outside it.
+ */
+export function inThisRequestScope<A extends unknown[]>(
+  handle: (...args: A) => void,
+): (...args: A) => void {
+  const scope = requestScope.getStore();
+  return scope === undefined ? handle : (...args) => requestScope.run(scope, handle, ...args);
+}
+
 /** Puts the request's ID (`ids`, filled by `useRequestId`, which must come first) in its scope. */
 export function useRequestLogScope(ids: WeakMap<Request, string>): Plugin {
   return {

@@ -1,9 +1,11 @@
 import {
+  type DocumentNode,
   type ExecutionArgs,
   type FragmentDefinitionNode,
   GraphQLError,
   getOperationAST,
   Kind,
+  type OperationDefinitionNode,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { gatewayError } from "../errors.ts";
@@ -35,24 +37,11 @@ export function useCostLimit(options: CostLimitOptions = {}): Plugin {
       (args.contextValue as unknown as GatewayContext).usage.limit = undefined;
     }
     const facts = factsOf(args.contextValue as object);
-    const fragments: Record<string, FragmentDefinitionNode> = {};
-    for (const definition of args.document.definitions) {
-      if (definition.kind === Kind.FRAGMENT_DEFINITION) {
-        fragments[definition.name.value] = definition;
-      }
-    }
     let estimated: number;
     try {
-      estimated = estimateUpstreamCalls({
-        schema: args.schema,
-        operation,
-        fragments,
-        variables: facts.variables ?? {},
-      });
+      estimated = estimateOf(args, operation, facts.variables ?? {});
     } catch (error) {
-      const refusal =
-        catalogueErrorOf(error) ?? (error instanceof GraphQLError ? error : undefined);
-      if (refusal) return { errors: [requestLevel(refusal)] };
+      if (error instanceof GraphQLError) return { errors: [requestLevel(error)] };
       throw error;
     }
     facts.estimatedUpstreamCalls = estimated;
@@ -69,4 +58,47 @@ export function useCostLimit(options: CostLimitOptions = {}): Plugin {
   }
 
   return refuseBeforeRunning(judge);
+}
+
+/**
+ * An operation without variables costs the same every time: its estimate (or the error it
+ * raises) is kept per document object, which yoga's parser cache hands back for the same text.
+ */
+const withoutVariables = new WeakMap<DocumentNode, Map<string, number | GraphQLError>>();
+
+function estimateOf(
+  args: ExecutionArgs,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): number {
+  const cacheable = (operation.variableDefinitions ?? []).length === 0;
+  const key = operation.name?.value ?? "";
+  let known = cacheable ? withoutVariables.get(args.document) : undefined;
+  const cached = known?.get(key);
+  if (cached instanceof GraphQLError) throw cached;
+  if (cached !== undefined) return cached;
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const definition of args.document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      fragments[definition.name.value] = definition;
+    }
+  }
+  let outcome: number | GraphQLError;
+  try {
+    outcome = estimateUpstreamCalls({ schema: args.schema, operation, fragments, variables });
+  } catch (error) {
+    // A bad argument: a connection's own error, or graphql-js's, as the catalogue answers it.
+    const refusal = catalogueErrorOf(error) ?? (error instanceof GraphQLError ? error : undefined);
+    if (refusal === undefined) throw error;
+    outcome = refusal;
+  }
+  if (cacheable) {
+    if (known === undefined) {
+      known = new Map();
+      withoutVariables.set(args.document, known);
+    }
+    known.set(key, outcome);
+  }
+  if (outcome instanceof GraphQLError) throw outcome;
+  return outcome;
 }

@@ -9,12 +9,15 @@ import type { GatewayMetrics } from "./metrics.ts";
  */
 export function useMetrics(metrics: GatewayMetrics, endpoint = "/metrics"): Plugin {
   return {
-    async onRequest({ url, endResponse, fetchAPI }) {
+    // Not async: every other request goes on without waiting for a promise.
+    onRequest({ url, endResponse, fetchAPI }) {
       if (url.pathname !== endpoint) return;
-      endResponse(
-        new fetchAPI.Response(await metrics.registry.metrics(), {
-          headers: { "content-type": metrics.registry.contentType },
-        }),
+      return metrics.registry.metrics().then((text) =>
+        endResponse(
+          new fetchAPI.Response(text, {
+            headers: { "content-type": metrics.registry.contentType },
+          }),
+        ),
       );
     },
     onExecute({ args }) {

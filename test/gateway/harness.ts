@@ -5,7 +5,7 @@ import {
   type Gateway,
   type GatewayOptions,
 } from "../../src/gateway/create-gateway.ts";
-import { type ListeningGateway, listen } from "../../src/gateway/server.ts";
+import { type ListeningGateway, type ListenOptions, listen } from "../../src/gateway/server.ts";
 import { DIALECTS, type Dialect, isDialectName } from "../../src/sandbox/dialects.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
@@ -54,6 +54,8 @@ export async function startHarness(
     sandbox?: SandboxOptions;
     gateway?: Partial<Omit<GatewayOptions, "upstream">>;
     upstream?: { timeoutMs?: number; maxRetries?: number; baseUrl?: string };
+    /** listen()'s options: e.g. `fastPath` (default: on unless GATEWAY_FAST_PATH=off). */
+    listen?: ListenOptions;
   } = {},
 ): Promise<Harness> {
   const sandbox = await startSandbox({ port: 0, dialect: DIALECT.name, ...options.sandbox });
@@ -75,7 +77,7 @@ export async function startHarness(
     pollIntervalMs: 100,
     ...options.gateway,
   });
-  const server: ListeningGateway = await listen(gateway, 0, "127.0.0.1");
+  const server: ListeningGateway = await listen(gateway, 0, "127.0.0.1", options.listen);
   return {
     url: server.url,
     sandbox,

@@ -1,0 +1,72 @@
+import { type DocumentNode, Kind, parse, visit } from "graphql";
+import { LRUCache } from "lru-cache";
+
+/** Media types of a whole JSON answer: an Accept header of only these asks for no stream. */
+const JSON_TYPES = new Set(["application/json", "application/graphql-response+json", "*/*"]);
+
+/** Whether an Accept header asks only for a JSON answer (no SSE, no multipart). */
+export function isJsonOnly(accept: string): boolean {
+  for (const range of accept.split(",")) {
+    const type = (range.split(";")[0] ?? "").trim().toLowerCase();
+    if (!JSON_TYPES.has(type)) return false;
+  }
+  return true;
+}
+
+/** What the fast path needs to know of a document: each operation's kind, by name. */
+interface DocumentFacts {
+  /** Operation kinds by name ("" for an anonymous one); undefined when the text does not parse. */
+  operations: Map<string, string> | undefined;
+  /** Whether `@defer` or `@stream` appears: incremental delivery stays yoga's. */
+  incremental: boolean;
+}
+
+/** Per document text, bounded in count and in the text kept (an attacker's texts evict each other). */
+const known = new LRUCache<string, DocumentFacts>({
+  max: 1000,
+  maxSize: 8 * 1024 * 1024,
+  sizeCalculation: (_facts, text) => Math.max(1, text.length),
+});
+
+/**
+ * The kind ("query", "mutation", "subscription") of the operation `operationName` selects, as
+ * graphql-js's getOperationAST picks it; undefined when the text does not parse, names no such
+ * operation, or uses `@defer`/`@stream`. The parse is only this check's: yoga parses, validates
+ * and costs the document itself (with its own cache), so every rule still runs in its plugins.
+ */
+export function operationKindOf(text: string, operationName: string | null): string | undefined {
+  let facts = known.get(text);
+  if (facts === undefined) {
+    facts = factsOf(text);
+    known.set(text, facts);
+  }
+  if (facts.operations === undefined || facts.incremental) return undefined;
+  if (operationName !== null) {
+    return operationName === "" ? undefined : facts.operations.get(operationName);
+  }
+  if (facts.operations.size !== 1) return undefined;
+  return facts.operations.values().next().value;
+}
+
+function factsOf(text: string): DocumentFacts {
+  let document: DocumentNode;
+  try {
+    // Bounded: a huge document goes to yoga, whose token limit refuses it cheaply.
+    document = parse(text, { noLocation: true, maxTokens: 100_000 });
+  } catch {
+    return { operations: undefined, incremental: false };
+  }
+  const operations = new Map<string, string>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.OPERATION_DEFINITION) {
+      operations.set(definition.name?.value ?? "", definition.operation);
+    }
+  }
+  let incremental = false;
+  visit(document, {
+    Directive(node) {
+      if (node.name.value === "defer" || node.name.value === "stream") incremental = true;
+    },
+  });
+  return { operations, incremental };
+}

@@ -1,0 +1,244 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import { handleErrorFromRequestHandler, sendNodeResponse } from "@whatwg-node/server";
+import type { Plugin } from "graphql-yoga";
+import { isJsonOnly, operationKindOf } from "./fast-path-eligibility.ts";
+import { inThisRequestScope } from "./logger.ts";
+import { declaredWithin } from "./use-request-size-limit.ts";
+
+/** The Fetch API request hooks of the server adapter (whatwg-node), as yoga's plugins declare them. */
+type AdapterHook = (payload: Record<string, unknown>) => unknown;
+type Handler = (request: Request, serverContext: Record<string, unknown>) => unknown;
+/** What the fast path uses of yoga's server (the YogaServer its plugins are given). */
+interface Core {
+  readonly graphqlEndpoint: string;
+  readonly fetchAPI: { Headers: typeof Headers; Response: typeof Response; URL: typeof URL };
+  readonly handle: Handler;
+  readonly plugins: Array<Record<string, unknown> | false | undefined>;
+  readonly instrumentation?: unknown;
+}
+
+/** yoga's node:http listener (the server adapter), with the adapter's `waitUntil`. */
+type Fallback = ((req: IncomingMessage, res: ServerResponse) => unknown) & {
+  waitUntil?: (promise: Promise<void> | void) => void;
+};
+
+export interface FastPathOptions {
+  /** MAX_REQUEST_BYTES: a larger declared body goes to yoga, which refuses it. */
+  maxRequestBytes: number;
+  /** False in session mode and trusted-documents-only mode: every request goes to yoga. */
+  enabled: boolean;
+}
+
+export interface FastPath {
+  /** Captures yoga's server and its request/response hooks; goes in the gateway's plugins. */
+  readonly plugin: Plugin;
+  /**
+   * Serves `req` on the fast path when it is the common case, else hands it to `fallback` (yoga's
+   * node:http listener), with its body when it was read. `onServed` is told when it was served.
+   */
+  serve(req: IncomingMessage, res: ServerResponse, fallback: Fallback, onServed?: () => void): void;
+}
+
+/**
+ * What yoga's handlers and plugins see of a fast-path request: its method, URL, headers and
+ * parsed JSON body (`json()`), and no AbortSignal. The body was read whole within the size limit
+ * (checked from Content-Length before reading), so there is no stream left (`body` null) for the
+ * size limits to count. The upstream calls of its operation are cancelled by the connection's
+ * close instead (`cancelOnDisconnect`), without an AbortController per request.
+ */
+class BufferedJsonRequest {
+  readonly method = "POST";
+  readonly signal = undefined;
+  readonly body = null;
+  readonly url: string;
+  readonly headers: Headers;
+  readonly res: ServerResponse;
+  readonly #parsed: unknown;
+  constructor(url: string, headers: Headers, parsed: unknown, res: ServerResponse) {
+    this.url = url;
+    this.headers = headers;
+    this.#parsed = parsed;
+    this.res = res;
+  }
+  /** yoga's JSON body parser reads this. */
+  json(): unknown {
+    return this.#parsed;
+  }
+}
+
+/**
+ * The upstream calls of a fast-path request's operation stop when its client goes away (its
+ * response closes unfinished), as yoga's request signal would stop them. Other requests have a
+ * signal of their own, already given to the context.
+ */
+export function cancelOnDisconnect(request: unknown, operation: AbortController): void {
+  if (!(request instanceof BufferedJsonRequest)) return;
+  const { res } = request;
+  const gone = () => {
+    if (!res.writableFinished) operation.abort();
+  };
+  res.once("close", gone);
+}
+
+/**
+ * The fast path (README: Configuration, GATEWAY_FAST_PATH): a JSON POST of one query or mutation
+ * to the GraphQL endpoint, from a non-browser client, runs through yoga's own `handle` and every
+ * plugin hook in yoga's order, as whatwg-node's adapter would run them — but from node:http
+ * directly: no Fetch Request over a body stream, no AbortController, a body read in one piece.
+ * Anything else goes to yoga's listener unchanged.
+ */
+export function createFastPath(options: FastPathOptions): FastPath {
+  let core: Core | undefined;
+  let onRequest: AdapterHook[] = [];
+  let onResponse: AdapterHook[] = [];
+
+  const plugin: Plugin = {
+    onYogaInit({ yoga }) {
+      const server = yoga as unknown as Core;
+      // Instrumented servers wrap every stage: they keep the adapter's own path.
+      if (!options.enabled || server.instrumentation !== undefined) return;
+      core = server;
+      const hooks = (name: string) =>
+        server.plugins.flatMap((p) =>
+          p && typeof p[name] === "function" ? [p[name] as AdapterHook] : [],
+        );
+      onRequest = hooks("onRequest");
+      onResponse = hooks("onResponse");
+    },
+  };
+
+  function qualifies(req: IncomingMessage): boolean {
+    if (core === undefined || req.method !== "POST") return false;
+    if (req.url !== core.graphqlEndpoint) return false;
+    const h = req.headers;
+    // The URL is built as whatwg-node builds it from a Host header (node:http, no TLS here).
+    if (h.host === undefined) return false;
+    if (h.origin !== undefined || h["transfer-encoding"] !== undefined) return false;
+    if (!/^application\/json\s*(;\s*charset=utf-8\s*)?$/i.test(h["content-type"] ?? "")) {
+      return false;
+    }
+    if (h.accept !== undefined && !isJsonOnly(h.accept)) return false;
+    const length = h["content-length"];
+    return (
+      length !== undefined &&
+      /^[1-9]\d*$/.test(length) &&
+      declaredWithin(length, options.maxRequestBytes)
+    );
+  }
+
+  async function run(
+    request: BufferedJsonRequest,
+    req: IncomingMessage,
+    res: ServerResponse,
+    waitUntil: Fallback["waitUntil"],
+  ) {
+    const c = core as Core;
+    // The context the adapter gives yoga for a node:http request.
+    const serverContext: Record<string, unknown> = { req, res, waitUntil };
+    let response: Response | undefined;
+    // One payload for every onRequest hook (the adapter builds one per hook): each hook sees the
+    // request and handler the ones before it set. Every hook reads the URL (the metrics path).
+    const payload = {
+      request: request as unknown as Request,
+      setRequest(next: Request) {
+        payload.request = next;
+      },
+      serverContext,
+      fetchAPI: c.fetchAPI,
+      url: new c.fetchAPI.URL(request.url, "http://localhost"),
+      requestHandler: c.handle,
+      setRequestHandler(next: Handler) {
+        payload.requestHandler = next;
+      },
+      endResponse(early: Response) {
+        response = early;
+      },
+    };
+    try {
+      for (const hook of onRequest) {
+        const done = hook(payload);
+        if (done instanceof Promise) await done;
+        if (response) break;
+      }
+      const current = payload.request;
+      if (response === undefined) {
+        const handled = payload.requestHandler(current, serverContext);
+        response = (handled instanceof Promise ? await handled : handled) as Response;
+      }
+      for (const hook of onResponse) {
+        const done = hook({
+          request: current,
+          response,
+          serverContext,
+          setResponse: (next: Response) => {
+            response = next;
+          },
+          fetchAPI: c.fetchAPI,
+        });
+        if (done instanceof Promise) await done;
+      }
+    } catch (error) {
+      response = handleErrorFromRequestHandler(error as Error, c.fetchAPI.Response);
+    }
+    await sendNodeResponse(response as Response, res, req, true);
+  }
+
+  return {
+    plugin,
+    serve(req, res, fallback, onServed) {
+      if (!qualifies(req)) {
+        fallback(req, res);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      // The body's events come in the socket's async context: the handling stays in the caller's
+      // (its log scope: listen's inRequestScope).
+      req.once(
+        "end",
+        inThisRequestScope(() => {
+          const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+          const parsed = singleOperation(body);
+          if (parsed === undefined) {
+            // yoga reads the body from here, as it would have from the socket.
+            (req as IncomingMessage & { body?: unknown }).body = Readable.from([body]);
+            fallback(req, res);
+            return;
+          }
+          const c = core as Core;
+          const headers = new c.fetchAPI.Headers(req.headers as Record<string, string>);
+          const url = `http://${req.headers.host}${req.url}`;
+          const request = new BufferedJsonRequest(url, headers, parsed, res);
+          onServed?.();
+          run(request, req, res, fallback.waitUntil).catch((error: unknown) => {
+            console.error(`Unexpected error while handling request: ${(error as Error).message}`);
+          });
+        }),
+      );
+    },
+  };
+}
+
+/** The body as a single query or mutation's parameters, or undefined for yoga to answer. */
+function singleOperation(body: Buffer): Record<string, unknown> | undefined {
+  let params: unknown;
+  try {
+    params = JSON.parse(body.toString("utf8"));
+  } catch {
+    return undefined;
+  }
+  if (typeof params !== "object" || params === null || Array.isArray(params)) return undefined;
+  const record = params as Record<string, unknown>;
+  for (const key in record) {
+    if (key !== "query" && key !== "variables" && key !== "operationName") return undefined;
+  }
+  const { query, variables, operationName } = record;
+  if (typeof query !== "string") return undefined;
+  if (operationName != null && typeof operationName !== "string") return undefined;
+  if (variables != null && (typeof variables !== "object" || Array.isArray(variables))) {
+    return undefined;
+  }
+  const kind = operationKindOf(query, (operationName as string | null | undefined) ?? null);
+  return kind === "query" || kind === "mutation" ? record : undefined;
+}
