@@ -13,4 +13,4 @@ COPY src ./src
 USER node
 EXPOSE 4000
 # Exec form, no npm or shell in between: node is PID 1 and receives docker stop's SIGTERM.
-CMD ["node", "--max-semi-space-size=16", "--max-old-space-size=160", "src/main.ts"]
+CMD ["node", "--max-semi-space-size=16", "src/main.ts"]
