@@ -8,6 +8,7 @@ import { enumOrNull, loadEach } from "./load-each.ts";
 import { nodeByIdQuery } from "./node-by-id.ts";
 import { patchBody } from "./patch-body.ts";
 import { listKey, readOnce } from "./read-once.ts";
+import { carriedFields } from "./shared-fields.ts";
 import { VoiceConfig, VoiceConfigInput, voiceConfigsBody } from "./voice-config.ts";
 
 /** The upstream's default page size (seed), which the list and its cost estimate share. */
@@ -42,21 +43,9 @@ Agent.implement({
         return enumOrNull(AGENT_STATUSES, status);
       },
     }),
-    systemPrompt: t.exposeString("systemPrompt", {
-      nullable: true,
-      description:
-        "The instructions that steer the agent; null when the upstream's answer does not carry them.",
-    }),
-    greeting: t.exposeString("greeting", {
-      nullable: true,
-      description:
-        "What the agent says to open a conversation; null when the upstream's answer does not carry it.",
-    }),
-    model: t.exposeString("model", {
-      nullable: true,
-      description:
-        "The model the agent runs on; null when the upstream's answer does not carry it.",
-    }),
+    systemPrompt: carriedFields(t).string("systemPrompt", "The instructions that steer the agent"),
+    greeting: carriedFields(t).string("greeting", "What the agent says to open a conversation"),
+    model: carriedFields(t).string("model", "The model the agent runs on"),
     metadata: t.field({
       type: "JSONObject",
       description: "Free-form metadata; `{}` when the upstream's answer does not carry it.",

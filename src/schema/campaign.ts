@@ -9,7 +9,7 @@ import { assertId } from "./ids.ts";
 import { enumOrNull, loadEach } from "./load-each.ts";
 import { nodeByIdQuery } from "./node-by-id.ts";
 import { listKey, readOnce } from "./read-once.ts";
-import { RAW_ANSWER, rawField, rawResource } from "./shared-fields.ts";
+import { carriedFields, RAW_ANSWER, rawField, rawResource } from "./shared-fields.ts";
 
 /** The upstream's default page size (seed), which the list and its cost estimate share. */
 const CAMPAIGNS_PAGE_SIZE = 25;
@@ -35,10 +35,7 @@ export const Campaign = builder.loadableNodeRef("Campaign", {
 Campaign.implement({
   description: "A batch outbound call campaign.",
   fields: (t) => ({
-    name: t.exposeString("name", {
-      nullable: true,
-      description: "The campaign's name; null when the upstream's answer does not carry it.",
-    }),
+    name: carriedFields(t).string("name", "The campaign's name"),
     status: t.field({
       type: CampaignStatus,
       nullable: true,
@@ -52,39 +49,23 @@ Campaign.implement({
       extensions: { upstreamCalls: 1, sharedByItems: true },
       resolve: (c) => c.agentId ?? null,
     }),
-    totalRows: t.exposeInt("totalRows", {
-      nullable: true,
-      description:
-        "How many rows the campaign holds; null when the upstream's answer does not carry it.",
-    }),
-    completedRows: t.exposeInt("completedRows", {
-      nullable: true,
-      description:
-        "How many rows have been completed; null when the upstream's answer does not carry it.",
-    }),
-    failedRows: t.exposeInt("failedRows", {
-      nullable: true,
-      description:
-        "How many rows failed (`retryCampaign` retries them); null when the upstream's answer does not carry it.",
-    }),
+    totalRows: carriedFields(t).int("totalRows", "How many rows the campaign holds"),
+    completedRows: carriedFields(t).int("completedRows", "How many rows have been completed"),
+    failedRows: carriedFields(t).int(
+      "failedRows",
+      "How many rows failed (`retryCampaign` retries them)",
+    ),
     scheduledAt: t.expose("scheduledAt", {
       type: "DateTime",
       nullable: true,
       description:
         "When the campaign is scheduled to run (ISO 8601); null when unscheduled or not sent.",
     }),
-    createdAt: t.expose("createdAt", {
-      type: "DateTime",
-      nullable: true,
-      description:
-        "When the campaign was created (ISO 8601); null when the upstream's answer does not carry it.",
-    }),
-    updatedAt: t.expose("updatedAt", {
-      type: "DateTime",
-      nullable: true,
-      description:
-        "When the campaign was last changed (ISO 8601); null when the upstream's answer does not carry it.",
-    }),
+    createdAt: carriedFields(t).dateTime("createdAt", "When the campaign was created (ISO 8601)"),
+    updatedAt: carriedFields(t).dateTime(
+      "updatedAt",
+      "When the campaign was last changed (ISO 8601)",
+    ),
     raw: rawField(t, rawResource("campaign object"), (c) => c),
   }),
 });

@@ -4,7 +4,7 @@ import type { JsonObject } from "../upstream/json.ts";
 import { builder } from "./builder.ts";
 import { enumOrNull, loadEach } from "./load-each.ts";
 import { nodeByIdQuery } from "./node-by-id.ts";
-import { rawField, rawResource } from "./shared-fields.ts";
+import { carriedFields, rawField, rawResource } from "./shared-fields.ts";
 
 export const DocumentStatus = builder.enumType("DocumentStatus", {
   description:
@@ -27,20 +27,12 @@ export const Document = builder.loadableNodeRef("Document", {
 Document.implement({
   description: "A knowledge-base document.",
   fields: (t) => ({
-    name: t.exposeString("name", {
-      nullable: true,
-      description: "The document's name; null when the upstream's answer does not carry it.",
-    }),
-    mimeType: t.exposeString("mimeType", {
-      nullable: true,
-      description:
-        "The document's media type, such as `application/pdf`; null when the upstream's answer does not carry it.",
-    }),
-    sizeBytes: t.exposeInt("sizeBytes", {
-      nullable: true,
-      description:
-        "The document's size in bytes; null when the upstream's answer does not carry it.",
-    }),
+    name: carriedFields(t).string("name", "The document's name"),
+    mimeType: carriedFields(t).string(
+      "mimeType",
+      "The document's media type, such as `application/pdf`",
+    ),
+    sizeBytes: carriedFields(t).int("sizeBytes", "The document's size in bytes"),
     status: t.field({
       type: DocumentStatus,
       nullable: true,
@@ -48,18 +40,11 @@ Document.implement({
         "The document's processing state; null when the upstream does not send a known one.",
       resolve: (d) => enumOrNull(DOCUMENT_STATUSES, d.status),
     }),
-    createdAt: t.expose("createdAt", {
-      type: "DateTime",
-      nullable: true,
-      description:
-        "When the document was created (ISO 8601); null when the upstream's answer does not carry it.",
-    }),
-    updatedAt: t.expose("updatedAt", {
-      type: "DateTime",
-      nullable: true,
-      description:
-        "When the document was last changed (ISO 8601); null when the upstream's answer does not carry it.",
-    }),
+    createdAt: carriedFields(t).dateTime("createdAt", "When the document was created (ISO 8601)"),
+    updatedAt: carriedFields(t).dateTime(
+      "updatedAt",
+      "When the document was last changed (ISO 8601)",
+    ),
     raw: rawField(t, rawResource("document object"), (d) => d as unknown as JsonObject),
   }),
 });

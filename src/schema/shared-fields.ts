@@ -57,3 +57,34 @@ export function callTimingFields<Parent extends CallTiming>(t: FieldBuilder<Pare
     }),
   };
 }
+
+/** Keys of `Parent` whose values are of type `T` (or missing). */
+type KeysOf<Parent, T> = {
+  [K in keyof Parent]-?: NonNullable<Parent[K]> extends T ? K : never;
+}[keyof Parent] &
+  string;
+
+/**
+ * Fields the upstream's answer may leave out (the seed shows no body for most resources, and
+ * another upstream may send less): nullable, shown as received, and described as such — the one
+ * statement of that rule. `what` is the field's meaning, e.g. "The campaign's name".
+ */
+export function carriedFields<Parent extends object>(t: FieldBuilder<Parent>) {
+  const description = (what: string) =>
+    `${what}; null when the upstream's answer does not carry it.`;
+  // The cast: Pothos cannot check a field of a generic parent; KeysOf already did.
+  const shown = (name: keyof Parent) => (parent: Parent) => (parent[name] ?? null) as never;
+  return {
+    string: (name: KeysOf<Parent, string>, what: string) =>
+      t.string({ nullable: true, description: description(what), resolve: shown(name) }),
+    int: (name: KeysOf<Parent, number>, what: string) =>
+      t.int({ nullable: true, description: description(what), resolve: shown(name) }),
+    dateTime: (name: KeysOf<Parent, string>, what: string) =>
+      t.field({
+        type: "DateTime",
+        nullable: true,
+        description: description(what),
+        resolve: shown(name),
+      }),
+  };
+}

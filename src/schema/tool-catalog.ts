@@ -3,7 +3,7 @@ import { UpstreamUnavailableError } from "../upstream/errors.ts";
 import { isJsonObject, type JsonObject } from "../upstream/json.ts";
 import { builder } from "./builder.ts";
 import { readOnce } from "./read-once.ts";
-import { rawField, rawResource } from "./shared-fields.ts";
+import { carriedFields, rawField, rawResource } from "./shared-fields.ts";
 
 /** The seed does not show a catalog entry: every field may be missing, `raw` keeps it all. */
 type ToolCatalogEntryShape = Partial<ToolCatalogEntryDto>;
@@ -16,24 +16,13 @@ const ToolCatalogEntry = builder.objectRef<ToolCatalogEntryShape>("ToolCatalogEn
       description: "The tool's ID; null when the upstream does not send it as a string.",
       resolve: (e) => (typeof e.id === "string" ? e.id : null),
     }),
-    name: t.exposeString("name", {
-      nullable: true,
-      description: "The tool's name; null when the upstream's answer does not carry it.",
-    }),
-    description: t.exposeString("description", {
-      nullable: true,
-      description: "What the tool does; null when the upstream's answer does not carry it.",
-    }),
-    category: t.exposeString("category", {
-      nullable: true,
-      description:
-        "The catalog category the tool is listed under; null when the upstream's answer does not carry it.",
-    }),
-    type: t.exposeString("type", {
-      nullable: true,
-      description:
-        "The kind of tool (`FUNCTION` or `INTEGRATION` in the sandbox); null when the upstream's answer does not carry it.",
-    }),
+    name: carriedFields(t).string("name", "The tool's name"),
+    description: carriedFields(t).string("description", "What the tool does"),
+    category: carriedFields(t).string("category", "The catalog category the tool is listed under"),
+    type: carriedFields(t).string(
+      "type",
+      "The kind of tool (`FUNCTION` or `INTEGRATION` in the sandbox)",
+    ),
     parameters: t.field({
       type: "JSONObject",
       nullable: true,

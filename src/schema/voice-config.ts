@@ -1,6 +1,7 @@
 import type { VoiceConfigDto, VoiceConfigInputDto } from "../upstream/dto.ts";
 import { builder } from "./builder.ts";
 import { patchBody } from "./patch-body.ts";
+import { carriedFields } from "./shared-fields.ts";
 
 export const VoiceConfig = builder.objectRef<VoiceConfigDto>("VoiceConfig").implement({
   description: "One voice an agent can speak with.",
@@ -8,10 +9,7 @@ export const VoiceConfig = builder.objectRef<VoiceConfigDto>("VoiceConfig").impl
     id: t.exposeID("id", { description: "The voice config's ID, as the upstream assigns it." }),
     voiceId: t.exposeString("voiceId", { description: "The upstream's identifier of the voice." }),
     language: t.exposeString("language", { description: "The language spoken with this voice." }),
-    label: t.exposeString("label", {
-      nullable: true,
-      description: "A human-readable label; null when the upstream's answer does not carry it.",
-    }),
+    label: carriedFields(t).string("label", "A human-readable label"),
     settings: t.field({
       type: "JSONObject",
       description: "Free-form voice settings; `{}` when the upstream's answer does not carry them.",
