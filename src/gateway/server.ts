@@ -35,7 +35,7 @@ export interface ListenOptions {
   maxMessageBytes?: number;
   /**
    * Whether the common case (a JSON POST of one query or mutation) takes the node:http fast path
-   * (fast-path.ts); default on, unless the environment says GATEWAY_FAST_PATH=off.
+   * (fast-path.ts); default on (main.ts passes GATEWAY_FAST_PATH).
    */
   fastPath?: boolean;
   /** Told each time a request is served on the fast path (tests prove it is taken). */
@@ -70,7 +70,7 @@ export async function listen(
     requestTimeout,
   );
   let draining = false;
-  const fastPath = options.fastPath ?? process.env.GATEWAY_FAST_PATH !== "off";
+  const fastPath = options.fastPath ?? true;
   const handle = fastPath
     ? (req: IncomingMessage, res: ServerResponse) =>
         gateway.fastPath.serve(req, res, gateway, options.onFastPath)

@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import { ACME, type Harness, startHarness } from "./harness.ts";
+import { ACME, FAST_PATH, type Harness, startHarness } from "./harness.ts";
 
 // The same requests to a gateway with the node:http fast path and to one without it (yoga's own
 // adapter): each answer must be the same, byte for byte, but for its Date. Each gateway has its
@@ -234,5 +234,20 @@ describe("the fast path answers as yoga does", () => {
     const [a, b] = [await metrics(fast), await metrics(yoga)];
     expect(a.length).toBeGreaterThan(0);
     expect(a).toEqual(b);
+  });
+});
+
+describe("this project's gateways", () => {
+  it("take the path GATEWAY_FAST_PATH names (gateway:yoga-only runs every test through yoga)", async () => {
+    let served = 0;
+    const harness = await startHarness({ listen: { onFastPath: () => served++ } });
+    try {
+      const response = await harness.graphql("{ organization { name } }");
+      expect(response.body.data).toEqual({ organization: { name: "Acme Health" } });
+      expect(served).toBe(FAST_PATH ? 1 : 0);
+      expect(process.env.GATEWAY_FAST_PATH).toBe(FAST_PATH ? "on" : "off");
+    } finally {
+      await harness.close();
+    }
   });
 });

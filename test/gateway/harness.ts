@@ -21,6 +21,9 @@ export const DIALECT: Dialect = (() => {
   return DIALECTS[name];
 })();
 
+/** Whether this run's gateways take the fast path (vitest.config.ts: off in gateway:yoga-only). */
+export const FAST_PATH = process.env.GATEWAY_FAST_PATH !== "off";
+
 export const ACME = `Bearer ${DEMO_KEYS.acme}`;
 export const GLOBEX = `Bearer ${DEMO_KEYS.globex}`;
 export const ACME_READONLY = `Bearer ${DEMO_KEYS.acmeReadonly}`;
@@ -54,7 +57,7 @@ export async function startHarness(
     sandbox?: SandboxOptions;
     gateway?: Partial<Omit<GatewayOptions, "upstream">>;
     upstream?: { timeoutMs?: number; maxRetries?: number; baseUrl?: string };
-    /** listen()'s options: e.g. `fastPath` (default: on unless GATEWAY_FAST_PATH=off). */
+    /** listen()'s options: e.g. `fastPath` (default: this project's GATEWAY_FAST_PATH). */
     listen?: ListenOptions;
   } = {},
 ): Promise<Harness> {
@@ -77,7 +80,10 @@ export async function startHarness(
     pollIntervalMs: 100,
     ...options.gateway,
   });
-  const server: ListeningGateway = await listen(gateway, 0, "127.0.0.1", options.listen);
+  const server: ListeningGateway = await listen(gateway, 0, "127.0.0.1", {
+    fastPath: FAST_PATH,
+    ...options.listen,
+  });
   return {
     url: server.url,
     sandbox,

@@ -9,7 +9,7 @@ import { type ListenOptions, listen } from "../../src/gateway/server.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
 import { createUpstreamClient } from "../../src/upstream/client.ts";
-import { ACME, DIALECT } from "./harness.ts";
+import { ACME, DIALECT, FAST_PATH } from "./harness.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -21,7 +21,11 @@ async function start(options: ListenOptions = {}) {
   const sandbox = await startSandbox({ port: 0, dialect: DIALECT.name });
   const upstream = createUpstreamClient({ baseUrl: sandbox.url, timeoutMs: 5000 });
   const gateway = createGateway({ upstream, logging: false, maxRequestBytes: 64 * 1024 });
-  const server = await listen(gateway, 0, "127.0.0.1", { maxMessageBytes: 64 * 1024, ...options });
+  const server = await listen(gateway, 0, "127.0.0.1", {
+    maxMessageBytes: 64 * 1024,
+    fastPath: FAST_PATH,
+    ...options,
+  });
   cleanups.push(async () => {
     await server.close();
     await upstream.close();
