@@ -39,7 +39,9 @@ async function main(): Promise<void> {
   const config = readGatewayConfig();
   // Before anything makes a call: the tracer provider must be registered to see it.
   const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT
-    ? startTracing({ url: `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "")}/v1/traces` })
+    ? await startTracing({
+        url: `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "")}/v1/traces`,
+      })
     : undefined;
   // The embedded sandbox takes the standalone one's SANDBOX_* settings, on a free port.
   const sandboxOptions = config.UPSTREAM_URL ? undefined : readSandboxConfig().options;

@@ -1,8 +1,4 @@
 import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { resourceFromAttributes } from "@opentelemetry/resources";
-import { BatchSpanProcessor } from "@opentelemetry/sdk-trace-base";
-import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import { getOperationAST } from "graphql";
 import type { Plugin } from "graphql-yoga";
 
@@ -18,10 +14,21 @@ export interface Tracing {
  * OTEL_EXPORTER_OTLP_ENDPOINT is set, `<endpoint>/v1/traces`). Its context manager carries the
  * operation's span through resolvers and dataloader batches to the upstream client, whose calls
  * become child spans and send a W3C `traceparent`. Without it the API is a no-op: no spans, no
- * header.
+ * header. The SDK is loaded here, not at start-up: a gateway without tracing does not hold its
+ * modules (about 24 MB of RSS).
  */
-export function startTracing(options: { url: string; serviceName?: string }): Tracing {
-  const provider = new NodeTracerProvider({
+export async function startTracing(options: {
+  url: string;
+  serviceName?: string;
+}): Promise<Tracing> {
+  const [{ OTLPTraceExporter }, { resourceFromAttributes }, { BatchSpanProcessor }, sdkNode] =
+    await Promise.all([
+      import("@opentelemetry/exporter-trace-otlp-http"),
+      import("@opentelemetry/resources"),
+      import("@opentelemetry/sdk-trace-base"),
+      import("@opentelemetry/sdk-trace-node"),
+    ]);
+  const provider = new sdkNode.NodeTracerProvider({
     resource: resourceFromAttributes({ "service.name": options.serviceName ?? "voicegraph" }),
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: options.url }))],
   });

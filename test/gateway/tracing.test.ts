@@ -28,7 +28,7 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
   const { port } = receiver.address() as AddressInfo;
   receiverUrl = `http://127.0.0.1:${port}`;
-  tracing = startTracing({ url: `${receiverUrl}/v1/traces` });
+  tracing = await startTracing({ url: `${receiverUrl}/v1/traces` });
   harness = await startHarness({ gateway: { logging: false } });
 });
 afterAll(async () => {
