@@ -7,18 +7,37 @@ import { readSessionKeys } from "./gateway/session/session-keys.ts";
 import { createSessionVerifier } from "./gateway/session/verify-session.ts";
 import { startTracing } from "./gateway/tracing.ts";
 import { readTrustedDocuments } from "./gateway/trusted-documents.ts";
-import { readSandboxConfig } from "./sandbox/config.ts";
-import { DIALECTS } from "./sandbox/dialects.ts";
-import { DEMO_KEYS, DEMO_ORGANIZATION_KEYS } from "./sandbox/seed-data.ts";
-import { startSandbox } from "./sandbox/server.ts";
 import { createUpstreamClient } from "./upstream/client.ts";
 
+/**
+ * The embedded sandbox, when no upstream is named, with its demo keys and dialect. Its modules
+ * are loaded only then: a gateway in front of a real upstream does not hold them.
+ */
+async function startEmbeddedSandbox() {
+  const [{ readSandboxConfig }, { DIALECTS }, seedData, { startSandbox }] = await Promise.all([
+    import("./sandbox/config.ts"),
+    import("./sandbox/dialects.ts"),
+    import("./sandbox/seed-data.ts"),
+    import("./sandbox/server.ts"),
+  ]);
+  // It takes the standalone sandbox's SANDBOX_* settings, on a free port.
+  const options = readSandboxConfig().options;
+  return {
+    sandbox: await startSandbox({ port: 0, ...options }),
+    dialect: DIALECTS[options.dialect ?? "standard"],
+    demoKeys: seedData.DEMO_KEYS,
+    organizationKeys: seedData.DEMO_ORGANIZATION_KEYS,
+  };
+}
+
+type EmbeddedSandbox = Awaited<ReturnType<typeof startEmbeddedSandbox>>;
+
 /** Session mode's settings; over the embedded sandbox without a keys file, its demo keys. */
-function sessionModeOf(config: GatewayConfig, embedded: boolean) {
+function sessionModeOf(config: GatewayConfig, embedded: EmbeddedSandbox | undefined) {
   const keys = config.SESSION_KEYS_FILE
     ? readSessionKeys(config.SESSION_KEYS_FILE)
     : embedded
-      ? new Map(Object.entries(DEMO_ORGANIZATION_KEYS))
+      ? new Map(Object.entries(embedded.organizationKeys))
       : undefined;
   if (keys === undefined) throw new ConfigError("AUTH_MODE=session needs SESSION_KEYS_FILE");
   return {
@@ -43,11 +62,10 @@ async function main(): Promise<void> {
         url: `${config.OTEL_EXPORTER_OTLP_ENDPOINT.replace(/\/+$/, "")}/v1/traces`,
       })
     : undefined;
-  // The embedded sandbox takes the standalone one's SANDBOX_* settings, on a free port.
-  const sandboxOptions = config.UPSTREAM_URL ? undefined : readSandboxConfig().options;
-  const sandbox = sandboxOptions && (await startSandbox({ port: 0, ...sandboxOptions }));
+  const embedded = config.UPSTREAM_URL ? undefined : await startEmbeddedSandbox();
+  const sandbox = embedded?.sandbox;
   // The embedded sandbox's dialect tells what its answers cannot; UPSTREAM_* settings win.
-  const dialect = sandboxOptions && DIALECTS[sandboxOptions.dialect ?? "standard"];
+  const dialect = embedded?.dialect;
   const upstream = createUpstreamClient({
     baseUrl: config.UPSTREAM_URL ?? (sandbox?.url as string),
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
@@ -58,7 +76,7 @@ async function main(): Promise<void> {
       durationUnit: config.UPSTREAM_DURATION_UNIT ?? dialect?.durationUnit,
     },
   });
-  const demoHeader = `Bearer ${DEMO_KEYS.acme}`;
+  const demoHeader = embedded && `Bearer ${embedded.demoKeys.acme}`;
   // GraphiQL serves anyone who loads the page: on by default only over the embedded sandbox.
   const sessionMode = config.AUTH_MODE === "session";
   const graphiqlOn = config.GRAPHIQL ?? (sandbox !== undefined && !sessionMode);
@@ -81,7 +99,7 @@ async function main(): Promise<void> {
     },
     maxBatchSize: config.MAX_BATCH_SIZE,
     introspection: config.INTROSPECTION,
-    ...(sessionMode ? { session: sessionModeOf(config, sandbox !== undefined) } : {}),
+    ...(sessionMode ? { session: sessionModeOf(config, embedded) } : {}),
     operationDeadlineMs: config.OPERATION_DEADLINE_MS,
     graphiql: !graphiqlOn
       ? false
@@ -110,11 +128,14 @@ async function main(): Promise<void> {
     lines.push(`  upstream: embedded sandbox at ${sandbox.url} (set UPSTREAM_URL to use another)`);
     // Session mode: the browser never sees a key, so neither does this banner.
     lines.push("  session mode: a demo token from `npm run demo-token -- acme` (or globex)");
-  } else if (sandbox) {
-    lines.push(`  upstream: embedded sandbox at ${sandbox.url} (set UPSTREAM_URL to use another)`);
+  } else if (embedded) {
+    const { demoKeys } = embedded;
+    lines.push(
+      `  upstream: embedded sandbox at ${embedded.sandbox.url} (set UPSTREAM_URL to use another)`,
+    );
     lines.push(`  demo key: Authorization: ${demoHeader}`);
     lines.push(
-      `  other keys: ${DEMO_KEYS.globex} (second organization), ${DEMO_KEYS.acmeReadonly} (read-only)`,
+      `  other keys: ${demoKeys.globex} (second organization), ${demoKeys.acmeReadonly} (read-only)`,
     );
   } else {
     lines.push(`  upstream: ${config.UPSTREAM_URL}`);
