@@ -42,24 +42,21 @@ export type RouteDefinition = {
   | { kind: "public-document"; document: () => unknown }
 );
 
-function seedOperation(
-  seed: number,
-  method: HttpMethod,
-  path: string,
-  operation: Operation,
-  query: readonly string[] | ((dialect: Dialect) => readonly string[]) = [],
-) {
-  return { kind: "operation", seed, assumed: false, method, path, operation, query } as const;
-}
+type OperationRoute = Extract<RouteDefinition, { kind: "operation" }>;
+type MethodRoute = Omit<OperationRoute, "path">;
+type Query = OperationRoute["query"];
 
-function assumedOperation(
-  method: HttpMethod,
-  path: string,
-  operation: Operation,
-  query: readonly string[] = [],
-) {
-  return { kind: "operation", seed: null, assumed: true, method, path, operation, query } as const;
-}
+/** Operation `seed` of the seed's table. */
+const seed = (number: number, method: HttpMethod, operation: Operation, query: Query = []) =>
+  ({ kind: "operation", seed: number, assumed: false, method, operation, query }) as const;
+
+/** An operation the seed mentions without showing it. */
+const assumed = (method: HttpMethod, operation: Operation, query: Query = []) =>
+  ({ kind: "operation", seed: null, assumed: true, method, operation, query }) as const;
+
+/** The routes of one path, in the order a 405's `Allow` lists their methods. */
+const at = (path: string, ...routes: MethodRoute[]): RouteDefinition[] =>
+  routes.map((route) => ({ ...route, path }));
 
 /** Operation 7's parameters; the free-text one is named by the dialect. */
 const conversationListQuery = (dialect: Dialect) =>
@@ -76,26 +73,30 @@ const conversationListQuery = (dialect: Dialect) =>
     "endDate",
   ] as const;
 
+/** By path, in the document's order; the seed's numbers say which operation of its table. */
 export const ROUTES: readonly RouteDefinition[] = [
-  seedOperation(1, "GET", "/v1/organization", getOrganization),
-  seedOperation(2, "PATCH", "/v1/organization", updateOrganization),
-  seedOperation(3, "GET", "/v1/agents/{agentId}", getAgent),
-  seedOperation(4, "PATCH", "/v1/agents/{agentId}", updateAgent),
-  seedOperation(5, "GET", "/v1/agents/{agentId}/stats", getAgentStats),
-  seedOperation(6, "POST", "/v1/phone-numbers/assign", assignPhoneNumber),
-  seedOperation(7, "GET", "/v1/conversations", listConversations, conversationListQuery),
-  seedOperation(8, "GET", "/v1/conversations/{conversationId}/status", getConversationStatus),
-  seedOperation(9, "DELETE", "/v1/properties/{propertyDefinitionId}", deletePropertyDefinition),
-  seedOperation(10, "GET", "/v1/contacts/{contactId}/stats", getContactStats),
-  seedOperation(11, "DELETE", "/v1/campaigns/{campaignId}", deleteCampaign),
-  seedOperation(12, "POST", "/v1/campaigns/{campaignId}/retry", retryCampaign),
-  seedOperation(13, "GET", "/v1/tools/catalog", getToolCatalog),
-  seedOperation(14, "GET", "/v1/documents/{documentId}", getDocument),
-  // Assumed: the seed mentions agent creation and a campaign list without showing them.
-  assumedOperation("POST", "/v1/agents", createAgent),
-  assumedOperation("GET", "/v1/agents", listAgents, ["page", "pageSize"]),
-  assumedOperation("GET", "/v1/campaigns", listCampaigns, ["cursor", "limit", "status"]),
-  assumedOperation("GET", "/v1/campaigns/{campaignId}", getCampaign),
+  ...at("/v1/organization", seed(1, "GET", getOrganization), seed(2, "PATCH", updateOrganization)),
+  ...at(
+    "/v1/agents",
+    assumed("POST", createAgent),
+    assumed("GET", listAgents, ["page", "pageSize"]),
+  ),
+  ...at("/v1/agents/{agentId}", seed(3, "GET", getAgent), seed(4, "PATCH", updateAgent)),
+  ...at("/v1/agents/{agentId}/stats", seed(5, "GET", getAgentStats)),
+  ...at("/v1/phone-numbers/assign", seed(6, "POST", assignPhoneNumber)),
+  ...at("/v1/conversations", seed(7, "GET", listConversations, conversationListQuery)),
+  ...at("/v1/conversations/{conversationId}/status", seed(8, "GET", getConversationStatus)),
+  ...at("/v1/properties/{propertyDefinitionId}", seed(9, "DELETE", deletePropertyDefinition)),
+  ...at("/v1/contacts/{contactId}/stats", seed(10, "GET", getContactStats)),
+  ...at("/v1/campaigns", assumed("GET", listCampaigns, ["cursor", "limit", "status"])),
+  ...at(
+    "/v1/campaigns/{campaignId}",
+    seed(11, "DELETE", deleteCampaign),
+    assumed("GET", getCampaign),
+  ),
+  ...at("/v1/campaigns/{campaignId}/retry", seed(12, "POST", retryCampaign)),
+  ...at("/v1/tools/catalog", seed(13, "GET", getToolCatalog)),
+  ...at("/v1/documents/{documentId}", seed(14, "GET", getDocument)),
   {
     kind: "public-document",
     method: "GET",
@@ -105,10 +106,7 @@ export const ROUTES: readonly RouteDefinition[] = [
 ];
 
 /** The query parameters `route` accepts in `dialect`. */
-export function routeQuery(
-  route: Extract<RouteDefinition, { kind: "operation" }>,
-  dialect: Dialect,
-): readonly string[] {
+export function routeQuery(route: OperationRoute, dialect: Dialect): readonly string[] {
   return typeof route.query === "function" ? route.query(dialect) : route.query;
 }
 
