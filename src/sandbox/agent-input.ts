@@ -4,7 +4,7 @@ import { ApiError } from "./error-codes.ts";
 import { newId, SANDBOX_ID_PREFIX } from "./ids.ts";
 import type { AgentRecord, OrgData } from "./store.ts";
 import type { AgentStatus } from "./vocabulary.ts";
-import type { WireAgent, WireVoiceConfig } from "./wire-shapes.ts";
+import { AgentUpdateResponseShape, type WireAgent, type WireVoiceConfig } from "./wire-shapes.ts";
 
 const jsonObject = z.record(z.string(), z.unknown());
 
@@ -21,14 +21,19 @@ export const voiceConfigInputShape = z
     "An `id` naming an existing voice config of the agent is kept; otherwise one is generated.",
   );
 
+/** The agent's text settings, as the sandbox answers them (wire-shapes.ts), each optional. */
+const textSettings = AgentUpdateResponseShape.pick({
+  name: true,
+  primaryLanguage: true,
+  systemPrompt: true,
+  greeting: true,
+  model: true,
+}).partial().shape;
+
 /** Operation 4's body: every field optional, nothing else allowed (status is not writable). */
 export const updateAgentShape = z
   .strictObject({
-    name: z.string().optional(),
-    primaryLanguage: z.string().optional(),
-    systemPrompt: z.string().optional(),
-    greeting: z.string().optional(),
-    model: z.string().optional(),
+    ...textSettings,
     voiceConfigs: z.array(voiceConfigInputShape).optional(),
     metadata: jsonObject.optional(),
   })
