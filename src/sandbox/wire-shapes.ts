@@ -26,6 +26,9 @@ const dateTime = () => z.iso.datetime({ offset: true });
 const count = () => z.int().nonnegative();
 const freeObject = (description = "Free-form JSON object.") =>
   z.record(z.string(), z.unknown()).describe(description);
+/** A resource's shape: its `id`, which starts with the resource's prefix, then its fields. */
+const resource = <T extends z.ZodRawShape>(kind: keyof typeof SANDBOX_ID_PREFIX, fields: T) =>
+  z.object({ id: prefixedId(SANDBOX_ID_PREFIX[kind]), ...fields });
 /** Counts keyed by the given values: every key optional, no other key. */
 const countsBy = <T extends string>(values: readonly T[]) =>
   z.strictObject(
@@ -55,8 +58,7 @@ export const OrganizationShape = z
   })
   .describe("The nine writable fields are null when unset; other fields may appear.");
 
-export const VoiceConfigShape = z.object({
-  id: prefixedId(SANDBOX_ID_PREFIX.voiceConfig),
+export const VoiceConfigShape = resource("voiceConfig", {
   voiceId: z.string(),
   language: z.string(),
   label: z.string(),
@@ -111,8 +113,7 @@ const conversationParties = {
   channel: ConversationChannel,
 };
 
-export const ConversationShape = z.object({
-  id: prefixedId(SANDBOX_ID_PREFIX.conversation),
+export const ConversationShape = resource("conversation", {
   ...conversationParties,
   status: ConversationStatus,
   duration: count().describe("Seconds."),
@@ -131,8 +132,7 @@ export const ConversationPageShape = z.object({
 });
 
 /** Operation 8: the seed's four fields, plus the status and the parties the sandbox adds. */
-export const ConversationStatusViewShape = z.object({
-  id: prefixedId(SANDBOX_ID_PREFIX.conversation),
+export const ConversationStatusViewShape = resource("conversation", {
   duration: count().describe("Seconds; grows while the call is in progress."),
   startedAt: dateTime(),
   endedAt: dateTime().nullable(),
@@ -141,8 +141,7 @@ export const ConversationStatusViewShape = z.object({
 });
 export type WireConversationStatusView = z.infer<typeof ConversationStatusViewShape>;
 
-export const ContactShape = z.object({
-  id: prefixedId(SANDBOX_ID_PREFIX.contact),
+export const ContactShape = resource("contact", {
   firstName: z.string(),
   lastName: z.string(),
   phoneNumber: z.string(),
@@ -162,8 +161,7 @@ export const ContactStatsShape = z.object({
 });
 export type WireContactStats = z.infer<typeof ContactStatsShape>;
 
-export const CampaignShape = z.object({
-  id: prefixedId(SANDBOX_ID_PREFIX.campaign),
+export const CampaignShape = resource("campaign", {
   name: z.string(),
   status: CampaignStatus,
   agentId: z.string().nullable(),
@@ -188,8 +186,7 @@ export const RetryCampaignResponseShape = z.object({
 });
 export type WireRetryCampaignResponse = z.infer<typeof RetryCampaignResponseShape>;
 
-export const PhoneNumberShape = z.object({
-  id: prefixedId(SANDBOX_ID_PREFIX.phoneNumber),
+export const PhoneNumberShape = resource("phoneNumber", {
   number: z.string().describe("E.164 phone number."),
   country: z.string(),
   agentId: z.string().nullable(),
@@ -197,8 +194,7 @@ export const PhoneNumberShape = z.object({
 });
 export type WirePhoneNumber = z.infer<typeof PhoneNumberShape>;
 
-export const PropertyDefinitionShape = z.object({
-  id: prefixedId(SANDBOX_ID_PREFIX.property),
+export const PropertyDefinitionShape = resource("property", {
   key: z.string(),
   label: z.string(),
   type: z.enum(["STRING", "NUMBER", "BOOLEAN", "DATE"]),
@@ -206,8 +202,7 @@ export const PropertyDefinitionShape = z.object({
 });
 export type WirePropertyDefinition = z.infer<typeof PropertyDefinitionShape>;
 
-export const ToolCatalogEntryShape = z.object({
-  id: prefixedId(SANDBOX_ID_PREFIX.tool),
+export const ToolCatalogEntryShape = resource("tool", {
   name: z.string(),
   description: z.string(),
   category: z.string(),
@@ -219,8 +214,7 @@ export type WireToolCatalogEntry = z.infer<typeof ToolCatalogEntryShape>;
 export const ToolCatalogResponseShape = z.object({ items: z.array(ToolCatalogEntryShape) });
 export type WireToolCatalogResponse = z.infer<typeof ToolCatalogResponseShape>;
 
-export const DocumentShape = z.object({
-  id: prefixedId(SANDBOX_ID_PREFIX.document),
+export const DocumentShape = resource("document", {
   name: z.string(),
   mimeType: z.string(),
   sizeBytes: count(),
