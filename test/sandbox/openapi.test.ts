@@ -1,7 +1,9 @@
 import { compileErrors, validate } from "@readme/openapi-parser";
 import { describe, expect, it } from "vitest";
+import { DIALECTS } from "../../src/sandbox/dialects.ts";
 import { openApiDocument } from "../../src/sandbox/openapi.ts";
 import { ORGANIZATION_FIELDS } from "../../src/sandbox/request-shapes.ts";
+import { ROUTES, routeQuery } from "../../src/sandbox/routes.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
 import {
   AgentStatus,
@@ -105,6 +107,22 @@ describe("sandbox OpenAPI document", () => {
       const assumed = key in ASSUMED_OPERATIONS;
       expect(op["x-assumed"] === true, key).toBe(assumed);
       if (assumed) expect(op.description, key).toMatch(/mentions it but does not show it/);
+    }
+  });
+
+  it("documents exactly the routes the sandbox serves, with their path and query parameters", () => {
+    const served = ROUTES.map((route) => `${route.method} ${route.path}`);
+    expect(served.sort()).toEqual([...operations.keys()].sort());
+    for (const route of ROUTES) {
+      const key = `${route.method} ${route.path}`;
+      const op = operations.get(key) as Operation & { parameters?: Json[] };
+      const named = (where: string) =>
+        (op.parameters ?? []).filter((p) => p.in === where).map((p) => p.name);
+      const inPath = [...route.path.matchAll(/\{(\w+)\}/g)].map(([, name]) => name);
+      expect(named("path"), key).toEqual(inPath);
+      if (route.kind !== "operation") continue;
+      expect(op["x-assumed"] === true, key).toBe(route.assumed);
+      expect(named("query"), key).toEqual([...routeQuery(route, DIALECTS.standard)]);
     }
   });
 
