@@ -4,23 +4,31 @@ import { relayPagination } from "@urql/exchange-graphcache/extras";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { ACME, type Harness, startHarness } from "../gateway/harness.ts";
 
+// One fragment for the page's items and the node read, as a client writes them: the cache must
+// see the same fields for the same ID, whichever query brought them.
+const FIELDS = gql`
+  fragment ConversationFields on Conversation {
+    id
+    status
+    direction
+    channel
+    startedAt
+    endedAt
+    summary
+    agent {
+      id
+      name
+    }
+  }
+`;
+
 const PAGE = gql`
   query Page {
     conversations(first: 6) {
       edges {
         cursor
         node {
-          id
-          status
-          direction
-          channel
-          startedAt
-          endedAt
-          summary
-          agent {
-            id
-            name
-          }
+          ...ConversationFields
         }
       }
       pageInfo {
@@ -29,26 +37,17 @@ const PAGE = gql`
       }
     }
   }
+  ${FIELDS}
 `;
 
 const BY_ID = gql`
   query ById($id: ID!) {
     node(id: $id) {
       id
-      ... on Conversation {
-        status
-        direction
-        channel
-        startedAt
-        endedAt
-        summary
-        agent {
-          id
-          name
-        }
-      }
+      ...ConversationFields
     }
   }
+  ${FIELDS}
 `;
 
 let harness: Harness;
