@@ -7,7 +7,7 @@ import {
   OrganizationDocument,
   OrganizationOverviewDocument,
 } from "../generated/graphql.ts";
-import { type Harness, startHarness } from "./harness.ts";
+import { ACME_ORGANIZATION, type Harness, startHarness } from "./harness.ts";
 import { organizationExtras } from "./sandbox-answers.ts";
 
 let harness: Harness;
@@ -19,18 +19,6 @@ afterAll(() => harness.close());
 afterEach(() => {
   harness.takeUpstreamRequests();
 });
-
-const ACME_ORGANIZATION = {
-  name: "Acme Health",
-  description: "Family clinics with same-day appointments.",
-  url: "https://acme-health.example",
-  industry: "Healthcare",
-  country: "US",
-  city: "Boston",
-  telephone: "+16175550100",
-  email: "hello@acme-health.example",
-  timezone: "America/New_York",
-};
 
 const RECEPTION_VOICE_CONFIGS = [
   {

@@ -24,6 +24,19 @@ export const DIALECT: Dialect = (() => {
 /** Whether this run's gateways take the fast path (vitest.config.ts: off in gateway:yoga-only). */
 export const FAST_PATH = process.env.GATEWAY_FAST_PATH !== "off";
 
+/** Acme's seeded organization fields, as the sandbox (both dialects) answers them. */
+export const ACME_ORGANIZATION = {
+  name: "Acme Health",
+  description: "Family clinics with same-day appointments.",
+  url: "https://acme-health.example",
+  industry: "Healthcare",
+  country: "US",
+  city: "Boston",
+  telephone: "+16175550100",
+  email: "hello@acme-health.example",
+  timezone: "America/New_York",
+};
+
 export const ACME = `Bearer ${DEMO_KEYS.acme}`;
 export const GLOBEX = `Bearer ${DEMO_KEYS.globex}`;
 export const ACME_READONLY = `Bearer ${DEMO_KEYS.acmeReadonly}`;

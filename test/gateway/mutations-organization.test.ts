@@ -7,7 +7,8 @@ import {
   UpdateOrganizationDocument,
 } from "../generated/graphql.ts";
 import { harness } from "./file-harness.ts";
-import { ACME_ORGANIZATION, seededHarnessPerTest, upstreamCalls } from "./mutations-support.ts";
+import { ACME_ORGANIZATION } from "./harness.ts";
+import { seededHarnessPerTest, upstreamCalls } from "./mutations-support.ts";
 
 seededHarnessPerTest();
 

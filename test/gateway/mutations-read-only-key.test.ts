@@ -13,8 +13,8 @@ import {
   UpdateOrganizationDocument,
 } from "../generated/graphql.ts";
 import { harness } from "./file-harness.ts";
-import { ACME_READONLY } from "./harness.ts";
-import { ACME_ORGANIZATION, seededHarnessPerTest, upstreamCalls } from "./mutations-support.ts";
+import { ACME_ORGANIZATION, ACME_READONLY } from "./harness.ts";
+import { seededHarnessPerTest, upstreamCalls } from "./mutations-support.ts";
 import { sandboxErrorCode } from "./sandbox-answers.ts";
 
 seededHarnessPerTest();

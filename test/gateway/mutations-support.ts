@@ -24,15 +24,3 @@ export function upstreamCalls(): Array<[string, unknown, number]> {
 export function errorCodes(response: GraphQLResponse<unknown>) {
   return response.body.errors?.map((error) => [error.path, error.extensions?.code]);
 }
-
-export const ACME_ORGANIZATION = {
-  name: "Acme Health",
-  description: "Family clinics with same-day appointments.",
-  url: "https://acme-health.example",
-  industry: "Healthcare",
-  country: "US",
-  city: "Boston",
-  telephone: "+16175550100",
-  email: "hello@acme-health.example",
-  timezone: "America/New_York",
-};
