@@ -1,6 +1,7 @@
 import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { getOperationAST } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { tracingIsOn } from "../upstream/upstream-span.ts";
 
 export interface Tracing {
   /** Sends what is pending and stops exporting. */
@@ -46,6 +47,7 @@ const tracer = trace.getTracer("voicegraph");
 export function useOperationSpans(): Plugin {
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
+      if (!tracingIsOn()) return;
       const operation = getOperationAST(args.document, args.operationName);
       const type = operation?.operation ?? "query";
       const name = operation?.name?.value ?? "anonymous";

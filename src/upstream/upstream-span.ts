@@ -1,7 +1,30 @@
-import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import {
+  context,
+  ProxyTracerProvider,
+  propagation,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+} from "@opentelemetry/api";
 import { routeTemplate } from "./route-template.ts";
 
-const tracer = trace.getTracer("voicegraph");
+const TRACER_NAME = "voicegraph";
+const tracer = trace.getTracer(TRACER_NAME);
+
+/**
+ * Whether a tracer provider is registered (gateway/tracing.ts, OTEL_EXPORTER_OTLP_ENDPOINT).
+ * Without one the API would hand out non-recording spans and inject nothing: the spans and their
+ * context are skipped instead, which saves their allocations on every call.
+ */
+export function tracingIsOn(): boolean {
+  const provider = trace.getTracerProvider();
+  return (
+    !(provider instanceof ProxyTracerProvider) ||
+    provider.getDelegateTracer(TRACER_NAME) !== undefined
+  );
+}
+
+const NO_TRACE_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>;
 
 /**
  * Runs one upstream attempt in a client span, child of the operation's span when tracing is on,
@@ -15,6 +38,7 @@ export async function inUpstreamSpan<
   path: string,
   run: (traceHeaders: Record<string, string>) => Promise<O>,
 ): Promise<O> {
+  if (!tracingIsOn()) return run(NO_TRACE_HEADERS);
   const span = tracer.startSpan(`upstream ${routeTemplate(method, path)}`, {
     kind: SpanKind.CLIENT,
     attributes: { "http.request.method": method, "url.path": path },

@@ -1,5 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createGatewayLogger } from "../../src/gateway/logger.ts";
+import { tracingIsOn } from "../../src/upstream/upstream-span.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
 
 /** Every line the gateway writes, raw, as pino wrote it. */
@@ -116,5 +117,7 @@ describe("the gateway's log", () => {
     const sent = harness.sandbox.requests.filter((request) => request.path === "/v1/organization");
     expect(sent.length).toBeGreaterThan(0);
     expect(sent.every((request) => request.headers.traceparent === undefined)).toBe(true);
+    // No provider registered: spans and their context are skipped, not built and dropped.
+    expect(tracingIsOn()).toBe(false);
   });
 });

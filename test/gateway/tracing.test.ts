@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTracing, type Tracing } from "../../src/gateway/tracing.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
+import { tracingIsOn } from "../../src/upstream/upstream-span.ts";
 import { type Harness, startHarness } from "./harness.ts";
 
 /** A purpose-built OTLP/HTTP receiver: it keeps each body POSTed to /v1/traces. */
@@ -65,6 +66,7 @@ function traceparentTo(path: string): string | undefined {
 
 describe("OpenTelemetry tracing", () => {
   it("sends a W3C traceparent upstream and exports the operation's and the call's spans", async () => {
+    expect(tracingIsOn()).toBe(true);
     const before = exports.length;
     const answer = await harness.graphql("query OrgName { organization { name } }");
     expect(answer.body.errors).toBeUndefined();
