@@ -48,6 +48,8 @@ async function measured(
   return row;
 }
 
+const ratio = (a: number, b: number) => (a / b).toFixed(2);
+
 const gql = (url: string, query: string) => ({
   url: `${url}/graphql`,
   connections: CONNECTIONS,
@@ -78,6 +80,7 @@ const gatewayEnv = (upstream: Sandbox) => ({
   MAX_UPSTREAM_CALLS: "1000",
 });
 const proxy = await spawnServer(["bench/raw-proxy.ts", fast.url]);
+const bare = await spawnServer([...GATEWAY_NODE_FLAGS, "bench/bare-execute.ts", fast.url]);
 const gateway = await spawnServer([...GATEWAY_NODE_FLAGS, "src/main.ts"], gatewayEnv(fast));
 const slowGateway = await spawnServer([...GATEWAY_NODE_FLAGS, "src/main.ts"], gatewayEnv(slow));
 const peer = await startPeer(fast);
@@ -100,6 +103,9 @@ try {
   );
   const single = await measured(fast, "voicegraph agent(id)", gateway, () =>
     load(gql(gateway.url, SINGLE)),
+  );
+  const ceiling = await measured(fast, "ceiling: its schema on bare node:http, no yoga", bare, () =>
+    load(gql(bare.url, SINGLE)),
   );
 
   await postOnce(peer.url, PEER_SINGLE);
@@ -175,6 +181,9 @@ try {
     "",
     `Dashboard alone: wall p50 ${Math.round(dashWall)} ms, ${dashCalls} upstream requests, ${distinct} distinct resources.`,
     "",
+    // Not a target: how the single resource's cost splits between the schema and the server.
+    `Ceiling (bench/bare-execute.ts: the schema, resolvers and upstream client with no yoga and no plugin): ${ratio(ceiling.rps, raw.rps)}× the raw proxy; voicegraph is ${ratio(single.rps, ceiling.rps)}× the ceiling.`,
+    "",
     "| target | measured | |",
     "|---|---|---|",
     ...targets.map(
@@ -199,6 +208,6 @@ try {
     )}\n`,
   );
 } finally {
-  await Promise.all([proxy.stop(), gateway.stop(), slowGateway.stop(), peer.stop()]);
+  await Promise.all([proxy.stop(), bare.stop(), gateway.stop(), slowGateway.stop(), peer.stop()]);
   await Promise.all([fast.close(), slow.close()]);
 }

@@ -1,0 +1,71 @@
+import { createServer } from "node:http";
+import { type DocumentNode, execute, parse, validate } from "graphql";
+import { createCursorKey } from "../src/connections/cursor.ts";
+import { createContext } from "../src/gateway/context.ts";
+import { ConversationStatusHub } from "../src/gateway/conversation-status-hub.ts";
+import { schema } from "../src/schema/index.ts";
+import { createUpstreamClient } from "../src/upstream/client.ts";
+
+/**
+ * The ceiling of any fast path that keeps voicegraph's schema: its resolvers, DataLoaders and
+ * upstream client, behind bare node:http and graphql-js's `execute`, with nothing else. No yoga,
+ * no plugin (so none of the gateway's rules: no limits, cost, masking, rate-limit figures, request
+ * IDs or logs), a document parsed and validated once per text. Not a product path: the bench
+ * measures it so that the gateway's cost can be split into the schema's and the server's
+ * (README: Benchmarks). Started as a child process; prints its URL on stdout.
+ */
+const upstream = createUpstreamClient({ baseUrl: process.argv[2] as string });
+const dependencies = {
+  upstream,
+  conversationStatusHub: new ConversationStatusHub({ upstream }),
+  cursorKey: createCursorKey(),
+  maxUpstreamCalls: 1000,
+};
+const documents = new Map<string, DocumentNode>();
+let requests = 0;
+
+const server = createServer((req, res) => {
+  const chunks: Buffer[] = [];
+  req.on("data", (chunk: Buffer) => chunks.push(chunk));
+  req.on("end", async () => {
+    try {
+      const params = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        query: string;
+        variables?: Record<string, unknown>;
+      };
+      let document = documents.get(params.query);
+      if (document === undefined) {
+        document = parse(params.query);
+        if (validate(schema, document).length > 0) throw new Error("invalid document");
+        documents.set(params.query, document);
+      }
+      const contextValue = createContext(
+        dependencies,
+        req.headers.authorization,
+        undefined,
+        `bare-${++requests}`,
+      );
+      const result = await execute({
+        schema,
+        document,
+        contextValue,
+        variableValues: params.variables ?? null,
+      });
+      const body = JSON.stringify(result);
+      res.writeHead(200, { "content-type": "application/graphql-response+json; charset=utf-8" });
+      res.end(body);
+    } catch {
+      res.writeHead(400).end();
+    }
+  });
+});
+server.listen(0, "127.0.0.1", () => {
+  const address = server.address();
+  if (address && typeof address === "object")
+    console.log(`listening http://127.0.0.1:${address.port}`);
+});
+process.once("SIGTERM", () => {
+  server.close();
+  void upstream.close();
+  process.exit(0);
+});
