@@ -1,0 +1,90 @@
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { DEMO_KEYS } from "../src/sandbox/seed-data.ts";
+import { startSandbox } from "../src/sandbox/server.ts";
+import { load } from "./load.ts";
+import { GATEWAY_NODE_FLAGS, spawnServer } from "./processes.ts";
+import { SINGLE } from "./queries.ts";
+
+/**
+ * `npm run bench:allocations`: what voicegraph allocates per single-resource request under 16
+ * connections (bytes per request, and the top allocating functions, self and inclusive). The
+ * allocation rate is what drives garbage collection and the heap's growth (README: Benchmarks).
+ */
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
+const SAMPLE_MS = 3000;
+const dir = "bench/profile";
+if (!existsSync(dir)) mkdirSync(dir);
+const out = `${dir}/allocations.heapprofile`;
+const sandbox = await startSandbox({ rateLimit: 1e9 });
+const gateway = await spawnServer(
+  [...GATEWAY_NODE_FLAGS, "bench/sample-allocations.ts", "src/main.ts"],
+  {
+    UPSTREAM_URL: sandbox.url,
+    PORT: "0",
+    LOG_LEVEL: "error",
+    PROFILE_AFTER_MS: "2500",
+    PROFILE_FOR_MS: String(SAMPLE_MS),
+    PROFILE_OUT: out,
+  },
+);
+let requestsInWindow = 0;
+try {
+  sandbox.clearRequests();
+  const started = performance.now();
+  const result = await load({
+    url: `${gateway.url}/graphql`,
+    connections: 16,
+    seconds: SECONDS,
+    method: "POST",
+    headers: { authorization: `Bearer ${DEMO_KEYS.acme}`, "content-type": "application/json" },
+    body: JSON.stringify({ query: SINGLE }),
+  });
+  // The run is steady after its first second: the window's share of the requests is its share of the time.
+  const elapsed = performance.now() - started;
+  requestsInWindow = (result.requests * SAMPLE_MS) / elapsed;
+  await sleep(500);
+} finally {
+  await gateway.stop();
+  await sandbox.close();
+}
+
+interface Frame {
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  selfSize: number;
+  children: Frame[];
+}
+const { head } = JSON.parse(readFileSync(out, "utf8")) as { head: Frame };
+const where = (frame: Frame["callFrame"]) =>
+  `${frame.functionName || "(anonymous)"} ${frame.url
+    .replace(/^.*node_modules\//, "")
+    .replace(/^file:\/\/.*\/(src|bench)\//, "$1/")}:${frame.lineNumber + 1}`;
+const self = new Map<string, number>();
+const inclusive = new Map<string, number>();
+/** Sums a subtree; a function counts once per stack for its inclusive bytes (recursion). */
+function walk(node: Frame, onStack: Set<string>): number {
+  const key = where(node.callFrame);
+  self.set(key, (self.get(key) ?? 0) + node.selfSize);
+  const first = !onStack.has(key);
+  if (first) onStack.add(key);
+  let bytes = node.selfSize;
+  for (const child of node.children) bytes += walk(child, onStack);
+  if (first) {
+    onStack.delete(key);
+    inclusive.set(key, (inclusive.get(key) ?? 0) + bytes);
+  }
+  return bytes;
+}
+const total = walk(head, new Set());
+const top = (map: Map<string, number>, n: number) =>
+  [...map]
+    .filter(([key]) => !key.startsWith("("))
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([key, bytes]) => `${((100 * bytes) / total).toFixed(1).padStart(5)} %  ${key}`);
+console.log(
+  `${(total / 1e6).toFixed(1)} MB allocated in ${SAMPLE_MS / 1000} s, about ${Math.round(requestsInWindow)} requests: ` +
+    `${(total / 1024 / Math.max(1, requestsInWindow)).toFixed(1)} kB per request`,
+);
+console.log(`\nTop self bytes by function:\n${top(self, 25).join("\n")}`);
+console.log(`\nTop inclusive bytes by function:\n${top(inclusive, 25).join("\n")}`);
