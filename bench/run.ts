@@ -3,7 +3,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { DEMO_KEYS, SEED_IDS } from "../src/sandbox/seed-data.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/server.ts";
 import { clientDashboard } from "./client-dashboard.ts";
-import { load } from "./load.ts";
+import { load, medianAlone } from "./load.ts";
 import { PEER_SINGLE, startPeer } from "./peer.ts";
 import { type Child, GATEWAY_NODE_FLAGS, rssMb, spawnServer } from "./processes.ts";
 import { DASHBOARD, SINGLE } from "./queries.ts";
@@ -104,6 +104,13 @@ try {
   const single = await measured(fast, "voicegraph agent(id)", gateway, () =>
     load(gql(gateway.url, SINGLE)),
   );
+  // One request at a time: the latency each adds with no queue in front of it.
+  const post = { method: "POST" as const, headers: json, body: JSON.stringify({ query: SINGLE }) };
+  const alone = {
+    raw: await medianAlone(proxy.url + agentPath, { headers: auth }),
+    voicegraph: await medianAlone(`${gateway.url}/graphql`, post),
+    ceiling: await medianAlone(`${bare.url}/graphql`, post),
+  };
   const ceiling = await measured(fast, "ceiling: its schema on bare node:http, no yoga", bare, () =>
     load(gql(bare.url, SINGLE)),
   );
@@ -181,7 +188,10 @@ try {
     "",
     `Dashboard alone: wall p50 ${Math.round(dashWall)} ms, ${dashCalls} upstream requests, ${distinct} distinct resources.`,
     "",
-    // Not a target: how the single resource's cost splits between the schema and the server.
+    // Not targets: how the single resource's cost splits between the schema and the server, and
+    // what one request adds without a queue.
+    `One request at a time (median of 1000 over one connection): raw proxy ${alone.raw} ms, voicegraph ${alone.voicegraph} ms (+${(alone.voicegraph - alone.raw).toFixed(2)} ms), ceiling ${alone.ceiling} ms.`,
+    "",
     `Ceiling (bench/bare-execute.ts: the schema, resolvers and upstream client with no yoga and no plugin): ${ratio(ceiling.rps, raw.rps)}× the raw proxy; voicegraph is ${ratio(single.rps, ceiling.rps)}× the ceiling.`,
     "",
     "| target | measured | |",
@@ -198,6 +208,7 @@ try {
     `${JSON.stringify(
       {
         rows,
+        aloneMs: alone,
         dashboard: { wallMs: dashWall, upstreamRequests: dashCalls, distinctResources: distinct },
         rssMb: { baseline, peakAt64: peak64, after },
         // Objects, not tuples: one formatting for the generated file and the linter.
