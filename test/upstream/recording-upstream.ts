@@ -5,6 +5,12 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterEach } from "vitest";
+import {
+  createUpstreamClient,
+  type UpstreamClient,
+  type UpstreamClientOptions,
+} from "../../src/upstream/client.ts";
 
 /** One request as the upstream saw it, body read to the end. */
 export interface RecordedRequest {
@@ -63,6 +69,44 @@ export async function startRecordingUpstream(handler: UpstreamHandler): Promise<
     close: () => {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * For tests that each put the upstream client over a recording upstream: returns the functions
+ * that start them, and closes whatever a test started (clients first) once that test ends.
+ * `defaults` are the client options `start` uses unless a test gives its own.
+ */
+export function clientsPerTest(defaults: Omit<UpstreamClientOptions, "baseUrl"> = {}) {
+  const upstreams: RecordingUpstream[] = [];
+  const clients: UpstreamClient[] = [];
+  afterEach(async () => {
+    for (const client of clients.splice(0)) await client.close();
+    for (const upstream of upstreams.splice(0)) await upstream.close();
+  });
+  async function startUpstream(handler: UpstreamHandler): Promise<RecordingUpstream> {
+    const upstream = await startRecordingUpstream(handler);
+    upstreams.push(upstream);
+    return upstream;
+  }
+  function createClient(options: UpstreamClientOptions): UpstreamClient {
+    const client = createUpstreamClient(options);
+    clients.push(client);
+    return client;
+  }
+  return {
+    startUpstream,
+    createClient,
+    /** An upstream answering with `handler`, and a client over it (`basePath` after its URL). */
+    async start(
+      handler: UpstreamHandler,
+      options: Omit<UpstreamClientOptions, "baseUrl"> & { basePath?: string } = {},
+    ) {
+      const { basePath = "", ...rest } = options;
+      const upstream = await startUpstream(handler);
+      const client = createClient({ baseUrl: `${upstream.url}${basePath}`, ...defaults, ...rest });
+      return { upstream, client };
     },
   };
 }
