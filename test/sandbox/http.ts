@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
+import { closedAfterEachTest } from "../support/closing.ts";
 
 /**
  * Starts a sandbox with `options` once for the file's tests (`"file"`) or afresh for each test
@@ -24,15 +25,8 @@ export function sandboxFor(per: "file" | "test", options: SandboxOptions = {}): 
  * starts it, and closes the one a test started once that test ends.
  */
 export function sandboxPerTest(): (options?: SandboxOptions) => Promise<Sandbox> {
-  let sandbox: Sandbox | undefined;
-  afterEach(async () => {
-    await sandbox?.close();
-    sandbox = undefined;
-  });
-  return async (options = {}) => {
-    sandbox = await startSandbox(options);
-    return sandbox;
-  };
+  const closing = closedAfterEachTest();
+  return async (options = {}) => closing(await startSandbox(options));
 }
 
 export interface Answer {

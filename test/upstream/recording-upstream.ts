@@ -5,12 +5,12 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterEach } from "vitest";
 import {
   createUpstreamClient,
   type UpstreamClient,
   type UpstreamClientOptions,
 } from "../../src/upstream/client.ts";
+import { closedAfterEachTest } from "../support/closing.ts";
 
 /** One request as the upstream saw it, body read to the end. */
 export interface RecordedRequest {
@@ -75,26 +75,15 @@ export async function startRecordingUpstream(handler: UpstreamHandler): Promise<
 
 /**
  * For tests that each put the upstream client over a recording upstream: returns the functions
- * that start them, and closes whatever a test started (clients first) once that test ends.
+ * that start them, and closes whatever a test started (the last started first) once it ends.
  * `defaults` are the client options `start` uses unless a test gives its own.
  */
 export function clientsPerTest(defaults: Omit<UpstreamClientOptions, "baseUrl"> = {}) {
-  const upstreams: RecordingUpstream[] = [];
-  const clients: UpstreamClient[] = [];
-  afterEach(async () => {
-    for (const client of clients.splice(0)) await client.close();
-    for (const upstream of upstreams.splice(0)) await upstream.close();
-  });
-  async function startUpstream(handler: UpstreamHandler): Promise<RecordingUpstream> {
-    const upstream = await startRecordingUpstream(handler);
-    upstreams.push(upstream);
-    return upstream;
-  }
-  function createClient(options: UpstreamClientOptions): UpstreamClient {
-    const client = createUpstreamClient(options);
-    clients.push(client);
-    return client;
-  }
+  const closing = closedAfterEachTest();
+  const startUpstream = async (handler: UpstreamHandler): Promise<RecordingUpstream> =>
+    closing(await startRecordingUpstream(handler));
+  const createClient = (options: UpstreamClientOptions): UpstreamClient =>
+    closing(createUpstreamClient(options));
   return {
     startUpstream,
     createClient,
