@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACME, type Harness, startHarness } from "./harness.ts";
+import { ACME, corsPreflight, type Harness, startHarness } from "./harness.ts";
 
 let harness: Harness;
 let withGraphiql: Harness;
@@ -66,14 +66,7 @@ describe("CSRF: a request a page can send cross-site without a preflight runs no
 
 describe("default CORS allows any origin, never with credentials", () => {
   it("answers any page's origin, and never Allow-Credentials", async () => {
-    const preflight = await fetch(`${harness.url}/graphql`, {
-      method: "OPTIONS",
-      headers: {
-        origin: "https://evil.example",
-        "access-control-request-method": "POST",
-        "access-control-request-headers": "authorization, content-type",
-      },
-    });
+    const preflight = await corsPreflight(harness, "https://evil.example");
     expect(preflight.headers.get("access-control-allow-origin")).toBe("https://evil.example");
     expect(preflight.headers.get("vary")).toContain("Origin");
     expect(preflight.headers.get("access-control-allow-credentials")).toBeNull();

@@ -98,6 +98,24 @@ export async function fetchConnection(
   return connection;
 }
 
+/** Every page of the connection, paging forward with `first` to the last (20 pages at most). */
+export async function pagesForward(
+  harness: Harness,
+  query: string,
+  field: string,
+  first: number,
+): Promise<ConnectionResult[]> {
+  const pages: ConnectionResult[] = [];
+  let after: string | null = null;
+  for (let hasNextPage = true; hasNextPage && pages.length < 20; ) {
+    const page: ConnectionResult = await fetchConnection(harness, query, field, { first, after });
+    pages.push(page);
+    ({ hasNextPage } = page.pageInfo);
+    after = page.pageInfo.endCursor;
+  }
+  return pages;
+}
+
 /** What a client reads off a connection, in one comparable object. */
 export function summary(connection: ConnectionResult) {
   return {

@@ -8,11 +8,11 @@ import {
   upstreamCursorAt,
 } from "../support/list-upstream.ts";
 import {
-  type ConnectionResult,
   connectionQuery,
   errorCodes,
   fakeCampaigns,
   fetchConnection,
+  pagesForward,
   summary,
 } from "./connection-queries.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
@@ -64,14 +64,7 @@ describe("campaigns against the sandbox (cursor upstream)", () => {
 
   it("pages through all 30 in three pages of 10 by the upstream's cursors", async () => {
     expect(campaigns).toHaveLength(SEED_COUNTS.acme.campaigns);
-    const pages: ConnectionResult[] = [];
-    let after: string | null = null;
-    for (let hasNextPage = true; hasNextPage; ) {
-      const page: ConnectionResult = await list({ first: 10, after });
-      pages.push(page);
-      ({ hasNextPage } = page.pageInfo);
-      after = page.pageInfo.endCursor;
-    }
+    const pages = await pagesForward(harness, CAMPAIGNS, "campaigns", 10);
     expect(pages.map((page) => summary(page))).toEqual(
       [0, 1, 2].map((index) => ({
         ids: campaigns.slice(index * 10, index * 10 + 10).map((c) => c.id),
@@ -208,14 +201,7 @@ describe("campaigns against a purpose-built cursor upstream", () => {
 
   it("reports a page shorter than asked (a tighter bound) and continues after it", async () => {
     route.maxItems = 7;
-    const pages: ConnectionResult[] = [];
-    let after: string | null = null;
-    for (let hasNextPage = true; hasNextPage; ) {
-      const page: ConnectionResult = await list({ first: 10, after });
-      pages.push(page);
-      ({ hasNextPage } = page.pageInfo);
-      after = page.pageInfo.endCursor;
-    }
+    const pages = await pagesForward(harness, CAMPAIGNS, "campaigns", 10);
     expect(pages.map((page) => summary(page).ids)).toEqual(
       [0, 7, 14, 21, 28].map((start) =>
         fakeCampaigns(30)
@@ -275,7 +261,7 @@ describe("campaigns against a purpose-built cursor upstream", () => {
 
 describe("campaigns against a sandbox whose endpoint sets a tighter bound (7)", () => {
   let harness: Harness;
-  const list = (variables: Record<string, unknown>) =>
+  const _list = (variables: Record<string, unknown>) =>
     fetchConnection(harness, CAMPAIGNS, "campaigns", variables);
 
   beforeAll(async () => {
@@ -284,17 +270,9 @@ describe("campaigns against a sandbox whose endpoint sets a tighter bound (7)", 
   afterAll(() => harness.close());
 
   it("reports the short pages as they come and pages through every campaign", async () => {
-    const seen: string[] = [];
-    const sizes: number[] = [];
-    let after: string | null = null;
-    for (let hasNextPage = true; hasNextPage; ) {
-      const page: ConnectionResult = await list({ first: 10, after });
-      const { ids } = summary(page);
-      seen.push(...ids);
-      sizes.push(ids.length);
-      ({ hasNextPage } = page.pageInfo);
-      after = page.pageInfo.endCursor;
-    }
+    const pages = await pagesForward(harness, CAMPAIGNS, "campaigns", 10);
+    const seen = pages.flatMap((page) => summary(page).ids);
+    const sizes = pages.map((page) => summary(page).ids.length);
     expect(sizes).toEqual([7, 7, 7, 7, 2]);
     expect(new Set(seen).size).toBe(SEED_COUNTS.acme.campaigns);
     expect(seen).toHaveLength(SEED_COUNTS.acme.campaigns);

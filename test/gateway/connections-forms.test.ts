@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type ListRoute, type ListUpstream, startListUpstream } from "../support/list-upstream.ts";
 import {
-  type ConnectionResult,
   connectionQuery,
   errorCodes,
   fakeAgents,
   fakeCampaigns,
   fetchConnection,
+  pagesForward,
   summary,
 } from "./connection-queries.ts";
 import { type Harness, startHarness } from "./harness.ts";
@@ -40,15 +40,8 @@ const CONVERSATIONS = connectionQuery("conversations", "ConversationFilter");
 
 /** Pages forward with `first` until hasNextPage is false; every page's summary. */
 async function walk(query: string, field: string, first: number) {
-  const pages: Array<ReturnType<typeof summary>> = [];
-  let after: string | null = null;
-  for (let hasNextPage = true; hasNextPage && pages.length < 20; ) {
-    const page: ConnectionResult = await fetchConnection(harness, query, field, { first, after });
-    pages.push(summary(page));
-    ({ hasNextPage } = page.pageInfo);
-    after = page.pageInfo.endCursor;
-  }
-  return pages;
+  const pages = await pagesForward(harness, query, field, first);
+  return pages.map((page) => summary(page));
 }
 
 const ids = (items: Array<{ id: string }>, from: number, to: number) =>

@@ -5,6 +5,7 @@ import {
   type ConnectionResult,
   connectionQuery,
   fetchConnection,
+  pagesForward,
   summary,
 } from "./connection-queries.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
@@ -54,17 +55,10 @@ describe("agents (page/pageSize upstream)", () => {
   });
 
   it("walks forward through all 45 agents with first/after, in the sandbox's order", async () => {
-    const seen: string[] = [];
-    const flags: Array<[boolean, boolean]> = [];
-    let after: string | null = null;
-    for (let hasNextPage = true; hasNextPage; ) {
-      const page: ConnectionResult = await agents({ first: 10, after });
-      seen.push(...summary(page).ids);
-      flags.push([page.pageInfo.hasPreviousPage, page.pageInfo.hasNextPage]);
-      expect(page.totalCount).toBe(45);
-      ({ hasNextPage } = page.pageInfo);
-      after = page.pageInfo.endCursor;
-    }
+    const pages = await pagesForward(harness, AGENTS, "agents", 10);
+    for (const page of pages) expect(page.totalCount).toBe(45);
+    const seen = pages.flatMap((page) => summary(page).ids);
+    const flags = pages.map((page) => [page.pageInfo.hasPreviousPage, page.pageInfo.hasNextPage]);
     expect(seen).toEqual(agentIds);
     expect(flags).toEqual([
       [false, true],

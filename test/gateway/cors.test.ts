@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ACME, type Harness, startHarness } from "./harness.ts";
+import { ACME, corsPreflight, type Harness, startHarness } from "./harness.ts";
 import { RATE_LIMIT } from "./sandbox-answers.ts";
 
 let harness: Harness;
@@ -12,14 +12,7 @@ afterAll(() => harness.close());
 
 describe("CORS for browser frontends", () => {
   it("lets an allowed origin send the Authorization header", async () => {
-    const preflight = await fetch(`${harness.url}/graphql`, {
-      method: "OPTIONS",
-      headers: {
-        origin: "https://app.example.com",
-        "access-control-request-method": "POST",
-        "access-control-request-headers": "authorization, content-type",
-      },
-    });
+    const preflight = await corsPreflight(harness, "https://app.example.com");
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("access-control-allow-origin")).toBe("https://app.example.com");
     expect(preflight.headers.get("access-control-allow-headers")).toBe(

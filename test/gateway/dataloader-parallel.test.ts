@@ -1,30 +1,22 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   ConversationPageAgentsDocument,
   OrganizationAgentAndDocumentDocument,
   ThreeAgentsDocument,
 } from "../generated/graphql.ts";
-import {
-  BARRIER_AGENT_IDS,
-  type BarrierUpstream,
-  startBarrierUpstream,
-} from "./barrier-upstream.ts";
+import { closedAfterEachTest } from "../support/closing.ts";
+import { BARRIER_AGENT_IDS, startBarrierUpstream } from "./barrier-upstream.ts";
 import { sorted } from "./dataloader-support.ts";
-import { type Harness, startHarness } from "./harness.ts";
+import { startHarness } from "./harness.ts";
 
 describe("independent fetches run in parallel", () => {
-  let barrier: BarrierUpstream | undefined;
-  let harness: Harness | undefined;
-  afterEach(async () => {
-    await harness?.close();
-    await barrier?.close();
-    harness = undefined;
-    barrier = undefined;
-  });
+  const closing = closedAfterEachTest();
 
   async function start(options: Parameters<typeof startBarrierUpstream>[0]) {
-    barrier = await startBarrierUpstream(options);
-    harness = await startHarness({ upstream: { baseUrl: barrier.url, maxRetries: 0 } });
+    const barrier = closing(await startBarrierUpstream(options));
+    const harness = closing(
+      await startHarness({ upstream: { baseUrl: barrier.url, maxRetries: 0 } }),
+    );
     return { barrier, harness };
   }
 

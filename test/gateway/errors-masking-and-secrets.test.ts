@@ -1,12 +1,9 @@
 import { inspect } from "node:util";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
-import {
-  type RecordingUpstream,
-  sendJson,
-  startRecordingUpstream,
-} from "../upstream/recording-upstream.ts";
-import { type Harness, startHarness } from "./harness.ts";
+import { closedAfterEachTest } from "../support/closing.ts";
+import { sendJson, startRecordingUpstream } from "../upstream/recording-upstream.ts";
+import { startHarness } from "./harness.ts";
 
 /** A yoga logger keeping every line it is given, at every level. */
 function capturingLogger() {
@@ -24,25 +21,22 @@ function capturingLogger() {
 }
 
 describe("unexpected errors and secrets", () => {
-  let upstream: RecordingUpstream | undefined;
-  let echoing: Harness | undefined;
-  afterEach(async () => {
-    await echoing?.close();
-    await upstream?.close();
-    echoing = undefined;
-    upstream = undefined;
-  });
+  const closing = closedAfterEachTest();
 
   it("masks an unexpected error as 'Unexpected error.' with no internal message or stack", async () => {
     // An agent list item without `primaryLanguage` (non-null in the schema) fails inside graphql-js.
-    upstream = await startRecordingUpstream((_request, res) =>
-      sendJson(res, 200, { items: [{ id: "agt_1" }], total: 1, page: 1, pageSize: 20 }),
+    const upstream = closing(
+      await startRecordingUpstream((_request, res) =>
+        sendJson(res, 200, { items: [{ id: "agt_1" }], total: 1, page: 1, pageSize: 20 }),
+      ),
     );
     const { lines, logger } = capturingLogger();
-    echoing = await startHarness({
-      upstream: { baseUrl: upstream.url },
-      gateway: { logging: logger },
-    });
+    const echoing = closing(
+      await startHarness({
+        upstream: { baseUrl: upstream.url },
+        gateway: { logging: logger },
+      }),
+    );
 
     const response = await echoing.graphql("{ agents { nodes { id primaryLanguage } } }");
 
@@ -74,40 +68,44 @@ describe("unexpected errors and secrets", () => {
   it("never shows the API key in a response or a log line, even when the upstream echoes it", async () => {
     const token = "sk_live_0123456789abcdef";
     const authorization = `Bearer ${token}`;
-    upstream = await startRecordingUpstream((request, res) => {
-      const echoed = request.headers.authorization ?? "";
-      const echo = { "x-echo": echoed, "x-request-id": echoed };
-      if (request.url.startsWith("/v1/agents/")) {
-        return sendJson(
-          res,
-          404,
-          {
-            error: {
-              code: "NOT_FOUND",
-              message: `No agent for ${echoed}`,
-              details: { authorization: echoed, [token]: token },
+    const upstream = closing(
+      await startRecordingUpstream((request, res) => {
+        const echoed = request.headers.authorization ?? "";
+        const echo = { "x-echo": echoed, "x-request-id": echoed };
+        if (request.url.startsWith("/v1/agents/")) {
+          return sendJson(
+            res,
+            404,
+            {
+              error: {
+                code: "NOT_FOUND",
+                message: `No agent for ${echoed}`,
+                details: { authorization: echoed, [token]: token },
+              },
+              requestId: `req_${token}`,
             },
-            requestId: `req_${token}`,
-          },
-          echo,
-        );
-      }
-      if (request.url.startsWith("/v1/documents/")) {
-        // No requestId in the body: the gateway falls back to X-Request-Id, which echoes too.
-        return sendJson(
-          res,
-          403,
-          { error: { code: token, message: `Key ${token} may not` } },
-          echo,
-        );
-      }
-      return sendJson(res, 500, { error: { code: "INTERNAL", message: `boom ${echoed}` } }, echo);
-    });
+            echo,
+          );
+        }
+        if (request.url.startsWith("/v1/documents/")) {
+          // No requestId in the body: the gateway falls back to X-Request-Id, which echoes too.
+          return sendJson(
+            res,
+            403,
+            { error: { code: token, message: `Key ${token} may not` } },
+            echo,
+          );
+        }
+        return sendJson(res, 500, { error: { code: "INTERNAL", message: `boom ${echoed}` } }, echo);
+      }),
+    );
     const { lines, logger } = capturingLogger();
-    echoing = await startHarness({
-      upstream: { baseUrl: upstream.url, maxRetries: 0 },
-      gateway: { logging: logger },
-    });
+    const echoing = closing(
+      await startHarness({
+        upstream: { baseUrl: upstream.url, maxRetries: 0 },
+        gateway: { logging: logger },
+      }),
+    );
 
     const response = await echoing.graphql(
       '{ agent(id: "agt_1") { id } document(id: "doc_1") { id } campaign(id: "cmp_1") { id } }',
@@ -169,7 +167,7 @@ describe("unexpected errors and secrets", () => {
 
   it("never shows a demo key either when the sandbox rejects a malformed header", async () => {
     const { lines, logger } = capturingLogger();
-    echoing = await startHarness({ gateway: { logging: logger } });
+    const echoing = closing(await startHarness({ gateway: { logging: logger } }));
 
     const response = await echoing.graphql("{ organization { name } }", undefined, {
       authorization: `Token ${DEMO_KEYS.acme}`,

@@ -154,3 +154,15 @@ export function takeRequestIds(
     delete extensions.requestId;
   }
 }
+
+/** The CORS preflight a page at `origin` sends before a POST with an API key and a JSON body. */
+export function corsPreflight(harness: Harness, origin: string): Promise<Response> {
+  return fetch(`${harness.url}/graphql`, {
+    method: "OPTIONS",
+    headers: {
+      origin,
+      "access-control-request-method": "POST",
+      "access-control-request-headers": "authorization, content-type",
+    },
+  });
+}

@@ -1,10 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import {
-  type RecordingUpstream,
-  sendJson,
-  startRecordingUpstream,
-} from "../upstream/recording-upstream.ts";
+import { closedAfterEachTest } from "../support/closing.ts";
+import { sendJson, startRecordingUpstream } from "../upstream/recording-upstream.ts";
 import { ACME, type Harness, startHarness, takeRequestIds } from "./harness.ts";
 
 const LONE_SURROGATE = "agt_\ud800x";
@@ -120,12 +117,7 @@ describe("input the gateway judges alone", () => {
 });
 
 describe("absurd upstream headers", () => {
-  let upstream: RecordingUpstream;
-  let harness: Harness;
-  afterEach(async () => {
-    await harness.close();
-    await upstream.close();
-  });
+  const closing = closedAfterEachTest();
 
   it.each([
     ["far in the future", "99999999999999999"],
@@ -133,19 +125,21 @@ describe("absurd upstream headers", () => {
     ["negative", "-5"],
     ["not a number", "soon"],
   ])("ignores an X-RateLimit-Reset %s instead of failing the call", async (_what, reset) => {
-    upstream = await startRecordingUpstream((_request, res) =>
-      sendJson(
-        res,
-        200,
-        { id: "org_1", name: "Acme" },
-        {
-          "X-RateLimit-Limit": "100",
-          "X-RateLimit-Remaining": "99",
-          "X-RateLimit-Reset": reset,
-        },
+    const upstream = closing(
+      await startRecordingUpstream((_request, res) =>
+        sendJson(
+          res,
+          200,
+          { id: "org_1", name: "Acme" },
+          {
+            "X-RateLimit-Limit": "100",
+            "X-RateLimit-Remaining": "99",
+            "X-RateLimit-Reset": reset,
+          },
+        ),
       ),
     );
-    harness = await startHarness({ upstream: { baseUrl: upstream.url } });
+    const harness = closing(await startHarness({ upstream: { baseUrl: upstream.url } }));
     const response = await harness.graphql("{ organization { name } }");
     expect(response.status).toBe(200);
     expect(response.body.errors).toBeUndefined();
@@ -154,19 +148,21 @@ describe("absurd upstream headers", () => {
   });
 
   it("caps the wait of a 429 whose reset is absurdly far at one day", async () => {
-    upstream = await startRecordingUpstream((_request, res) =>
-      sendJson(
-        res,
-        429,
-        { error: { code: "RATE_LIMITED", message: "Slow down." } },
-        {
-          "X-RateLimit-Limit": "100",
-          "X-RateLimit-Remaining": "0",
-          "X-RateLimit-Reset": "8000000000000",
-        },
+    const upstream = closing(
+      await startRecordingUpstream((_request, res) =>
+        sendJson(
+          res,
+          429,
+          { error: { code: "RATE_LIMITED", message: "Slow down." } },
+          {
+            "X-RateLimit-Limit": "100",
+            "X-RateLimit-Remaining": "0",
+            "X-RateLimit-Reset": "8000000000000",
+          },
+        ),
       ),
     );
-    harness = await startHarness({ upstream: { baseUrl: upstream.url } });
+    const harness = closing(await startHarness({ upstream: { baseUrl: upstream.url } }));
     const response = await harness.graphql("{ organization { name } }");
     expect(response.status).toBe(429);
     expect(response.body.errors?.[0]?.extensions).toMatchObject({

@@ -1,44 +1,17 @@
-import { type ChildProcess, spawn } from "node:child_process";
+import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.ts";
+import { scriptPerTest } from "../support/scripts.ts";
 
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill("SIGTERM");
-});
-
-function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ["src/main.ts"], {
-    env: { PATH: process.env.PATH ?? "", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    stderr += chunk;
-  });
-  return {
-    child,
-    output: () => ({ stdout, stderr }),
-    /** stdout once the banner's last line (`upstream: …`, or the keys) is out. */
-    async banner(last = "other keys"): Promise<string> {
-      for (let waited = 0; waited < 10_000 && !stdout.includes(last); waited += 50) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      return stdout;
-    },
-  };
-}
+// Tests read the banner once its last line is out: the demo keys ("other keys: …") over the
+// embedded sandbox, "upstream: …" over another.
+const start = scriptPerTest("src/main.ts");
 
 describe("npm start", () => {
   it("starts the embedded sandbox and prints the GraphiQL URL and a demo key", async () => {
     const gateway = start({ PORT: "0", LOG_LEVEL: "error" });
-    const banner = await gateway.banner();
+    const banner = await gateway.stdoutWith("other keys");
     expect(banner).toMatch(/GraphiQL at http:\/\/127\.0\.0\.1:\d+\/graphql/);
     expect(banner).toContain("demo key: Authorization: Bearer sk_test_acme");
     const url = /GraphiQL at (\S+)/.exec(banner)?.[1] as string;
@@ -61,7 +34,7 @@ describe("npm start", () => {
     const upstream = await startSandbox({ port: 0 });
     try {
       const gateway = start({ PORT: "0", LOG_LEVEL: "error", UPSTREAM_URL: upstream.url });
-      const banner = await gateway.banner("upstream:");
+      const banner = await gateway.stdoutWith("upstream:");
       expect(banner).toContain(`upstream: ${upstream.url}`);
       expect(banner).not.toContain("demo key");
       // GraphiQL is off away from the embedded sandbox: no page for anyone who finds the URL.
@@ -96,7 +69,7 @@ describe("npm start", () => {
         UPSTREAM_URL: upstream.url,
         GRAPHIQL: "true",
       });
-      const url = /GraphiQL at (\S+)/.exec(await gateway.banner("upstream:"))?.[1] as string;
+      const url = /GraphiQL at (\S+)/.exec(await gateway.stdoutWith("upstream:"))?.[1] as string;
       const page = await fetch(url, { headers: { accept: "text/html" } });
       const html = await page.text();
       expect(page.headers.get("content-type")).toContain("text/html");
@@ -109,7 +82,7 @@ describe("npm start", () => {
 
   it("gives the embedded sandbox the SANDBOX_* settings", async () => {
     const gateway = start({ PORT: "0", LOG_LEVEL: "error", SANDBOX_RATE_LIMIT: "2" });
-    const url = /GraphiQL at (\S+)/.exec(await gateway.banner())?.[1] as string;
+    const url = /GraphiQL at (\S+)/.exec(await gateway.stdoutWith("other keys"))?.[1] as string;
     const ask = () =>
       fetch(url, {
         method: "POST",
@@ -172,7 +145,7 @@ describe("npm start in session mode", () => {
       SESSION_JWT_SECRET: secret,
       TRUSTED_DOCUMENTS_ONLY: "false",
     });
-    const banner = await gateway.banner("session mode");
+    const banner = await gateway.stdoutWith("session mode");
     expect(banner).toContain("npm run demo-token -- acme");
     const url = /GraphQL at (\S+)/.exec(banner)?.[1] as string;
 

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { createClient } from "graphql-ws";
-import { describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { ACME, GLOBEX, type Harness } from "./harness.ts";
 import {
@@ -8,6 +8,7 @@ import {
   expectWholeCall,
   LIVE,
   type Payload,
+  pollsOnceSettled,
   type StatusUpdate,
   SUBSCRIPTION,
   start,
@@ -78,11 +79,7 @@ describe.concurrent("Subscription.conversationStatus over graphql-ws", () => {
 
       // The last socket is cut without a goodbye: the poller stops all the same.
       dropping.terminate();
-      await vi.waitFor(() => expect(hub.pollerCount).toBe(0), { timeout: 2_000, interval: 10 });
-      await sleep(100);
-      takePolls(harness);
-      await sleep(250);
-      expect(takePolls(harness)).toEqual([]);
+      expect(await pollsOnceSettled(harness, { pollers: 0, overMs: 250 })).toEqual([]);
     } finally {
       await leaving.dispose();
       await dropping.dispose();

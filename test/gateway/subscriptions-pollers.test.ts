@@ -4,6 +4,7 @@ import { ACME, ACME_READONLY } from "./harness.ts";
 import {
   LIVE,
   payloads,
+  pollsOnceSettled,
   start,
   subscribeSse,
   takePolls,
@@ -46,11 +47,7 @@ describe.concurrent("conversationStatus pollers", () => {
 
     // The last one leaving stops it: no more upstream requests.
     second.disconnect();
-    await vi.waitFor(() => expect(hub.pollerCount).toBe(0), { timeout: 2_000, interval: 10 });
-    await sleep(100);
-    takePolls(harness);
-    await sleep(300);
-    expect(takePolls(harness)).toEqual([]);
+    expect(await pollsOnceSettled(harness, { pollers: 0, overMs: 300 })).toEqual([]);
   });
 
   it("gives another API key its own poller, and stops each when its subscribers leave", async ({
@@ -76,20 +73,12 @@ describe.concurrent("conversationStatus pollers", () => {
     expect(polls.filter((key) => key !== ACME && key !== ACME_READONLY)).toEqual([]);
 
     acme.disconnect();
-    await vi.waitFor(() => expect(hub.pollerCount).toBe(1), { timeout: 2_000, interval: 10 });
-    await sleep(100);
-    takePolls(harness);
-    await sleep(300);
-    const after = takePolls(harness);
+    const after = await pollsOnceSettled(harness, { pollers: 1, overMs: 300 });
     expect(after).not.toContain(ACME);
     expect(after).toContain(ACME_READONLY);
 
     readonly.disconnect();
-    await vi.waitFor(() => expect(hub.pollerCount).toBe(0), { timeout: 2_000, interval: 10 });
-    await sleep(100);
-    takePolls(harness);
-    await sleep(250);
-    expect(takePolls(harness)).toEqual([]);
+    expect(await pollsOnceSettled(harness, { pollers: 0, overMs: 250 })).toEqual([]);
   });
 
   it("sends a subscriber joining an existing poller the latest value at once, without a poll", async ({

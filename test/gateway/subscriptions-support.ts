@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { expect, vi } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import type { SandboxOptions } from "../../src/sandbox/server.ts";
@@ -68,6 +69,22 @@ export function takePolls(harness: Harness, conversationId: string = LIVE): stri
     .map((request) => request.headers.authorization ?? "");
   harness.sandbox.clearRequests();
   return polls;
+}
+
+/**
+ * Waits (bounded) until the gateway runs `pollers` pollers, lets a poll already under way land
+ * (100 ms), then returns the status polls the sandbox receives over the next `overMs`.
+ */
+export async function pollsOnceSettled(
+  harness: Harness,
+  { pollers, overMs }: { pollers: number; overMs: number },
+): Promise<string[]> {
+  const hub = harness.gateway.conversationStatusHub;
+  await vi.waitFor(() => expect(hub.pollerCount).toBe(pollers), { timeout: 2_000, interval: 10 });
+  await sleep(100);
+  takePolls(harness);
+  await sleep(overMs);
+  return takePolls(harness);
 }
 
 // ---------------------------------------------------------------------------------------------

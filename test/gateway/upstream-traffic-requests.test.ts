@@ -1,14 +1,14 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import { closedAfterEachTest } from "../support/closing.ts";
 import {
   closedPortUrl,
-  type RecordingUpstream,
   sendJson,
   startRecordingUpstream,
   waitFor,
 } from "../upstream/recording-upstream.ts";
 import { harness, oneHarnessPerFile } from "./file-harness.ts";
-import { ACME, type Harness, startHarness } from "./harness.ts";
+import { ACME, startHarness } from "./harness.ts";
 import { SMALL_LIMITS } from "./upstream-traffic-support.ts";
 
 oneHarnessPerFile({ gateway: SMALL_LIMITS });
@@ -119,22 +119,21 @@ describe("what reaches the upstream", () => {
 });
 
 describe("a client that disconnects", () => {
-  let upstream: RecordingUpstream | undefined;
-  let gateway: Harness | undefined;
-  afterEach(async () => {
-    await gateway?.close();
-    await upstream?.close();
-  });
+  const closing = closedAfterEachTest();
 
   it("aborts its upstream call: the upstream sees the connection close, and no retry", async () => {
     // The first request is never answered; later ones are, so the gateway stays usable.
     let received = 0;
-    upstream = await startRecordingUpstream((_request, res) => {
-      received += 1;
-      if (received > 1) sendJson(res, 200, { id: "org_acme", name: "Acme Health" });
-    });
+    const upstream = closing(
+      await startRecordingUpstream((_request, res) => {
+        received += 1;
+        if (received > 1) sendJson(res, 200, { id: "org_acme", name: "Acme Health" });
+      }),
+    );
     // A long upstream timeout: only the client's disconnect can end the first call early.
-    gateway = await startHarness({ upstream: { baseUrl: upstream.url, timeoutMs: 10_000 } });
+    const gateway = closing(
+      await startHarness({ upstream: { baseUrl: upstream.url, timeoutMs: 10_000 } }),
+    );
     const client = new AbortController();
     const pending = fetch(`${gateway.url}/graphql`, {
       method: "POST",
@@ -148,7 +147,7 @@ describe("a client that disconnects", () => {
     client.abort();
 
     expect(await pending).toMatchObject({ name: "AbortError" });
-    await waitFor(() => upstream?.closedConnectionCount() === 1);
+    await waitFor(() => upstream.closedConnectionCount() === 1);
     const next = await gateway.graphql("{ organization { name } }");
     expect(next.body.data).toEqual({ organization: { name: "Acme Health" } });
     expect(upstream.requests.map((request) => `${request.method} ${request.url}`)).toEqual([

@@ -1,19 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEMO_KEYS, SEED_COUNTS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
-import { call, expectError } from "./http.ts";
+import { call, expectError, sandboxFor } from "./http.ts";
 
-let sandbox: Sandbox;
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-afterEach(() => sandbox.close());
+const sandbox = sandboxFor("test");
 
 const AGENT = `/v1/agents/${SEED_IDS.acmeAgent}`;
 
 describe("agent list (page form)", () => {
   it("defaults to page 1 of 20, oldest first", async () => {
-    const answer = await call(sandbox, "/v1/agents");
+    const answer = await call(sandbox(), "/v1/agents");
     expect(answer.status).toBe(200);
     expect(Object.keys(answer.body).sort()).toEqual(["items", "page", "pageSize", "total"]);
     expect(answer.body).toMatchObject({ total: SEED_COUNTS.acme.agents, page: 1, pageSize: 20 });
@@ -27,7 +22,7 @@ describe("agent list (page form)", () => {
 
   it("spans three pages of 20 with no overlap, and answers an empty page past the end", async () => {
     const pages = await Promise.all(
-      [1, 2, 3, 4].map((page) => call(sandbox, `/v1/agents?page=${page}`)),
+      [1, 2, 3, 4].map((page) => call(sandbox(), `/v1/agents?page=${page}`)),
     );
     expect(pages.map((p) => p.body.items.length)).toEqual([20, 20, 5, 0]);
     const ids = pages.flatMap((p) => p.body.items.map((a: { id: string }) => a.id));
@@ -40,7 +35,7 @@ describe("agent list (page form)", () => {
   });
 
   it("has seeded agents in every status, the first three with voice configs", async () => {
-    const all = (await call(sandbox, "/v1/agents?pageSize=100")).body.items;
+    const all = (await call(sandbox(), "/v1/agents?pageSize=100")).body.items;
     expect(new Set(all.map((a: { status: string }) => a.status))).toEqual(
       new Set(["ACTIVE", "PAUSED", "INACTIVE"]),
     );
@@ -50,7 +45,7 @@ describe("agent list (page form)", () => {
       "INACTIVE",
     ]);
     for (const agent of all.slice(0, 3)) expect(agent.voiceConfigs.length).toBeGreaterThan(0);
-    expect((await call(sandbox, "/v1/agents", { key: DEMO_KEYS.globex })).body.total).toBe(
+    expect((await call(sandbox(), "/v1/agents", { key: DEMO_KEYS.globex })).body.total).toBe(
       SEED_COUNTS.globex.agents,
     );
   });
@@ -58,7 +53,7 @@ describe("agent list (page form)", () => {
 
 describe("get and update agent", () => {
   it("returns the agent with its status", async () => {
-    const answer = await call(sandbox, AGENT);
+    const answer = await call(sandbox(), AGENT);
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({
       id: SEED_IDS.acmeAgent,
@@ -77,8 +72,8 @@ describe("get and update agent", () => {
   });
 
   it("answers an update without status, keeping omitted fields", async () => {
-    const before = (await call(sandbox, AGENT)).body;
-    const answer = await call(sandbox, AGENT, {
+    const before = (await call(sandbox(), AGENT)).body;
+    const answer = await call(sandbox(), AGENT, {
       method: "PATCH",
       body: { greeting: "Hi!", metadata: { tier: "gold" } },
     });
@@ -92,11 +87,11 @@ describe("get and update agent", () => {
       updatedAt: answer.body.updatedAt,
     });
     expect(answer.body).not.toHaveProperty("status");
-    expect((await call(sandbox, AGENT)).body).toEqual({ ...answer.body, status: "ACTIVE" });
+    expect((await call(sandbox(), AGENT)).body).toEqual({ ...answer.body, status: "ACTIVE" });
   });
 
   it("replaces voice configs, keeping ids that name existing configs", async () => {
-    const answer = await call(sandbox, AGENT, {
+    const answer = await call(sandbox(), AGENT, {
       method: "PATCH",
       body: {
         voiceConfigs: [
@@ -126,7 +121,7 @@ describe("get and update agent", () => {
   });
 
   it("adds a new primary language to the supported languages", async () => {
-    const answer = await call(sandbox, AGENT, {
+    const answer = await call(sandbox(), AGENT, {
       method: "PATCH",
       body: { primaryLanguage: "fr-FR" },
     });
@@ -134,19 +129,19 @@ describe("get and update agent", () => {
   });
 
   it("answers 409 CONFLICT when renaming to another agent's name", async () => {
-    const answer = await call(sandbox, AGENT, { method: "PATCH", body: { name: " scheduler " } });
+    const answer = await call(sandbox(), AGENT, { method: "PATCH", body: { name: " scheduler " } });
     expect(expectError(answer, 409, "CONFLICT")).toEqual({
       field: "name",
       conflictingId: SEED_IDS.acmeAgentPaused,
     });
-    const same = await call(sandbox, AGENT, { method: "PATCH", body: { name: "Reception" } });
+    const same = await call(sandbox(), AGENT, { method: "PATCH", body: { name: "Reception" } });
     expect(same.status).toBe(200);
   });
 });
 
 describe("create agent (assumed POST /v1/agents)", () => {
   it("answers 201 with an ACTIVE agent, a generated id and defaults", async () => {
-    const answer = await call(sandbox, "/v1/agents", {
+    const answer = await call(sandbox(), "/v1/agents", {
       method: "POST",
       body: { name: "Night shift", voiceConfigs: [{ voiceId: "voice_ava", language: "en-US" }] },
     });
@@ -164,19 +159,19 @@ describe("create agent (assumed POST /v1/agents)", () => {
       metadata: {},
     });
     expect(answer.body.createdAt).toBe(answer.body.updatedAt);
-    expect((await call(sandbox, `/v1/agents/${answer.body.id}`)).body).toEqual(answer.body);
-    const last = await call(sandbox, "/v1/agents?page=3");
+    expect((await call(sandbox(), `/v1/agents/${answer.body.id}`)).body).toEqual(answer.body);
+    const last = await call(sandbox(), "/v1/agents?page=3");
     expect(last.body.total).toBe(46);
     expect(last.body.items.at(-1).id).toBe(answer.body.id);
   });
 
   it("answers 409 CONFLICT for a name already used in the organization, not in another", async () => {
-    const duplicate = await call(sandbox, "/v1/agents", {
+    const duplicate = await call(sandbox(), "/v1/agents", {
       method: "POST",
       body: { name: "reception" },
     });
     expectError(duplicate, 409, "CONFLICT");
-    const elsewhere = await call(sandbox, "/v1/agents", {
+    const elsewhere = await call(sandbox(), "/v1/agents", {
       key: DEMO_KEYS.globex,
       method: "POST",
       body: { name: "Reception" },
@@ -187,9 +182,9 @@ describe("create agent (assumed POST /v1/agents)", () => {
 
 describe("agent stats", () => {
   it("computes the stats from the agent's conversations", async () => {
-    const stats = (await call(sandbox, `${AGENT}/stats`)).body;
+    const stats = (await call(sandbox(), `${AGENT}/stats`)).body;
     const all = [
-      ...(await call(sandbox, `/v1/conversations?agentId=${SEED_IDS.acmeAgent}&limit=100`)).body
+      ...(await call(sandbox(), `/v1/conversations?agentId=${SEED_IDS.acmeAgent}&limit=100`)).body
         .items,
     ];
     expect(stats.agentId).toBe(SEED_IDS.acmeAgent);
@@ -203,7 +198,7 @@ describe("agent stats", () => {
   });
 
   it("reports zeros for an agent without conversations", async () => {
-    const stats = (await call(sandbox, `/v1/agents/${SEED_IDS.acmeAgentSimple}/stats`)).body;
+    const stats = (await call(sandbox(), `/v1/agents/${SEED_IDS.acmeAgentSimple}/stats`)).body;
     expect(stats).toEqual({
       agentId: SEED_IDS.acmeAgentSimple,
       totalConversations: 0,

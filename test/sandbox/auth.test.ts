@@ -1,23 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEMO_KEYS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
-import { call, expectError } from "./http.ts";
+import { call, expectError, sandboxFor } from "./http.ts";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = sandboxFor("file");
 
 describe("authentication", () => {
   it("answers 401 UNAUTHORIZED without an Authorization header", async () => {
-    const answer = await call(sandbox, "/v1/organization", { key: null });
+    const answer = await call(sandbox(), "/v1/organization", { key: null });
     expectError(answer, 401, "UNAUTHORIZED");
   });
 
   it("answers 401 for a malformed Authorization header", async () => {
     for (const authorization of ["sk_test_acme", "Basic sk_test_acme", "Bearer", "Bearer  "]) {
-      const answer = await call(sandbox, "/v1/organization", {
+      const answer = await call(sandbox(), "/v1/organization", {
         key: null,
         headers: { authorization },
       });
@@ -26,13 +21,13 @@ describe("authentication", () => {
   });
 
   it("answers 401 for an unknown key", async () => {
-    const answer = await call(sandbox, "/v1/organization", { key: "sk_test_nobody" });
+    const answer = await call(sandbox(), "/v1/organization", { key: "sk_test_nobody" });
     expectError(answer, 401, "UNAUTHORIZED");
   });
 
   it("reads the scheme case-insensitively, with one or more spaces before the key", async () => {
     for (const authorization of ["bearer sk_test_acme", "BEARER  sk_test_acme"]) {
-      const answer = await call(sandbox, "/v1/organization", {
+      const answer = await call(sandbox(), "/v1/organization", {
         key: null,
         headers: { authorization },
       });
@@ -42,9 +37,9 @@ describe("authentication", () => {
   });
 
   it("acts for the organization of the key", async () => {
-    const acme = await call(sandbox, "/v1/organization", { key: DEMO_KEYS.acme });
-    const readonly = await call(sandbox, "/v1/organization", { key: DEMO_KEYS.acmeReadonly });
-    const globex = await call(sandbox, "/v1/organization", { key: DEMO_KEYS.globex });
+    const acme = await call(sandbox(), "/v1/organization", { key: DEMO_KEYS.acme });
+    const readonly = await call(sandbox(), "/v1/organization", { key: DEMO_KEYS.acmeReadonly });
+    const globex = await call(sandbox(), "/v1/organization", { key: DEMO_KEYS.globex });
     expect([acme.status, readonly.status, globex.status]).toEqual([200, 200, 200]);
     expect(acme.body.id).toBe(SEED_IDS.acmeOrganization);
     expect(acme.body.name).toBe("Acme Health");
@@ -67,16 +62,16 @@ describe("read-only key", () => {
       "/v1/tools/catalog",
       `/v1/documents/${SEED_IDS.acmeDocument}`,
     ]) {
-      expect((await call(sandbox, path, { key })).status, path).toBe(200);
+      expect((await call(sandbox(), path, { key })).status, path).toBe(200);
     }
   });
 
   it("answers 403 FORBIDDEN on every write and changes nothing", async () => {
     const before = await Promise.all([
-      call(sandbox, "/v1/organization"),
-      call(sandbox, `/v1/agents/${SEED_IDS.acmeAgent}`),
-      call(sandbox, "/v1/agents?pageSize=100"),
-      call(sandbox, `/v1/campaigns/${SEED_IDS.acmeCampaignWithFailedRows}`),
+      call(sandbox(), "/v1/organization"),
+      call(sandbox(), `/v1/agents/${SEED_IDS.acmeAgent}`),
+      call(sandbox(), "/v1/agents?pageSize=100"),
+      call(sandbox(), `/v1/campaigns/${SEED_IDS.acmeCampaignWithFailedRows}`),
     ]);
     const writes: Array<[string, string, unknown]> = [
       ["PATCH", "/v1/organization", { name: "Hacked" }],
@@ -92,23 +87,24 @@ describe("read-only key", () => {
       ["POST", `/v1/campaigns/${SEED_IDS.acmeCampaignWithFailedRows}/retry`, undefined],
     ];
     for (const [method, path, body] of writes) {
-      const answer = await call(sandbox, path, { key, method, body });
+      const answer = await call(sandbox(), path, { key, method, body });
       expectError(answer, 403, "FORBIDDEN");
     }
     const after = await Promise.all([
-      call(sandbox, "/v1/organization"),
-      call(sandbox, `/v1/agents/${SEED_IDS.acmeAgent}`),
-      call(sandbox, "/v1/agents?pageSize=100"),
-      call(sandbox, `/v1/campaigns/${SEED_IDS.acmeCampaignWithFailedRows}`),
+      call(sandbox(), "/v1/organization"),
+      call(sandbox(), `/v1/agents/${SEED_IDS.acmeAgent}`),
+      call(sandbox(), "/v1/agents?pageSize=100"),
+      call(sandbox(), `/v1/campaigns/${SEED_IDS.acmeCampaignWithFailedRows}`),
     ]);
     expect(after.map((answer) => answer.body)).toEqual(before.map((answer) => answer.body));
-    const phone = await call(sandbox, "/v1/phone-numbers/assign", {
+    const phone = await call(sandbox(), "/v1/phone-numbers/assign", {
       method: "POST",
       body: { phoneNumberId: SEED_IDS.acmePhoneNumberUnassigned, agentId: SEED_IDS.acmeAgent },
     });
     expect(phone.body.assignedAt).not.toBeNull(); // it was still unassigned: this call did it
     expect(
-      (await call(sandbox, `/v1/properties/${SEED_IDS.acmeProperty}`, { method: "DELETE" })).status,
+      (await call(sandbox(), `/v1/properties/${SEED_IDS.acmeProperty}`, { method: "DELETE" }))
+        .status,
     ).toBe(204);
   });
 });

@@ -1,16 +1,10 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEMO_KEYS, SEED_COUNTS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
+import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 import type { WireCampaign } from "../../src/sandbox/wire-shapes.ts";
-import { call, expectError, sleep } from "./http.ts";
+import { call, expectError, sandboxPerTest, sleep } from "./http.ts";
 
-let sandbox: Sandbox;
-afterEach(() => sandbox.close());
-
-async function start(options: SandboxOptions = {}): Promise<Sandbox> {
-  sandbox = await startSandbox(options);
-  return sandbox;
-}
+const start = sandboxPerTest();
 
 const ids = (items: WireCampaign[]) => items.map((c) => c.id);
 

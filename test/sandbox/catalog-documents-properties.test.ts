@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEMO_KEYS, SEED_COUNTS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
-import { call, expectError } from "./http.ts";
+import { call, expectError, sandboxFor } from "./http.ts";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = sandboxFor("file");
 
 describe("tool catalog (operation 13)", () => {
   it("returns { items } with every catalog entry", async () => {
-    const answer = await call(sandbox, "/v1/tools/catalog");
+    const answer = await call(sandbox(), "/v1/tools/catalog");
     expect(answer.status).toBe(200);
     expect(Object.keys(answer.body)).toEqual(["items"]);
     expect(answer.body.items).toHaveLength(SEED_COUNTS.tools);
@@ -32,7 +27,7 @@ describe("tool catalog (operation 13)", () => {
 
 describe("documents (operation 14)", () => {
   it("returns a document's details", async () => {
-    const answer = await call(sandbox, `/v1/documents/${SEED_IDS.acmeDocument}`);
+    const answer = await call(sandbox(), `/v1/documents/${SEED_IDS.acmeDocument}`);
     expect(answer.body).toEqual({
       id: SEED_IDS.acmeDocument,
       name: "Patient FAQ.md",
@@ -42,23 +37,23 @@ describe("documents (operation 14)", () => {
       createdAt: "2026-01-05T15:00:00.000Z",
       updatedAt: "2026-01-05T17:00:00.000Z",
     });
-    const globex = await call(sandbox, `/v1/documents/${SEED_IDS.globexDocument}`, {
+    const globex = await call(sandbox(), `/v1/documents/${SEED_IDS.globexDocument}`, {
       key: DEMO_KEYS.globex,
     });
     expect(globex.body.name).toBe("Handbook.pdf");
   });
 
   it("answers 404 for an unknown document", async () => {
-    expectError(await call(sandbox, "/v1/documents/doc_nope"), 404, "NOT_FOUND");
+    expectError(await call(sandbox(), "/v1/documents/doc_nope"), 404, "NOT_FOUND");
   });
 });
 
 describe("property definitions (operation 9)", () => {
   it("deletes with 204 and no body, then answers 404", async () => {
     const path = `/v1/properties/${SEED_IDS.acmeProperty}`;
-    const answer = await call(sandbox, path, { method: "DELETE" });
+    const answer = await call(sandbox(), path, { method: "DELETE" });
     expect(answer.status).toBe(204);
     expect(answer.body).toBeUndefined();
-    expectError(await call(sandbox, path, { method: "DELETE" }), 404, "NOT_FOUND");
+    expectError(await call(sandbox(), path, { method: "DELETE" }), 404, "NOT_FOUND");
   });
 });

@@ -1,34 +1,31 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS, SEED_COUNTS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 import {
   ConversationChannel,
   ConversationDirection,
   ConversationStatus,
 } from "../../src/sandbox/vocabulary.ts";
 import type { WireConversation } from "../../src/sandbox/wire-shapes.ts";
-import { call, expectError } from "./http.ts";
+import { call, expectError, sandboxFor } from "./http.ts";
 
-let sandbox: Sandbox;
+// Long calls and a slow schedule: the list stays still while these tests run.
+const sandbox = sandboxFor("file", { callDurationMs: 3_600_000, callIntervalMs: 3_600_000 });
 let all: WireConversation[];
 beforeAll(async () => {
-  // Long calls and a slow schedule: the list stays still while these tests run.
-  sandbox = await startSandbox({ callDurationMs: 3_600_000, callIntervalMs: 3_600_000 });
-  const first = await call(sandbox, "/v1/conversations?limit=100");
-  const second = await call(sandbox, "/v1/conversations?limit=100&offset=100");
+  const first = await call(sandbox(), "/v1/conversations?limit=100");
+  const second = await call(sandbox(), "/v1/conversations?limit=100&offset=100");
   all = [...first.body.items, ...second.body.items];
 });
-afterAll(() => sandbox.close());
 
 async function list(query: string): Promise<WireConversation[]> {
-  const answer = await call(sandbox, `/v1/conversations?limit=100&${query}`);
+  const answer = await call(sandbox(), `/v1/conversations?limit=100&${query}`);
   expect(answer.status, query).toBe(200);
   return answer.body.items;
 }
 
 describe("conversation list (limit/offset form)", () => {
   it("defaults to limit 50 and offset 0", async () => {
-    const answer = await call(sandbox, "/v1/conversations");
+    const answer = await call(sandbox(), "/v1/conversations");
     expect(Object.keys(answer.body).sort()).toEqual(["items", "limit", "offset", "total"]);
     expect(answer.body).toMatchObject({
       total: SEED_COUNTS.acme.conversations,
@@ -44,11 +41,11 @@ describe("conversation list (limit/offset form)", () => {
     const keys = all.map((c) => [Date.parse(c.startedAt), c.id] as const);
     const sorted = [...keys].sort((a, b) => b[0] - a[0] || (a[1] < b[1] ? -1 : 1));
     expect(keys).toEqual(sorted);
-    const window = await call(sandbox, "/v1/conversations?limit=7&offset=40");
+    const window = await call(sandbox(), "/v1/conversations?limit=7&offset=40");
     expect(window.body.items.map((c: WireConversation) => c.id)).toEqual(
       all.slice(40, 47).map((c) => c.id),
     );
-    const past = await call(sandbox, "/v1/conversations?offset=500");
+    const past = await call(sandbox(), "/v1/conversations?offset=500");
     expect(past.body).toEqual({
       items: [],
       total: SEED_COUNTS.acme.conversations,
@@ -103,7 +100,7 @@ describe("conversation list (limit/offset form)", () => {
     expect(found.map((c) => c.id)).toEqual(
       all.filter((c) => c.summary?.toLowerCase().includes("reschedule")).map((c) => c.id),
     );
-    const answer = await call(sandbox, "/v1/conversations?search=zzz-nothing");
+    const answer = await call(sandbox(), "/v1/conversations?search=zzz-nothing");
     expect(answer.body).toMatchObject({ items: [], total: 0 });
   });
 
@@ -144,7 +141,7 @@ describe("conversation list (limit/offset form)", () => {
 
 describe("conversation status (operation 8)", () => {
   it("returns id, duration, startedAt, endedAt, plus the status and the parties", async () => {
-    const answer = await call(sandbox, `/v1/conversations/${SEED_IDS.acmeConversation}/status`);
+    const answer = await call(sandbox(), `/v1/conversations/${SEED_IDS.acmeConversation}/status`);
     const item = all.find((c) => c.id === SEED_IDS.acmeConversation) as WireConversation;
     expect(answer.body).toEqual({
       id: item.id,
@@ -160,14 +157,14 @@ describe("conversation status (operation 8)", () => {
   });
 
   it("answers 404 for an unknown conversation", async () => {
-    expectError(await call(sandbox, "/v1/conversations/cnv_nope/status"), 404, "NOT_FOUND");
+    expectError(await call(sandbox(), "/v1/conversations/cnv_nope/status"), 404, "NOT_FOUND");
   });
 });
 
 describe("contact stats (operation 10)", () => {
   it("computes the stats from the contact's conversations", async () => {
     const mine = all.filter((c) => c.contactId === SEED_IDS.acmeContact);
-    const answer = await call(sandbox, `/v1/contacts/${SEED_IDS.acmeContact}/stats`);
+    const answer = await call(sandbox(), `/v1/contacts/${SEED_IDS.acmeContact}/stats`);
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({
       contactId: SEED_IDS.acmeContact,
@@ -176,7 +173,7 @@ describe("contact stats (operation 10)", () => {
       outbound: mine.filter((c) => c.direction === "OUTBOUND").length,
       lastInteractionAt: mine[0]?.startedAt,
     });
-    const globex = await call(sandbox, `/v1/contacts/${SEED_IDS.globexContact}/stats`, {
+    const globex = await call(sandbox(), `/v1/contacts/${SEED_IDS.globexContact}/stats`, {
       key: DEMO_KEYS.globex,
     });
     expect(globex.body.totalConversations).toBeGreaterThan(0);

@@ -1,37 +1,18 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
+import { scriptPerTest } from "../support/scripts.ts";
 
 // `npm start` with SANDBOX_DIALECT and the two settings the gateway cannot read from answers.
-const children: ChildProcess[] = [];
-afterEach(() => {
-  for (const child of children.splice(0)) child.kill("SIGTERM");
-});
-
+const startGateway = scriptPerTest("src/main.ts", { PORT: "0", LOG_LEVEL: "error" });
 function start(env: Record<string, string>) {
-  const child = spawn(process.execPath, ["src/main.ts"], {
-    env: { PATH: process.env.PATH ?? "", PORT: "0", LOG_LEVEL: "error", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  children.push(child);
-  let stdout = "";
-  let stderr = "";
-  child.stdout?.on("data", (chunk) => {
-    stdout += chunk;
-  });
-  child.stderr?.on("data", (chunk) => {
-    stderr += chunk;
-  });
+  const gateway = startGateway(env);
   return {
-    child,
-    output: () => ({ stdout, stderr }),
+    ...gateway,
     /** The GraphQL URL, once the banner names it (bounded wait). */
     async url(): Promise<string> {
-      for (let waited = 0; waited < 10_000 && !/upstream:.*\n/.test(stdout); waited += 50) {
-        await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const stdout = await gateway.stdoutWith(/upstream:.*\n/);
       // "GraphiQL at" over the embedded sandbox, "GraphQL at" (GraphiQL off) over another.
       return /Graph(?:i)?QL at (\S+)/.exec(stdout)?.[1] as string;
     },

@@ -1,15 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEMO_KEYS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
-import { call, expectError, sleep } from "./http.ts";
+import { startSandbox } from "../../src/sandbox/server.ts";
+import { call, expectError, sandboxPerTest, sleep } from "./http.ts";
 
-let sandbox: Sandbox;
-afterEach(() => sandbox.close());
-
-async function start(options: SandboxOptions = {}): Promise<Sandbox> {
-  sandbox = await startSandbox(options);
-  return sandbox;
-}
+const start = sandboxPerTest();
 
 describe("injected faults", () => {
   it("answers a given status with the seed's error body, `times` times, then normally", async () => {
@@ -171,7 +165,7 @@ describe("options", () => {
   it("refuses nonsense options", async () => {
     await expect(startSandbox({ errorRate: 2 })).rejects.toThrow(/errorRate/);
     await expect(startSandbox({ rateLimit: 0 })).rejects.toThrow(/rateLimit/);
-    sandbox = await startSandbox();
+    await start();
   });
 
   it("gives every sandbox its own store", async () => {

@@ -1,6 +1,33 @@
-import { expect } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from "vitest";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
-import type { Sandbox } from "../../src/sandbox/server.ts";
+import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
+import { closedAfterEachTest } from "../support/closing.ts";
+
+/**
+ * Starts a sandbox with `options` once for the file's tests (`"file"`) or afresh for each test
+ * (`"test"`), and closes it after them. Returns a reader for the running sandbox.
+ */
+export function sandboxFor(per: "file" | "test", options: SandboxOptions = {}): () => Sandbox {
+  let sandbox: Sandbox | undefined;
+  const [before, after] = per === "file" ? [beforeAll, afterAll] : [beforeEach, afterEach];
+  before(async () => {
+    sandbox = await startSandbox(options);
+  });
+  after(() => sandbox?.close());
+  return () => {
+    if (sandbox === undefined) throw new Error("no sandbox yet: read it inside a hook or a test");
+    return sandbox;
+  };
+}
+
+/**
+ * For tests that start their own sandbox, each with its own options: returns the function that
+ * starts it, and closes the one a test started once that test ends.
+ */
+export function sandboxPerTest(): (options?: SandboxOptions) => Promise<Sandbox> {
+  const closing = closedAfterEachTest();
+  return async (options = {}) => closing(await startSandbox(options));
+}
 
 export interface Answer {
   status: number;

@@ -1,16 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEMO_KEYS, SEED_COUNTS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
 import type { WireConversation } from "../../src/sandbox/wire-shapes.ts";
-import { call, sleep } from "./http.ts";
+import { call, sandboxPerTest, sleep } from "./http.ts";
 
-let sandbox: Sandbox | undefined;
-afterEach(() => sandbox?.close());
-
-async function start(options: SandboxOptions): Promise<Sandbox> {
-  sandbox = await startSandbox(options);
-  return sandbox;
-}
+const start = sandboxPerTest();
 
 const LIVE = `/v1/conversations/${SEED_IDS.acmeLiveConversation}/status`;
 

@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { componentShape, type SchemaName } from "../../src/sandbox/openapi/components.ts";
 import { openApiDocument } from "../../src/sandbox/openapi.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
-import { type CallOptions, call } from "./http.ts";
+import { type CallOptions, call, sandboxFor } from "./http.ts";
 
 // The document's schemas are generated from the sandbox's own zod shapes; these tests hold the
 // shapes to what the sandbox really answers: every documented answer parses with its shape and
@@ -15,11 +14,7 @@ const doc = openApiDocument as Json & {
   components: { schemas: Record<string, Json>; responses: Record<string, Json> };
 };
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox({ callIntervalMs: 3_600_000 });
-});
-afterAll(() => sandbox.close());
+const sandbox = sandboxFor("file", { callIntervalMs: 3_600_000 });
 
 /** The component a documented answer's body refers to, or undefined for no body. */
 function documentedSchema(
@@ -127,7 +122,7 @@ describe("sandbox answers against its OpenAPI document", () => {
   it.each(ANSWERS)(
     "%s %s (%s) answers %i, as documented",
     async (method, template, path, status, options) => {
-      const answer = await call(sandbox, path, { method, ...options });
+      const answer = await call(sandbox(), path, { method, ...options });
 
       expect(answer.status).toBe(status);
       const name = documentedSchema(method, template, status);

@@ -1,17 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
-import { call } from "./http.ts";
+import { call, sandboxFor } from "./http.ts";
 
-let sandbox: Sandbox;
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-afterEach(() => sandbox.close());
+const sandbox = sandboxFor("test");
 
 describe("organization", () => {
   it("returns the seeded organization with the nine writable fields", async () => {
-    const answer = await call(sandbox, "/v1/organization");
+    const answer = await call(sandbox(), "/v1/organization");
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({
       id: SEED_IDS.acmeOrganization,
@@ -30,8 +25,8 @@ describe("organization", () => {
   });
 
   it("updates the given fields, keeps the omitted ones and bumps updatedAt", async () => {
-    const before = (await call(sandbox, "/v1/organization")).body;
-    const answer = await call(sandbox, "/v1/organization", {
+    const before = (await call(sandbox(), "/v1/organization")).body;
+    const answer = await call(sandbox(), "/v1/organization", {
       method: "PATCH",
       body: { name: "Acme Health Group", timezone: "Europe/Paris", description: "" },
     });
@@ -44,12 +39,12 @@ describe("organization", () => {
       updatedAt: answer.body.updatedAt,
     });
     expect(Date.parse(answer.body.updatedAt)).toBeGreaterThan(Date.parse(before.updatedAt));
-    expect((await call(sandbox, "/v1/organization")).body).toEqual(answer.body);
+    expect((await call(sandbox(), "/v1/organization")).body).toEqual(answer.body);
   });
 
   it("treats an empty object as a no-op", async () => {
-    const before = (await call(sandbox, "/v1/organization")).body;
-    const answer = await call(sandbox, "/v1/organization", { method: "PATCH", body: {} });
+    const before = (await call(sandbox(), "/v1/organization")).body;
+    const answer = await call(sandbox(), "/v1/organization", { method: "PATCH", body: {} });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual(before);
   });

@@ -1,16 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
-import { call, expectError } from "./http.ts";
+import { call, expectError, sandboxFor } from "./http.ts";
 
-let sandbox: Sandbox;
-beforeEach(async () => {
-  sandbox = await startSandbox();
-});
-afterEach(() => sandbox.close());
+const sandbox = sandboxFor("test");
 
 function assign(phoneNumberId: string, agentId: string) {
-  return call(sandbox, "/v1/phone-numbers/assign", {
+  return call(sandbox(), "/v1/phone-numbers/assign", {
     method: "POST",
     body: { phoneNumberId, agentId },
   });

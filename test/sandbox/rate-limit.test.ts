@@ -1,10 +1,9 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { DEMO_KEYS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
-import { type Answer, call, expectError, sleep } from "./http.ts";
+import type { SandboxOptions } from "../../src/sandbox/server.ts";
+import { type Answer, call, expectError, sandboxPerTest, sleep } from "./http.ts";
 
-let sandbox: Sandbox;
-afterEach(() => sandbox.close());
+const start = sandboxPerTest();
 
 /**
  * Windows are aligned on multiples of their length since the epoch; a test that must stay in
@@ -14,8 +13,7 @@ async function startInFreshWindow(options: SandboxOptions & { rateWindowSeconds:
   const windowMs = options.rateWindowSeconds * 1000;
   const left = windowMs - (Date.now() % windowMs);
   if (left < Math.min(2_000, windowMs / 2)) await sleep(left + 20);
-  sandbox = await startSandbox(options);
-  return sandbox;
+  return start(options);
 }
 
 function limits(answer: Answer) {

@@ -1,19 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
-import { call, expectError } from "./http.ts";
+import { call, expectError, sandboxFor } from "./http.ts";
 
-let sandbox: Sandbox;
-beforeAll(async () => {
-  sandbox = await startSandbox();
-});
-afterAll(() => sandbox.close());
+const sandbox = sandboxFor("file");
 
 const AGENT = `/v1/agents/${SEED_IDS.acmeAgent}`;
 
 describe("400 for malformed bodies", () => {
   it("rejects a body that is not JSON", async () => {
-    const answer = await call(sandbox, AGENT, { method: "PATCH", body: "{name:" });
+    const answer = await call(sandbox(), AGENT, { method: "PATCH", body: "{name:" });
     expect(expectError(answer, 400, "BAD_REQUEST")).toEqual({
       location: "body",
       reason: "invalid JSON",
@@ -22,13 +17,13 @@ describe("400 for malformed bodies", () => {
 
   it("rejects a body that is not an object", async () => {
     for (const body of ["[]", '"name"', "42", "null"]) {
-      const answer = await call(sandbox, AGENT, { method: "PATCH", body });
+      const answer = await call(sandbox(), AGENT, { method: "PATCH", body });
       expect(expectError(answer, 400, "BAD_REQUEST").reason).toBe("not an object");
     }
   });
 
   it("rejects a missing body where one is required", async () => {
-    const answer = await call(sandbox, "/v1/organization", { method: "PATCH" });
+    const answer = await call(sandbox(), "/v1/organization", { method: "PATCH" });
     expect(expectError(answer, 400, "BAD_REQUEST")).toEqual({
       location: "body",
       reason: "missing",
@@ -46,7 +41,11 @@ describe("400 for malformed bodies", () => {
       ["POST", "/v1/phone-numbers/assign", { phoneNumberId: 1, agentId: "agt_x" }, "phoneNumberId"],
     ];
     for (const [method, path, body, field] of cases) {
-      const details = expectError(await call(sandbox, path, { method, body }), 400, "BAD_REQUEST");
+      const details = expectError(
+        await call(sandbox(), path, { method, body }),
+        400,
+        "BAD_REQUEST",
+      );
       expect(details.field, JSON.stringify(body)).toBe(field);
     }
   });
@@ -64,7 +63,11 @@ describe("400 for malformed bodies", () => {
       ["POST", "/v1/agents", { name: "X", colour: "red" }, "colour"],
     ];
     for (const [method, path, body, field] of cases) {
-      const details = expectError(await call(sandbox, path, { method, body }), 400, "BAD_REQUEST");
+      const details = expectError(
+        await call(sandbox(), path, { method, body }),
+        400,
+        "BAD_REQUEST",
+      );
       expect(details).toEqual({ location: "body", field, reason: "is not a known field" });
     }
   });
@@ -97,7 +100,7 @@ describe("400 INVALID_PARAMETER for bad query parameters", () => {
   ];
   for (const [path, parameter] of cases) {
     it(`rejects ${path}`, async () => {
-      const details = expectError(await call(sandbox, path), 400, "INVALID_PARAMETER");
+      const details = expectError(await call(sandbox(), path), 400, "INVALID_PARAMETER");
       expect(details).toMatchObject({ location: "query", parameter });
     });
   }
@@ -110,7 +113,7 @@ describe("422 VALIDATION_ERROR for well-formed but invalid input", () => {
       ["POST", "/v1/agents"],
       ["PATCH", "/v1/organization"],
     ] as const) {
-      const answer = await call(sandbox, path, { method, body: { name: "  " } });
+      const answer = await call(sandbox(), path, { method, body: { name: "  " } });
       expect(expectError(answer, 422, "VALIDATION_ERROR").field).toBe("name");
     }
   });
@@ -124,7 +127,7 @@ describe("422 VALIDATION_ERROR for well-formed but invalid input", () => {
       [{ timezone: "+01:00" }, "timezone"],
     ];
     for (const [body, field] of cases) {
-      const answer = await call(sandbox, "/v1/organization", { method: "PATCH", body });
+      const answer = await call(sandbox(), "/v1/organization", { method: "PATCH", body });
       expect(expectError(answer, 422, "VALIDATION_ERROR").field).toBe(field);
     }
   });
@@ -134,16 +137,16 @@ describe("422 VALIDATION_ERROR for well-formed but invalid input", () => {
       { voiceId: "a", language: "en-US", isDefault: true },
       { voiceId: "b", language: "en-GB", isDefault: true },
     ];
-    const answer = await call(sandbox, AGENT, { method: "PATCH", body: { voiceConfigs } });
+    const answer = await call(sandbox(), AGENT, { method: "PATCH", body: { voiceConfigs } });
     expect(expectError(answer, 422, "VALIDATION_ERROR").field).toBe("voiceConfigs[1].isDefault");
-    const agent = await call(sandbox, AGENT);
+    const agent = await call(sandbox(), AGENT);
     expect(agent.body.voiceConfigs.map((c: { id: string }) => c.id)).toContain(
       SEED_IDS.acmeAgentVoiceConfig,
     );
   });
 
   it("rejects an invalid language tag", async () => {
-    const answer = await call(sandbox, AGENT, {
+    const answer = await call(sandbox(), AGENT, {
       method: "PATCH",
       body: { primaryLanguage: "english please" },
     });
@@ -152,7 +155,7 @@ describe("422 VALIDATION_ERROR for well-formed but invalid input", () => {
 
   it("rejects startDate after endDate", async () => {
     const answer = await call(
-      sandbox,
+      sandbox(),
       "/v1/conversations?startDate=2026-02-01T00:00:00Z&endDate=2026-01-01T00:00:00Z",
     );
     expect(expectError(answer, 422, "VALIDATION_ERROR").parameter).toBe("startDate");
@@ -167,7 +170,7 @@ describe("422 VALIDATION_ERROR for well-formed but invalid input", () => {
       ],
     ];
     for (const [body, field] of cases) {
-      const answer = await call(sandbox, "/v1/phone-numbers/assign", { method: "POST", body });
+      const answer = await call(sandbox(), "/v1/phone-numbers/assign", { method: "POST", body });
       expect(expectError(answer, 422, "VALIDATION_ERROR")).toMatchObject({
         location: "body",
         field,
@@ -176,7 +179,7 @@ describe("422 VALIDATION_ERROR for well-formed but invalid input", () => {
   });
 
   it("rejects filter ids with the wrong prefix", async () => {
-    const answer = await call(sandbox, `/v1/conversations?agentId=${SEED_IDS.acmeContact}`);
+    const answer = await call(sandbox(), `/v1/conversations?agentId=${SEED_IDS.acmeContact}`);
     expect(expectError(answer, 422, "VALIDATION_ERROR").parameter).toBe("agentId");
   });
 });

@@ -1,29 +1,23 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
+import { describe, expect, it } from "vitest";
 import { UpstreamError, UpstreamUnavailableError } from "../../src/upstream/errors.ts";
 import type { RateLimit } from "../../src/upstream/rate-limit.ts";
 import {
+  clientsPerTest,
   type RecordingUpstream,
   sendJson,
-  startRecordingUpstream,
   type UpstreamHandler,
 } from "./recording-upstream.ts";
 
 const KEY = "Bearer sk_test_acme_secret";
 
-let upstream: RecordingUpstream | undefined;
-let client: UpstreamClient | undefined;
+const { start } = clientsPerTest({ timeoutMs: 2_000, maxRetries: 0 });
 
-afterEach(async () => {
-  await client?.close();
-  await upstream?.close();
-  client = undefined;
-  upstream = undefined;
-});
+/** The upstream the last failingGet asked, for a test that reads what it received. */
+let upstream: RecordingUpstream | undefined;
 
 async function failingGet(handler: UpstreamHandler, onRateLimit?: (rl: RateLimit) => void) {
-  upstream = await startRecordingUpstream(handler);
-  client = createUpstreamClient({ baseUrl: upstream.url, timeoutMs: 2_000, maxRetries: 0 });
+  const { upstream: asked, client } = await start(handler);
+  upstream = asked;
   const request = { method: "GET" as const, path: "/v1/agents/agt_404", authorization: KEY };
   return client.request({ ...request, onRateLimit }).then(
     () => expect.fail("expected the request to fail"),

@@ -1,36 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  createUpstreamClient,
-  type UpstreamClient,
-  type UpstreamRequest,
-} from "../../src/upstream/client.ts";
+import { describe, expect, it } from "vitest";
+import type { UpstreamRequest } from "../../src/upstream/client.ts";
 import { UpstreamUnavailableError } from "../../src/upstream/errors.ts";
-import {
-  closedPortUrl,
-  type RecordingUpstream,
-  startRecordingUpstream,
-  type UpstreamHandler,
-  waitFor,
-} from "./recording-upstream.ts";
+import { clientsPerTest, closedPortUrl, waitFor } from "./recording-upstream.ts";
 
 const KEY = "Bearer sk_test_acme_secret";
 const GET_AGENT: UpstreamRequest = { method: "GET", path: "/v1/agents/agt_1", authorization: KEY };
 
-let upstream: RecordingUpstream | undefined;
-let client: UpstreamClient | undefined;
-
-afterEach(async () => {
-  await client?.close();
-  await upstream?.close();
-  client = undefined;
-  upstream = undefined;
-});
-
-async function start(handler: UpstreamHandler, timeoutMs = 2_000) {
-  upstream = await startRecordingUpstream(handler);
-  client = createUpstreamClient({ baseUrl: upstream.url, timeoutMs, maxRetries: 0 });
-  return { upstream, client };
-}
+const { start, startUpstream, createClient } = clientsPerTest({ timeoutMs: 2_000, maxRetries: 0 });
 
 function failure(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
@@ -49,18 +25,18 @@ function allText(error: unknown): string {
 
 describe("upstream transport failures", () => {
   it("refuses a body larger than maxResponseBytes as INVALID_RESPONSE", async () => {
-    upstream = await startRecordingUpstream((_req, res) => {
+    const upstream = await startUpstream((_req, res) => {
       res.writeHead(200, { "content-type": "application/json" });
       res.end(JSON.stringify({ items: "x".repeat(4096) }));
     });
-    client = createUpstreamClient({ baseUrl: upstream.url, maxRetries: 0, maxResponseBytes: 1024 });
+    const client = createClient({ baseUrl: upstream.url, maxRetries: 0, maxResponseBytes: 1024 });
     const error = await failure(client.request(GET_AGENT));
     expect(error).toBeInstanceOf(UpstreamUnavailableError);
     expect(error).toMatchObject({ reason: "INVALID_RESPONSE" });
   });
 
   it("reports a refused connection as CONNECTION_REFUSED", async () => {
-    client = createUpstreamClient({ baseUrl: await closedPortUrl(), maxRetries: 0 });
+    const client = createClient({ baseUrl: await closedPortUrl(), maxRetries: 0 });
 
     const error = await failure(client.request(GET_AGENT));
 
@@ -82,7 +58,7 @@ describe("upstream transport failures", () => {
   });
 
   it("reports a server that never answers as TIMEOUT within timeoutMs", async () => {
-    const { client } = await start(() => {}, 200);
+    const { client } = await start(() => {}, { timeoutMs: 200 });
     const started = Date.now();
 
     const error = await failure(client.request(GET_AGENT));
@@ -95,10 +71,13 @@ describe("upstream transport failures", () => {
   });
 
   it("reports a body that stops half way as TIMEOUT", async () => {
-    const { client } = await start((_req, res) => {
-      res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
-      res.write('{"id":"agt_1",');
-    }, 200);
+    const { client } = await start(
+      (_req, res) => {
+        res.writeHead(200, { "content-type": "application/json", "content-length": "100" });
+        res.write('{"id":"agt_1",');
+      },
+      { timeoutMs: 200 },
+    );
 
     const error = await failure(client.request(GET_AGENT));
 

@@ -1,29 +1,22 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
+import { describe, expect, it } from "vitest";
 import type { RateLimit } from "../../src/upstream/rate-limit.ts";
-import {
-  closedPortUrl,
-  type RecordingUpstream,
-  sendJson,
-  startRecordingUpstream,
-} from "./recording-upstream.ts";
+import { clientsPerTest, closedPortUrl, sendJson } from "./recording-upstream.ts";
 
 const KEY = "Bearer sk_test_acme";
 
-let upstream: RecordingUpstream | undefined;
-let client: UpstreamClient | undefined;
+const { start, createClient } = clientsPerTest({ timeoutMs: 2_000 });
 
-afterEach(async () => {
-  await client?.close();
-  await upstream?.close();
-  client = undefined;
-  upstream = undefined;
-});
-
-async function start(handler: Parameters<typeof startRecordingUpstream>[0], baseSuffix = "") {
-  upstream = await startRecordingUpstream(handler);
-  client = createUpstreamClient({ baseUrl: `${upstream.url}${baseSuffix}`, timeoutMs: 2_000 });
-  return { upstream, client };
+/** A GET from an upstream answering 200 with `headers`: the response, and what onRateLimit saw. */
+async function getWithRateLimitHeaders(headers: Record<string, string>) {
+  const { client } = await start((_req, res) => sendJson(res, 200, {}, headers));
+  const seen: RateLimit[] = [];
+  const response = await client.request({
+    method: "GET",
+    path: "/v1/organization",
+    authorization: KEY,
+    onRateLimit: (rateLimit) => seen.push(rateLimit),
+  });
+  return { response, seen };
 }
 
 describe("upstream client requests", () => {
@@ -89,7 +82,9 @@ describe("upstream client requests", () => {
   });
 
   it("keeps the base URL's path prefix and the caller's encoded path", async () => {
-    const { upstream, client } = await start((_req, res) => sendJson(res, 200, {}), "/api/");
+    const { upstream, client } = await start((_req, res) => sendJson(res, 200, {}), {
+      basePath: "/api/",
+    });
 
     await client.request({
       method: "GET",
@@ -134,25 +129,10 @@ describe("upstream client requests", () => {
   });
 
   it("reports parsed rate-limit headers to onRateLimit and on the response", async () => {
-    const { client } = await start((_req, res) =>
-      sendJson(
-        res,
-        200,
-        {},
-        {
-          "x-ratelimit-limit": "600",
-          "x-ratelimit-remaining": "599",
-          "x-ratelimit-reset": "1767225600",
-        },
-      ),
-    );
-    const seen: RateLimit[] = [];
-
-    const response = await client.request({
-      method: "GET",
-      path: "/v1/organization",
-      authorization: KEY,
-      onRateLimit: (rateLimit) => seen.push(rateLimit),
+    const { response, seen } = await getWithRateLimitHeaders({
+      "x-ratelimit-limit": "600",
+      "x-ratelimit-remaining": "599",
+      "x-ratelimit-reset": "1767225600",
     });
 
     const expected = { limit: 600, remaining: 599, reset: 1767225600 };
@@ -161,25 +141,10 @@ describe("upstream client requests", () => {
   });
 
   it("ignores rate-limit headers unless all three are integers", async () => {
-    const { client } = await start((_req, res) =>
-      sendJson(
-        res,
-        200,
-        {},
-        {
-          "x-ratelimit-limit": "600",
-          "x-ratelimit-remaining": "5.5",
-          "x-ratelimit-reset": "1767225600",
-        },
-      ),
-    );
-    const seen: RateLimit[] = [];
-
-    const response = await client.request({
-      method: "GET",
-      path: "/v1/organization",
-      authorization: KEY,
-      onRateLimit: (rateLimit) => seen.push(rateLimit),
+    const { response, seen } = await getWithRateLimitHeaders({
+      "x-ratelimit-limit": "600",
+      "x-ratelimit-remaining": "5.5",
+      "x-ratelimit-reset": "1767225600",
     });
 
     expect(response.rateLimit).toBeUndefined();
@@ -199,7 +164,7 @@ describe("upstream reachability", () => {
   });
 
   it("is not reachable when the connection is refused", async () => {
-    client = createUpstreamClient({ baseUrl: await closedPortUrl(), timeoutMs: 1_000 });
+    const client = createClient({ baseUrl: await closedPortUrl(), timeoutMs: 1_000 });
 
     expect(await client.isReachable()).toBe(false);
   });

@@ -1,45 +1,16 @@
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  createUpstreamClient,
-  type UpstreamClient,
-  type UpstreamRequest,
-} from "../../src/upstream/client.ts";
+import { describe, expect, it } from "vitest";
+import type { UpstreamRequest } from "../../src/upstream/client.ts";
 import type { RateLimit } from "../../src/upstream/rate-limit.ts";
-import {
-  type RecordingUpstream,
-  sendJson,
-  startRecordingUpstream,
-  type UpstreamHandler,
-  waitFor,
-} from "./recording-upstream.ts";
+import { clientsPerTest, sendJson, type UpstreamHandler, waitFor } from "./recording-upstream.ts";
 
 const KEY = "Bearer sk_test_acme";
 const GET_AGENT: UpstreamRequest = { method: "GET", path: "/v1/agents/agt_1", authorization: KEY };
 const UNAVAILABLE = { error: { code: "UNAVAILABLE", message: "Try again" }, requestId: "req_503" };
 
-let upstream: RecordingUpstream | undefined;
-let client: UpstreamClient | undefined;
-
-afterEach(async () => {
-  await client?.close();
-  await upstream?.close();
-  client = undefined;
-  upstream = undefined;
+const { start, startUpstream, createClient } = clientsPerTest({
+  retryDelayMs: 5,
+  timeoutMs: 2_000,
 });
-
-async function start(
-  handler: UpstreamHandler,
-  options: { maxRetries?: number; timeoutMs?: number } = {},
-) {
-  upstream = await startRecordingUpstream(handler);
-  client = createUpstreamClient({
-    baseUrl: upstream.url,
-    retryDelayMs: 5,
-    timeoutMs: 2_000,
-    ...options,
-  });
-  return { upstream, client };
-}
 
 function failure(promise: Promise<unknown>): Promise<unknown> {
   return promise.then(
@@ -160,8 +131,8 @@ describe("upstream retries", () => {
   });
 
   it("stops retrying once the caller aborts during the backoff", async () => {
-    upstream = await startRecordingUpstream(unavailableThenOk(10));
-    client = createUpstreamClient({ baseUrl: upstream.url, retryDelayMs: 400, maxRetries: 5 });
+    const upstream = await startUpstream(unavailableThenOk(10));
+    const client = createClient({ baseUrl: upstream.url, retryDelayMs: 400, maxRetries: 5 });
     const controller = new AbortController();
     const { requests } = upstream;
 

@@ -5,6 +5,12 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
+import {
+  createUpstreamClient,
+  type UpstreamClient,
+  type UpstreamClientOptions,
+} from "../../src/upstream/client.ts";
+import { closedAfterEachTest } from "../support/closing.ts";
 
 /** One request as the upstream saw it, body read to the end. */
 export interface RecordedRequest {
@@ -63,6 +69,33 @@ export async function startRecordingUpstream(handler: UpstreamHandler): Promise<
     close: () => {
       server.closeAllConnections();
       return new Promise((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/**
+ * For tests that each put the upstream client over a recording upstream: returns the functions
+ * that start them, and closes whatever a test started (the last started first) once it ends.
+ * `defaults` are the client options `start` uses unless a test gives its own.
+ */
+export function clientsPerTest(defaults: Omit<UpstreamClientOptions, "baseUrl"> = {}) {
+  const closing = closedAfterEachTest();
+  const startUpstream = async (handler: UpstreamHandler): Promise<RecordingUpstream> =>
+    closing(await startRecordingUpstream(handler));
+  const createClient = (options: UpstreamClientOptions): UpstreamClient =>
+    closing(createUpstreamClient(options));
+  return {
+    startUpstream,
+    createClient,
+    /** An upstream answering with `handler`, and a client over it (`basePath` after its URL). */
+    async start(
+      handler: UpstreamHandler,
+      options: Omit<UpstreamClientOptions, "baseUrl"> & { basePath?: string } = {},
+    ) {
+      const { basePath = "", ...rest } = options;
+      const upstream = await startUpstream(handler);
+      const client = createClient({ baseUrl: `${upstream.url}${basePath}`, ...defaults, ...rest });
+      return { upstream, client };
     },
   };
 }
