@@ -57,16 +57,27 @@ const gql = (url: string, query: string) => ({
   body: JSON.stringify({ query }),
 });
 
-async function postOnce(url: string, query: string): Promise<number> {
-  const started = performance.now();
+/** One operation; its data, or a thrown error when the gateway answers errors. */
+async function answer(url: string, query: string): Promise<Record<string, unknown>> {
   const response = await fetch(`${url}/graphql`, {
     method: "POST",
     headers: json,
     body: JSON.stringify({ query }),
   });
-  const body = (await response.json()) as { errors?: unknown };
+  const body = (await response.json()) as { data?: Record<string, unknown>; errors?: unknown };
   if (body.errors) throw new Error(`gateway answered errors: ${JSON.stringify(body.errors)}`);
+  return body.data ?? {};
+}
+
+async function postOnce(url: string, query: string): Promise<number> {
+  const started = performance.now();
+  await answer(url, query);
   return performance.now() - started;
+}
+
+/** Fails the run unless the check holds: a peer answering the wrong thing must not be measured. */
+function expect(ok: boolean, what: string, data: unknown): void {
+  if (!ok) throw new Error(`peer: ${what}; it answered ${JSON.stringify(data).slice(0, 2000)}`);
 }
 
 const fast = await startSandbox({ rateLimit: 1e9 });
@@ -102,7 +113,9 @@ try {
     load(gql(gateway.url, SINGLE)),
   );
 
-  await postOnce(peer.url, PEER_SINGLE);
+  // The generated field answers a union (Agent | Error): an upstream 404 is data, not an error.
+  const peerAgent = (await answer(peer.url, PEER_SINGLE)).getAgent as { id?: string } | null;
+  expect(peerAgent?.id === SEED_IDS.acmeAgent, "getAgent did not answer the agent", peerAgent);
   const peerSingle = await measured(fast, "peer Hive Gateway getAgent(agentId)", peer, () =>
     load(gql(peer.url, PEER_SINGLE)),
   );
