@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
+import { SEED_IDS } from "../src/sandbox/seed-data.ts";
 import type { Sandbox } from "../src/sandbox/server.ts";
 import { type Child, spawnServer } from "./processes.ts";
 
@@ -64,5 +65,41 @@ export async function startPeer(upstream: Sandbox): Promise<Child> {
   };
 }
 
-/** What the peer's generated schema can ask: root fields only (the OpenAPI document has no links). */
-export const PEER_SINGLE = `{ getAgent(agentId: "agt_acme_reception") { ... on Agent { id name status greeting } } }`;
+/** The single-resource query (bench/queries.ts SINGLE) in the peer's generated schema. */
+export const PEER_SINGLE = `{ getAgent(agentId: "${SEED_IDS.acmeAgent}") { ... on Agent { id name status greeting } } }`;
+
+/**
+ * The dashboard (bench/queries.ts DASHBOARD) in the peer's schema: the same resources and fields.
+ * Generated fields answer unions (the resource or Error), hence the inline fragments; voicegraph's
+ * `stats` is the whole stats object (JSONObject), so every field of the peer's stats types is
+ * selected; a conversation's contact is its contactId and the contactStats link (mesh.config.ts).
+ */
+export const PEER_DASHBOARD = `{
+  getOrganization { ... on Organization { name timezone } }
+  getAgent(agentId: "${SEED_IDS.acmeAgent}") { ... on Agent { id name status voiceConfigs { id } } }
+  getAgentStats(agentId: "${SEED_IDS.acmeAgent}") {
+    ... on AgentStats {
+      agentId totalConversations activeConversations
+      byStatus { PENDING IN_PROGRESS SUCCESS FAILED UNKNOWN NO_ANSWER VOICEMAIL }
+      byChannel { VOICE CHAT SMS }
+      averageDurationSeconds lastConversationAt
+    }
+  }
+  listConversations(limit: 50) {
+    ... on ConversationPage {
+      items {
+        id status
+        agent { ... on Agent { id name } }
+        contactId
+        contactStats {
+          ... on ContactStats {
+            contactId totalConversations inbound outbound
+            byStatus { PENDING IN_PROGRESS SUCCESS FAILED UNKNOWN NO_ANSWER VOICEMAIL }
+            totalDurationSeconds lastInteractionAt
+          }
+        }
+      }
+    }
+  }
+  listCampaigns(limit: 10) { ... on CampaignPage { items { id name status } } }
+}`;

@@ -14,4 +14,32 @@ export const composeConfig = defineConfig({
       }),
     },
   ],
+  // The OpenAPI document declares no links: a conversation names its agent and its contact by id
+  // only. These fields add them the way a Mesh user would, each resolved by delegating to the
+  // generated root field with the id from the parent (requiredSelectionSet fetches it even when the
+  // query does not ask for it). The REST API has no batch route (no list of agents or contacts by
+  // ids), so there is nothing for keysArg/keyField to batch into: one GET per conversation and link.
+  // The fields answer the root fields' unions (the resource, or Error for a non-2xx status).
+  // The dashboard's own agent needs no link: its voice configs come with GET /v1/agents/{agentId}
+  // and its stats are the root field getAgentStats, asked alongside (bench/peer.ts PEER_DASHBOARD).
+  additionalTypeDefs: /* GraphQL */ `
+    extend type Conversation {
+      agent: getAgent_response
+        @resolveTo(
+          sourceName: "Sandbox"
+          sourceTypeName: "Query"
+          sourceFieldName: "getAgent"
+          requiredSelectionSet: "{ agentId }"
+          sourceArgs: { agentId: "{root.agentId}" }
+        )
+      contactStats: getContactStats_response
+        @resolveTo(
+          sourceName: "Sandbox"
+          sourceTypeName: "Query"
+          sourceFieldName: "getContactStats"
+          requiredSelectionSet: "{ contactId }"
+          sourceArgs: { contactId: "{root.contactId}" }
+        )
+    }
+  `,
 });
