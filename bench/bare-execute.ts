@@ -5,6 +5,7 @@ import { createContext } from "../src/gateway/context.ts";
 import { ConversationStatusHub } from "../src/gateway/conversation-status-hub.ts";
 import { schema } from "../src/schema/index.ts";
 import { createUpstreamClient } from "../src/upstream/client.ts";
+import { serveUntilStopped } from "./processes.ts";
 
 /**
  * The ceiling of any fast path that keeps voicegraph's schema: its resolvers, DataLoaders and
@@ -59,13 +60,4 @@ const server = createServer((req, res) => {
     }
   });
 });
-server.listen(0, "127.0.0.1", () => {
-  const address = server.address();
-  if (address && typeof address === "object")
-    console.log(`listening http://127.0.0.1:${address.port}`);
-});
-process.once("SIGTERM", () => {
-  server.close();
-  void upstream.close();
-  process.exit(0);
-});
+serveUntilStopped(server, () => upstream.close());

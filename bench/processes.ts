@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
+import type { Server } from "node:http";
 
 /**
  * The V8 flags `npm start` gives the gateway (package.json): the bench starts it with the same
@@ -66,6 +67,25 @@ export async function spawnServer(
       await once(child, "exit");
     },
   };
+}
+
+/**
+ * The child's side of `spawnServer`, for the bench's own servers: listens on a free loopback
+ * port, prints the URL `spawnServer` waits for, and on SIGTERM closes the server and what
+ * `onStop` closes (its upstream pool), then exits.
+ */
+export function serveUntilStopped(server: Server, onStop: () => unknown): void {
+  server.listen(0, "127.0.0.1", () => {
+    const address = server.address();
+    if (address && typeof address === "object") {
+      console.log(`listening http://127.0.0.1:${address.port}`);
+    }
+  });
+  process.once("SIGTERM", () => {
+    server.close();
+    void onStop();
+    process.exit(0);
+  });
 }
 
 /** Resident set size in MB: `VmRSS` now, or `VmHWM` (the peak so far). */

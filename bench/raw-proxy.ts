@@ -1,5 +1,6 @@
 import { createServer } from "node:http";
 import { Pool } from "undici";
+import { serveUntilStopped } from "./processes.ts";
 
 /**
  * The floor: a keep-alive forwarder with no GraphQL. Started as a child process so its RSS is
@@ -20,13 +21,4 @@ const server = createServer(async (req, res) => {
     res.writeHead(502).end();
   }
 });
-server.listen(0, "127.0.0.1", () => {
-  const address = server.address();
-  if (address && typeof address === "object")
-    console.log(`listening http://127.0.0.1:${address.port}`);
-});
-process.once("SIGTERM", () => {
-  server.close();
-  void pool.close();
-  process.exit(0);
-});
+serveUntilStopped(server, () => pool.close());
