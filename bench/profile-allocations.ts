@@ -1,10 +1,8 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { DEMO_KEYS } from "../src/sandbox/seed-data.ts";
 import { startSandbox } from "../src/sandbox/server.ts";
-import { load } from "./load.ts";
 import { GATEWAY_NODE_FLAGS, spawnServer } from "./processes.ts";
-import { SINGLE } from "./queries.ts";
+import { type CallFrame, frameName, loadSingle, topShares } from "./profiling.ts";
 
 /**
  * `npm run bench:allocations`: what voicegraph allocates per single-resource request under 16
@@ -32,14 +30,7 @@ let requestsInWindow = 0;
 try {
   sandbox.clearRequests();
   const started = performance.now();
-  const result = await load({
-    url: `${gateway.url}/graphql`,
-    connections: 16,
-    seconds: SECONDS,
-    method: "POST",
-    headers: { authorization: `Bearer ${DEMO_KEYS.acme}`, "content-type": "application/json" },
-    body: JSON.stringify({ query: SINGLE }),
-  });
+  const result = await loadSingle(gateway.url, SECONDS);
   // The run is steady after its first second: the window's share of the requests is its share of the time.
   const elapsed = performance.now() - started;
   requestsInWindow = (result.requests * SAMPLE_MS) / elapsed;
@@ -50,20 +41,16 @@ try {
 }
 
 interface Frame {
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: CallFrame;
   selfSize: number;
   children: Frame[];
 }
 const { head } = JSON.parse(readFileSync(out, "utf8")) as { head: Frame };
-const where = (frame: Frame["callFrame"]) =>
-  `${frame.functionName || "(anonymous)"} ${frame.url
-    .replace(/^.*node_modules\//, "")
-    .replace(/^file:\/\/.*\/(src|bench)\//, "$1/")}:${frame.lineNumber + 1}`;
 const self = new Map<string, number>();
 const inclusive = new Map<string, number>();
 /** Sums a subtree; a function counts once per stack for its inclusive bytes (recursion). */
 function walk(node: Frame, onStack: Set<string>): number {
-  const key = where(node.callFrame);
+  const key = frameName(node.callFrame);
   self.set(key, (self.get(key) ?? 0) + node.selfSize);
   const first = !onStack.has(key);
   if (first) onStack.add(key);
@@ -76,12 +63,9 @@ function walk(node: Frame, onStack: Set<string>): number {
   return bytes;
 }
 const total = walk(head, new Set());
+// V8's own nodes ((root), (garbage collector)…) hold no allocation of a function of ours or a package's.
 const top = (map: Map<string, number>, n: number) =>
-  [...map]
-    .filter(([key]) => !key.startsWith("("))
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, n)
-    .map(([key, bytes]) => `${((100 * bytes) / total).toFixed(1).padStart(5)} %  ${key}`);
+  topShares(new Map([...map].filter(([key]) => !key.startsWith("("))), total, n);
 console.log(
   `${(total / 1e6).toFixed(1)} MB allocated in ${SAMPLE_MS / 1000} s, about ${Math.round(requestsInWindow)} requests: ` +
     `${(total / 1024 / Math.max(1, requestsInWindow)).toFixed(1)} kB per request`,

@@ -1,9 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
-import { DEMO_KEYS } from "../src/sandbox/seed-data.ts";
 import { startSandbox } from "../src/sandbox/server.ts";
-import { load } from "./load.ts";
 import { spawnServer } from "./processes.ts";
-import { SINGLE } from "./queries.ts";
+import { type CallFrame, frameName, loadSingle, sourceOf, topShares } from "./profiling.ts";
 
 /** `npm run bench:profile`: voicegraph single-resource under 16 connections with --cpu-prof; prints the top self-time. */
 const dir = "bench/profile";
@@ -14,14 +12,7 @@ const gateway = await spawnServer(["--cpu-prof", `--cpu-prof-dir=${dir}`, "src/m
   LOG_LEVEL: "error",
 });
 try {
-  await load({
-    url: `${gateway.url}/graphql`,
-    connections: 16,
-    seconds: Number(process.env.BENCH_SECONDS ?? 8),
-    method: "POST",
-    headers: { authorization: `Bearer ${DEMO_KEYS.acme}`, "content-type": "application/json" },
-    body: JSON.stringify({ query: SINGLE }),
-  });
+  await loadSingle(gateway.url, Number(process.env.BENCH_SECONDS ?? 8));
 } finally {
   await gateway.stop();
   await sandbox.close();
@@ -29,7 +20,7 @@ try {
 
 interface Node {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: CallFrame;
 }
 const file = readdirSync(dir)
   .filter((name) => name.endsWith(".cpuprofile"))
@@ -44,19 +35,13 @@ const self = new Map<string, number>();
 const byPackage = new Map<string, number>();
 for (const id of profile.samples) {
   const frame = (byId.get(id) as Node).callFrame;
-  const where = frame.url
-    .replace(/^.*node_modules\//, "")
-    .replace(/^file:\/\/.*\/(src|bench)\//, "$1/");
-  const key = `${frame.functionName || "(anonymous)"} ${where}:${frame.lineNumber + 1}`;
+  const key = frameName(frame);
   self.set(key, (self.get(key) ?? 0) + 1);
-  const pkg = /^(@[^/]+\/[^/]+|[^/:]+)/.exec(where)?.[1] ?? (frame.functionName || "(native)");
+  const pkg =
+    /^(@[^/]+\/[^/]+|[^/:]+)/.exec(sourceOf(frame))?.[1] ?? (frame.functionName || "(native)");
   byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + 1);
 }
 const total = profile.samples.length;
-const top = (map: Map<string, number>, n: number) =>
-  [...map]
-    .sort((a, b) => b[1] - a[1])
-    .slice(0, n)
-    .map(([k, v]) => `${((100 * v) / total).toFixed(1).padStart(5)} %  ${k}`);
+const top = (map: Map<string, number>, n: number) => topShares(map, total, n);
 console.log(`${file}: ${total} samples\n\nTop self time by function:\n${top(self, 25).join("\n")}`);
 console.log(`\nBy package / origin:\n${top(byPackage, 20).join("\n")}`);
