@@ -1,21 +1,14 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { connectionQuery, errorCodes, fetchConnection } from "./connection-queries.ts";
-import { type Harness, startHarness } from "./harness.ts";
+import { harness, NO_NEW_CALLS, oneHarnessPerFile } from "./file-harness.ts";
 
 /**
  * Contract §4's checks that need no upstream call, through /graphql against the sandbox:
  * `first`/`last` bounds (before any call of the operation) and filter-bound gateway cursors.
  */
 
-let harness: Harness;
-beforeAll(async () => {
-  harness = await startHarness({ sandbox: { callIntervalMs: 3_600_000 } });
-});
-afterAll(() => harness.close());
-beforeEach(() => {
-  harness.takeUpstreamRequests();
-});
+oneHarnessPerFile(NO_NEW_CALLS);
 
 const AGENTS = connectionQuery("agents");
 const CONVERSATIONS = connectionQuery("conversations", "ConversationFilter");

@@ -7,6 +7,7 @@ import {
   fetchConnection,
   summary,
 } from "./connection-queries.ts";
+import { NO_NEW_CALLS } from "./file-harness.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
 import { conversationRefs, SEARCH_PARAM } from "./sandbox-answers.ts";
 
@@ -39,7 +40,7 @@ async function upstreamItems(path: string): Promise<typeof conversations> {
 
 beforeAll(async () => {
   // No new live calls during the run: the conversation list keeps its order and length.
-  harness = await startHarness({ sandbox: { callIntervalMs: 3_600_000 } });
+  harness = await startHarness(NO_NEW_CALLS);
   conversations = [
     ...(await upstreamItems("/v1/conversations?limit=100")),
     ...(await upstreamItems("/v1/conversations?limit=100&offset=100")),

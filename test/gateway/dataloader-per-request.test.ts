@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import {
   AgentConversationsTwoWaysDocument,
@@ -11,7 +11,8 @@ import {
   ToolCatalogTwiceDocument,
 } from "../generated/graphql.ts";
 import { sorted } from "./dataloader-support.ts";
-import { ACME, GLOBEX, type Harness, startHarness } from "./harness.ts";
+import { harness, NO_NEW_CALLS, oneHarnessPerFile } from "./file-harness.ts";
+import { ACME, GLOBEX } from "./harness.ts";
 
 /** Conversations 0001..0030 of Acme: started in this window, by 3 agents, none live. */
 const THIRTY_CONVERSATIONS = {
@@ -81,15 +82,7 @@ const THIRTY_IDS = Array.from(
 );
 
 describe("per-request DataLoaders over the sandbox", () => {
-  let harness: Harness;
-  // No new live call starts during the tests: the seeded pages stay put.
-  beforeAll(async () => {
-    harness = await startHarness({ sandbox: { callIntervalMs: 3_600_000 } });
-  });
-  afterAll(() => harness.close());
-  afterEach(() => {
-    harness.takeUpstreamRequests();
-  });
+  oneHarnessPerFile(NO_NEW_CALLS);
 
   it("loads a 30-conversation page sharing 3 agents with 1 list call and 3 agent calls", async () => {
     const response = await harness.graphql(ConversationPageAgentsDocument, {

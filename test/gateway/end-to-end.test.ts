@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import {
   AgentWithVoiceConfigsDocument,
@@ -7,18 +7,11 @@ import {
   OrganizationDocument,
   OrganizationOverviewDocument,
 } from "../generated/graphql.ts";
-import { ACME_ORGANIZATION, type Harness, startHarness } from "./harness.ts";
+import { harness, NO_NEW_CALLS, oneHarnessPerFile } from "./file-harness.ts";
+import { ACME_ORGANIZATION } from "./harness.ts";
 import { organizationExtras } from "./sandbox-answers.ts";
 
-let harness: Harness;
-// No new live call starts during the tests: the seeded pages stay put.
-beforeAll(async () => {
-  harness = await startHarness({ sandbox: { callIntervalMs: 3_600_000 } });
-});
-afterAll(() => harness.close());
-afterEach(() => {
-  harness.takeUpstreamRequests();
-});
+oneHarnessPerFile(NO_NEW_CALLS);
 
 const RECEPTION_VOICE_CONFIGS = [
   {

@@ -1,4 +1,4 @@
-import { harness, oneHarnessPerTest } from "./file-harness.ts";
+import { harness, NO_NEW_CALLS, oneHarnessPerTest } from "./file-harness.ts";
 import type { GraphQLResponse } from "./harness.ts";
 
 // What the mutation tests share: what reached the sandbox, the errors as the contract fixes
@@ -6,7 +6,7 @@ import type { GraphQLResponse } from "./harness.ts";
 
 /** Every test writes: each gets its own freshly seeded sandbox, where no new live call starts. */
 export function seededHarnessPerTest(): void {
-  oneHarnessPerTest({ sandbox: { callIntervalMs: 3_600_000 } });
+  oneHarnessPerTest(NO_NEW_CALLS);
 }
 
 /** What reached the sandbox: "METHOD /path", the parsed JSON body, and the status answered. */

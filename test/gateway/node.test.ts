@@ -1,18 +1,11 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { NodeByIdDocument, NodesByIdsDocument } from "../generated/graphql.ts";
-import { GLOBEX, type Harness, startHarness } from "./harness.ts";
+import { harness, NO_NEW_CALLS, oneHarnessPerFile } from "./file-harness.ts";
+import { GLOBEX } from "./harness.ts";
 import { sandboxDate, statsDuration } from "./sandbox-answers.ts";
 
-let harness: Harness;
-// No new live call starts during the tests: seeded stats stay put.
-beforeAll(async () => {
-  harness = await startHarness({ sandbox: { callIntervalMs: 3_600_000 } });
-});
-afterAll(() => harness.close());
-afterEach(() => {
-  harness.takeUpstreamRequests();
-});
+oneHarnessPerFile(NO_NEW_CALLS);
 
 /** The list request that holds the seeded Acme conversation, which started at 09:00:00. */
 const ACME_CONVERSATION_LIST =
