@@ -28,12 +28,24 @@ export default defineConfig({
         test: {
           name: "unit",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/gateway/**", "test/clients/**", "**/node_modules/**"],
+          exclude: ["test/gateway/**", "test/clients/**", "test/fleet/**", "**/node_modules/**"],
         },
       },
       gatewayProject("standard"),
       gatewayProject("alternate"),
       gatewayProject("standard", "off"),
+      // Several gateways over one real redis-server: `npm run test:fleet` only (README: a fleet).
+      {
+        extends: true,
+        test: {
+          name: "fleet",
+          include: ["test/fleet/**/*.test.ts"],
+          testTimeout: 60_000,
+          hookTimeout: 30_000,
+          // The suite kills servers and Redis: one file at a time keeps its timings honest.
+          fileParallelism: false,
+        },
+      },
     ],
   },
 });

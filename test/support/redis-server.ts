@@ -1,0 +1,95 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** A real `redis-server` of the test's own, on a free loopback port (never a shared one). */
+export interface RedisServer {
+  /** e.g. "redis://127.0.0.1:41234" */
+  readonly url: string;
+  readonly port: number;
+  /** Kills the server for real (SIGKILL): what a lost Redis looks like to the fleet. */
+  kill(): Promise<void>;
+  /** Starts it again on the same port, empty (a Redis that came back after a crash). */
+  restart(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Whether `redis-server` is installed on this machine. */
+export function redisServerInstalled(): boolean {
+  return spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status === 0;
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+async function waitForPort(port: number, deadlineMs: number): Promise<void> {
+  const { connect } = await import("node:net");
+  const until = Date.now() + deadlineMs;
+  for (;;) {
+    const ok = await new Promise<boolean>((resolve) => {
+      const socket = connect(port, "127.0.0.1");
+      socket.once("connect", () => {
+        socket.destroy();
+        resolve(true);
+      });
+      socket.once("error", () => resolve(false));
+    });
+    if (ok) return;
+    if (Date.now() > until) throw new Error(`redis-server did not listen on ${port} in time`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Starts a `redis-server` with no persistence, bound to 127.0.0.1 on a free port. */
+export async function startRedisServer(): Promise<RedisServer> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), "voicegraph-redis-"));
+  let child: ChildProcess | undefined;
+  const start = async () => {
+    child = spawn(
+      "redis-server",
+      [
+        "--port",
+        String(port),
+        "--bind",
+        "127.0.0.1",
+        "--save",
+        "",
+        "--appendonly",
+        "no",
+        "--dir",
+        dir,
+        "--protected-mode",
+        "yes",
+      ],
+      { stdio: "ignore" },
+    );
+    await waitForPort(port, 5000);
+  };
+  const stop = async (signal: NodeJS.Signals) => {
+    const running = child;
+    child = undefined;
+    if (!running || running.exitCode !== null) return;
+    const exited = new Promise((resolve) => running.once("exit", resolve));
+    running.kill(signal);
+    await exited;
+  };
+  await start();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    port,
+    kill: () => stop("SIGKILL"),
+    restart: start,
+    async close() {
+      await stop("SIGKILL");
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
