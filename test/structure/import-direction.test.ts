@@ -10,6 +10,12 @@ import { describe, expect, it } from "vitest";
  */
 const SRC = resolve(import.meta.dirname, "../../src");
 const LAYERS = ["upstream", "connections", "schema", "gateway"] as const;
+/**
+ * src/fleet/ holds the Redis-backed stores of fleet-wide state (README: a fleet). It sits beside
+ * the layers: it may import upstream (whose stores it implements) and the leaves; the gateway
+ * and main.ts wire it in.
+ */
+const FLEET_MAY_IMPORT = new Set(["leaf", "upstream", "fleet"]);
 const LEAVES = ["errors.ts", "env.ts", "listen.ts"];
 
 function filesUnder(dir: string): string[] {
@@ -48,6 +54,7 @@ describe("src/ imports", () => {
     "%s imports only its own layer, the layers below it and the leaves",
     (layer, rank) => {
       const allowed = new Set<string>(["leaf", ...LAYERS.slice(0, rank + 1)]);
+      if (layer === "gateway") allowed.add("fleet");
       const wrong = filesUnder(join(SRC, layer)).flatMap((file) =>
         importsOf(file)
           .filter((target) => !allowed.has(placeOf(target)))
@@ -56,6 +63,15 @@ describe("src/ imports", () => {
       expect(wrong).toEqual([]);
     },
   );
+
+  it("fleet imports only upstream, itself and the leaves", () => {
+    const wrong = filesUnder(join(SRC, "fleet")).flatMap((file) =>
+      importsOf(file)
+        .filter((target) => !FLEET_MAY_IMPORT.has(placeOf(target)))
+        .map((target) => `${relative(SRC, file)} → ${target}`),
+    );
+    expect(wrong).toEqual([]);
+  });
 
   it.each(LEAVES)("the leaf %s imports nothing of ours", (leaf) => {
     expect(importsOf(join(SRC, leaf))).toEqual([]);
