@@ -5,6 +5,7 @@ import type { UpstreamRequest, UpstreamResponse } from "./client.ts";
 import { UpstreamError, UpstreamUnavailableError } from "./errors.ts";
 import { headerValue } from "./headers.ts";
 import { isJsonObject } from "./json.ts";
+import { KeyRedactor } from "./key-redaction.ts";
 import { parseRateLimit, type RateLimit, retryAfterFromHeaders } from "./rate-limit.ts";
 
 /** Result of reading a body as JSON: `empty` covers no bytes and whitespace only. */
@@ -42,47 +43,26 @@ export function toUpstreamError(
   },
   authorization: string,
 ): UpstreamError {
-  // An upstream that echoes the caller's key must not make the gateway show or log it.
-  const secrets = secretsOf(authorization);
-  const body = redact(isJsonObject(init.body) ? init.body : {}, secrets);
+  // An upstream that echoes the caller's key, in any case or spelling, must not make the gateway
+  // show or log it: every text of the error is redacted here, once, before anything reads it.
+  const redactor = new KeyRedactor(authorization);
+  const body = redactor.json(isJsonObject(init.body) ? init.body : {});
   const error = body.error;
   const errorObject = isJsonObject(error) ? error : {};
   const message =
     nonEmptyString(errorObject.message) ?? nonEmptyString(error) ?? statusText(init.status);
+  const headerRequestId = headerValue(init.headers, "x-request-id");
   return new UpstreamError({
     status: init.status,
     code: nonEmptyString(errorObject.code) ?? `HTTP_${init.status}`,
     message,
     requestId:
-      nonEmptyString(body.requestId) ?? redact(headerValue(init.headers, "x-request-id"), secrets),
+      nonEmptyString(body.requestId) ??
+      (headerRequestId === undefined ? undefined : redactor.text(headerRequestId)),
     details: isJsonObject(errorObject.details) ? errorObject.details : undefined,
     rateLimit: init.rateLimit,
     retryAfter: retryAfterFromHeaders(init.headers, init.rateLimit),
   });
-}
-
-/** The header value and its bare token: either may be echoed back by an upstream. */
-function secretsOf(authorization: string): string[] {
-  const token = authorization.replace(/^\s*\S+\s+/, "").trim();
-  return [authorization.trim(), token].filter((secret) => secret.length >= 4);
-}
-
-/** A deep copy of a JSON value with every occurrence of a secret replaced. */
-export function redact<T>(value: T, secrets: readonly string[]): T {
-  if (secrets.length === 0) return value;
-  if (typeof value === "string") {
-    return secrets.reduce(
-      (text, secret) => text.replaceAll(secret, "[REDACTED]"),
-      value as string,
-    ) as T;
-  }
-  if (Array.isArray(value)) return value.map((item) => redact(item, secrets)) as T;
-  if (isJsonObject(value)) {
-    return Object.fromEntries(
-      Object.entries(value).map(([key, item]) => [redact(key, secrets), redact(item, secrets)]),
-    ) as T;
-  }
-  return value;
 }
 
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
