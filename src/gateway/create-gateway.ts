@@ -15,7 +15,7 @@ import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import { cancelOnDisconnect, createFastPath, type FastPath } from "./fast-path.ts";
 import { renderGraphiQLPage, useGraphiQLAssets } from "./graphiql-page.ts";
 import { createGatewayLogger, useRequestLogScope } from "./logger.ts";
-import { maskError } from "./mask-error.ts";
+import { maskError, maskSessionError } from "./mask-error.ts";
 import { GatewayMetrics } from "./metrics.ts";
 import { requestIdOf, useRequestId } from "./request-id.ts";
 import {
@@ -24,6 +24,7 @@ import {
   useNoIntrospection,
   useReadOnlySessions,
 } from "./session/session-mode.ts";
+import { useAnswerRedaction } from "./session/use-answer-redaction.ts";
 import { useOperationSpans } from "./tracing.ts";
 import { useApiKeyGate } from "./use-api-key-gate.ts";
 import { useCostLimit } from "./use-cost-limit.ts";
@@ -123,7 +124,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       typeof options.logging === "object"
         ? options.logging
         : createGatewayLogger(options.logging === false ? "silent" : (options.logging ?? "info")),
-    maskedErrors: { maskError },
+    // Session mode forwards no upstream text it cannot vouch for (README: Frontends).
+    maskedErrors: { maskError: options.session ? maskSessionError : maskError },
     // Over graphql-ws there is no Fetch request: the key comes in the connection params.
     context: async ({ request, connectionParams }) => {
       const header = authorizationFrom(
@@ -172,7 +174,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         deadlineMs: options.operationDeadlineMs ?? GATEWAY_DEFAULTS.operationDeadlineMs,
       }),
       useKeyBound(),
-      ...(options.session ? [useReadOnlySessions()] : []),
+      ...(options.session ? [useReadOnlySessions(), useAnswerRedaction()] : []),
       ...(options.introspection === false ? [useNoIntrospection()] : []),
       useVariableErrors(),
       useCostLimit({

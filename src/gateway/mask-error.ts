@@ -23,8 +23,32 @@ export function retryAfterSeconds(error: UpstreamError): number {
   return error.retryAfter ?? 1;
 }
 
+/**
+ * An upstream's own error code as it may reach a browser in session mode: a plain code, which
+ * the key redaction has left whole (a redacted code holds brackets). Any other code is replaced
+ * by the HTTP status's, so no upstream text the gateway cannot vouch for reaches the browser.
+ */
+const PLAIN_CODE = /^[A-Z][A-Z0-9_]{0,63}$/;
+
+/** How much of the upstream's own error the catalogue error carries (`extensions.upstream`). */
+export interface UpstreamFactsPolicy {
+  /** Session mode: only a plain upstream code passes; other codes become `HTTP_<status>`. */
+  plainCodesOnly: boolean;
+}
+
+const PASSTHROUGH: UpstreamFactsPolicy = { plainCodesOnly: false };
+
+function factsOf(error: UpstreamError, policy: UpstreamFactsPolicy): JsonObject {
+  const facts = upstreamFacts(error);
+  if (policy.plainCodesOnly && !PLAIN_CODE.test(error.code)) facts.code = `HTTP_${error.status}`;
+  return facts;
+}
+
 /** Maps an upstream failure to the catalogue (contract §5). */
-export function fromUpstreamError(error: UpstreamError | UpstreamUnavailableError): GraphQLError {
+export function fromUpstreamError(
+  error: UpstreamError | UpstreamUnavailableError,
+  policy: UpstreamFactsPolicy = PASSTHROUGH,
+): GraphQLError {
   if (error instanceof UpstreamUnavailableError) {
     return gatewayError(
       "UPSTREAM_UNAVAILABLE",
@@ -35,7 +59,7 @@ export function fromUpstreamError(error: UpstreamError | UpstreamUnavailableErro
     );
   }
   const code = CODE_BY_UPSTREAM_STATUS[error.status] ?? "UPSTREAM_ERROR";
-  const extensions: JsonObject = { upstream: upstreamFacts(error) };
+  const extensions: JsonObject = { upstream: factsOf(error, policy) };
   if (code === "RATE_LIMITED") extensions.retryAfter = retryAfterSeconds(error);
   const message =
     code === "UPSTREAM_ERROR" ? `The upstream API failed (HTTP ${error.status}).` : error.message;
@@ -43,12 +67,12 @@ export function fromUpstreamError(error: UpstreamError | UpstreamUnavailableErro
 }
 
 /** Maps a connection's own error to the catalogue: its code, and the upstream's refusal if any. */
-function fromConnectionError(error: ConnectionError): GraphQLError {
+function fromConnectionError(error: ConnectionError, policy: UpstreamFactsPolicy): GraphQLError {
   const cause = error.cause;
   return gatewayError(
     error.code,
     error.message,
-    cause instanceof UpstreamError ? { upstream: upstreamFacts(cause) } : {},
+    cause instanceof UpstreamError ? { upstream: factsOf(cause, policy) } : {},
   );
 }
 
@@ -56,11 +80,14 @@ function fromConnectionError(error: ConnectionError): GraphQLError {
  * The catalogue error for a failure the gateway knows (an upstream's, a connection's), however
  * deep graphql-js and yoga wrapped it, without its location; undefined for any other error.
  */
-export function catalogueErrorOf(error: unknown): GraphQLError | undefined {
+export function catalogueErrorOf(
+  error: unknown,
+  policy: UpstreamFactsPolicy = PASSTHROUGH,
+): GraphQLError | undefined {
   const original = originalOf(error);
-  if (original instanceof ConnectionError) return fromConnectionError(original);
+  if (original instanceof ConnectionError) return fromConnectionError(original, policy);
   if (original instanceof UpstreamError || original instanceof UpstreamUnavailableError) {
-    return fromUpstreamError(original);
+    return fromUpstreamError(original, policy);
   }
   return undefined;
 }
@@ -70,7 +97,16 @@ export function catalogueErrorOf(error: unknown): GraphQLError | undefined {
  * gateway raised on purpose pass, anything else is masked as an unexpected error.
  */
 export function maskError(error: unknown, message: string): Error {
-  const mapped = catalogueErrorOf(error);
+  return maskErrorWith(PASSTHROUGH, error, message);
+}
+
+/** yoga's `maskError` of session mode: upstream codes pass only when plain (PLAIN_CODE). */
+export function maskSessionError(error: unknown, message: string): Error {
+  return maskErrorWith({ plainCodesOnly: true }, error, message);
+}
+
+function maskErrorWith(policy: UpstreamFactsPolicy, error: unknown, message: string): Error {
+  const mapped = catalogueErrorOf(error, policy);
   if (mapped) {
     if (!(error instanceof GraphQLError)) return mapped;
     return createGraphQLError(mapped.message, {

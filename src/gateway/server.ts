@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { ExecutionArgs } from "graphql";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { listenHttp } from "../listen.ts";
@@ -7,6 +6,7 @@ import type { Gateway } from "./create-gateway.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import { formatWithHttpStatus } from "./http-status.ts";
 import { inRequestScope } from "./logger.ts";
+import { CARRIER, type OperationOutcome, runOverWebSocket } from "./over-websocket.ts";
 
 export interface ListeningGateway {
   /** e.g. "http://127.0.0.1:4000" */
@@ -41,11 +41,6 @@ export interface ListenOptions {
   /** Told each time a request is served on the fast path (tests prove it is taken). */
   onFastPath?: () => void;
 }
-
-type EnvelopedRoot = {
-  execute: (args: ExecutionArgs) => unknown;
-  subscribe: (args: ExecutionArgs) => unknown;
-};
 
 /** graphql-ws close code and reason for a socket closed by a drain: the server is going away. */
 export const GOING_AWAY = { code: 1001, reason: "SHUTTING_DOWN: the server is going away" };
@@ -98,27 +93,16 @@ export async function listen(
   });
   const graphqlWs = useServer(
     {
-      execute: (args) => (args.rootValue as EnvelopedRoot).execute(args) as never,
+      // Each operation already ran through yoga in onSubscribe: its result rides in rootValue.
+      execute: (args) => (args.rootValue as OperationOutcome).result as never,
+      subscribe: (args) => (args.rootValue as OperationOutcome).result as never,
       // graphql-ws serialises results itself: catalogue errors get `http.status` here.
       onNext: (_context, _id, _payload, _args, result) => formatWithHttpStatus(result) as never,
-      subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args) as never,
       onSubscribe: async (context, _id, payload) => {
-        const enveloped = gateway.getEnveloped({
-          ...context,
-          req: context.extra.request,
-          socket: context.extra.socket,
-          params: payload,
-        });
-        const args: ExecutionArgs = {
-          schema: enveloped.schema,
-          operationName: payload.operationName ?? null,
-          document: enveloped.parse(payload.query),
-          variableValues: payload.variables ?? null,
-          contextValue: await enveloped.contextFactory(),
-          rootValue: { execute: enveloped.execute, subscribe: enveloped.subscribe },
-        };
-        const errors = enveloped.validate(args.schema, args.document);
-        return errors.length > 0 ? errors : args;
+        const outcome = await runOverWebSocket(gateway, context, payload);
+        return "errors" in outcome
+          ? outcome.errors
+          : { schema: gateway.getEnveloped().schema, document: CARRIER, rootValue: outcome };
       },
     },
     webSockets,

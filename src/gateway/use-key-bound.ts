@@ -9,19 +9,32 @@ import { refuseBeforeRunning } from "./refuse-before-running.ts";
 export const MAX_KEY_BYTES = 4096;
 
 /**
- * Refuses an operation whose key is longer than `maxBytes` with UNAUTHENTICATED before any
- * upstream call, on every transport (HTTP, SSE and graphql-ws all execute through here): a
- * megabyte "key" would otherwise be copied into every upstream request and every poller.
+ * What is wrong with an Authorization value as a key, or undefined when nothing is. HTTP cannot
+ * carry a control character or a non-ASCII one in a header, but graphql-ws connection params
+ * can: such a "key" would make the upstream request itself fail, so it is refused here instead.
+ */
+export function keyProblem(authorization: string, maxBytes = MAX_KEY_BYTES): string | undefined {
+  if (Buffer.byteLength(authorization) > maxBytes) {
+    return `The Authorization header is longer than ${maxBytes} bytes: it holds no valid API key.`;
+  }
+  if (!/^[\x20-\x7E\t]*$/.test(authorization)) {
+    return "The Authorization value holds a character no HTTP header may carry (a control or non-ASCII character): it holds no valid API key.";
+  }
+  return undefined;
+}
+
+/**
+ * Refuses an operation whose key is longer than `maxBytes`, or holds a character no header may
+ * carry, with UNAUTHENTICATED before any upstream call, on every transport (HTTP, SSE and
+ * graphql-ws all execute through here): a megabyte "key" would otherwise be copied into every
+ * upstream request and every poller, and a control character would fail the upstream request.
  */
 export function useKeyBound(maxBytes = MAX_KEY_BYTES): Plugin {
   const judge = (args: ExecutionArgs) => {
     const { authorization } = args.contextValue as GatewayContext;
-    if (authorization === undefined || Buffer.byteLength(authorization) <= maxBytes) return;
-    const refusal = gatewayError(
-      "UNAUTHENTICATED",
-      `The Authorization header is longer than ${maxBytes} bytes: it holds no valid API key.`,
-    );
-    return { errors: [requestLevel(refusal)] };
+    const problem = authorization === undefined ? undefined : keyProblem(authorization, maxBytes);
+    if (problem === undefined) return;
+    return { errors: [requestLevel(gatewayError("UNAUTHENTICATED", problem))] };
   };
   return refuseBeforeRunning(judge);
 }

@@ -1,0 +1,69 @@
+import { type ExecutionResult, GraphQLError, parse } from "graphql";
+import type { Context, SubscribePayload } from "graphql-ws";
+import type { Extra } from "graphql-ws/use/ws";
+import { createGraphQLError } from "graphql-yoga";
+import type { Gateway } from "./create-gateway.ts";
+
+/** An operation's result as yoga gave it: one result, or the stream of a subscription. */
+export interface OperationOutcome {
+  result: ExecutionResult | AsyncIterable<ExecutionResult>;
+}
+
+/**
+ * graphql-ws runs the document it is handed: this one only tells it "run the operation", whose
+ * result is already in rootValue (execute and subscribe both hand it over as it is).
+ */
+export const CARRIER = parse("query OperationOverWebSocket { __typename }");
+
+/**
+ * Runs one graphql-ws operation through yoga's own parameter pipeline, the one HTTP and SSE
+ * requests take: every `onParams` rule (trusted documents, automatic persisted queries), then
+ * context (the session's token, its rate limit), validation (introspection), and execution with
+ * every plugin. So no rule of the gateway depends on the transport a client chooses (issue 16).
+ * A refusal is that operation's errors: the socket stays open for the others.
+ */
+export async function runOverWebSocket(
+  gateway: Gateway,
+  context: Context<Record<string, unknown> | undefined, Extra>,
+  payload: SubscribePayload,
+): Promise<OperationOutcome | { errors: GraphQLError[] }> {
+  // The operation's own request: the upgrade's URL and headers (the key is not among them: it
+  // comes in connection params, read by the context factory from the server context).
+  const upgrade = context.extra.request;
+  const request = new gateway.fetchAPI.Request(`http://localhost${upgrade.url ?? "/graphql"}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+  });
+  const serverContext = {
+    ...context,
+    req: upgrade,
+    socket: context.extra.socket,
+    connectionParams: context.connectionParams,
+  };
+  try {
+    const params = {
+      query: payload.query,
+      operationName: payload.operationName ?? undefined,
+      variables: payload.variables ?? undefined,
+      extensions: payload.extensions ?? undefined,
+      // A trusted document's ID, as HTTP clients send it (use-persisted-documents.ts).
+      ...documentIdOf(payload),
+    };
+    const result = await gateway.getResultForParams({ params, request }, serverContext);
+    return { result: result as OperationOutcome["result"] };
+  } catch (error) {
+    // onParams refusals (PERSISTED_QUERY_ONLY, …) are GraphQL errors meant for the client.
+    if (error instanceof GraphQLError) return { errors: [error] };
+    gateway.logger.error(error);
+    return {
+      errors: [
+        createGraphQLError("Unexpected error.", { extensions: { code: "INTERNAL_SERVER_ERROR" } }),
+      ],
+    };
+  }
+}
+
+function documentIdOf(payload: SubscribePayload): { documentId?: string } {
+  const documentId = (payload as { documentId?: unknown }).documentId;
+  return typeof documentId === "string" ? { documentId } : {};
+}
