@@ -89,6 +89,11 @@ async function main(): Promise<void> {
     maxRequestBytes: config.MAX_REQUEST_BYTES,
     corsOrigins: config.CORS_ORIGINS,
     pollIntervalMs: config.POLL_INTERVAL_MS,
+    maxSubscriptions: {
+      perKey: config.MAX_SUBSCRIPTIONS_PER_KEY,
+      perConnection: config.MAX_SUBSCRIPTIONS_PER_CONNECTION,
+      total: config.MAX_SUBSCRIPTIONS_TOTAL,
+    },
     logging: config.LOG_LEVEL,
     ...(config.CURSOR_SECRET ? { cursorSecret: config.CURSOR_SECRET } : {}),
     persistedDocuments: {

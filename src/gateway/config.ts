@@ -35,6 +35,11 @@ const gatewayEnv = z.object({
   MAX_TOKENS: intVar(100, 1_000_000).default(GATEWAY_DEFAULTS.maxTokens),
   MAX_REQUEST_BYTES: intVar(1024, 100 * 1024 * 1024).default(GATEWAY_DEFAULTS.maxRequestBytes),
   POLL_INTERVAL_MS: intVar(100, 60_000).default(GATEWAY_DEFAULTS.pollIntervalMs),
+  MAX_SUBSCRIPTIONS_PER_KEY: intVar(1, 1_000_000).default(GATEWAY_DEFAULTS.maxSubscriptionsPerKey),
+  MAX_SUBSCRIPTIONS_PER_CONNECTION: intVar(1, 1_000_000).default(
+    GATEWAY_DEFAULTS.maxSubscriptionsPerConnection,
+  ),
+  MAX_SUBSCRIPTIONS_TOTAL: intVar(1, 1_000_000).default(GATEWAY_DEFAULTS.maxSubscriptionsTotal),
   CORS_ORIGINS: z
     .string()
     .transform((value) =>

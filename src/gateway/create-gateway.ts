@@ -24,6 +24,7 @@ import {
   useNoIntrospection,
   useReadOnlySessions,
 } from "./session/session-mode.ts";
+import { useSubscriptionBounds } from "./subscription-bounds.ts";
 import { useOperationSpans } from "./tracing.ts";
 import { useApiKeyGate } from "./use-api-key-gate.ts";
 import { useCostLimit } from "./use-cost-limit.ts";
@@ -61,6 +62,8 @@ export interface GatewayOptions {
   corsOrigins?: string[];
   /** Poll interval of `Subscription.conversationStatus`; default 1000 ms. */
   pollIntervalMs?: number;
+  /** Live subscriptions at most per key, per connection and in all (MAX_SUBSCRIPTIONS_*). */
+  maxSubscriptions?: { perKey?: number; perConnection?: number; total?: number };
   /** GraphiQL's opening state (e.g. the demo key's header); false (the default) turns it off. */
   graphiql?: GraphiQLOptions | false;
   /** Secret of the connection cursors' HMAC; random per gateway when absent (CURSOR_SECRET). */
@@ -180,6 +183,24 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
       useApiKeyGate(),
       useUpstreamReport(),
+      useSubscriptionBounds({
+        perKey: options.maxSubscriptions?.perKey ?? GATEWAY_DEFAULTS.maxSubscriptionsPerKey,
+        perConnection:
+          options.maxSubscriptions?.perConnection ?? GATEWAY_DEFAULTS.maxSubscriptionsPerConnection,
+        total: options.maxSubscriptions?.total ?? GATEWAY_DEFAULTS.maxSubscriptionsTotal,
+        // Each event's loads: a budget and a deadline of their own, whoever subscribed first.
+        eventContext: (subscriber) => ({
+          ...subscriber,
+          ...createContext(
+            dependencies,
+            subscriber.authorization,
+            AbortSignal.timeout(
+              options.operationDeadlineMs ?? GATEWAY_DEFAULTS.operationDeadlineMs,
+            ),
+            subscriber.requestId,
+          ),
+        }),
+      }),
       useHttpStatusInErrors((request) => requestIds.get(request)),
     ],
   });

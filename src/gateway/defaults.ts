@@ -9,6 +9,10 @@ export const GATEWAY_DEFAULTS = {
   maxTokens: 5000,
   maxRequestBytes: 1024 * 1024,
   pollIntervalMs: 1000,
+  // Live subscriptions (docs/limits.md).
+  maxSubscriptionsPerKey: 100,
+  maxSubscriptionsPerConnection: 25,
+  maxSubscriptionsTotal: 2000,
   operationDeadlineMs: 10_000,
   // Sockets (listen options; README: Operations).
   headersTimeoutMs: 10_000,
