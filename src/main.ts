@@ -96,7 +96,12 @@ async function main(): Promise<void> {
     },
     logging: config.LOG_LEVEL,
     ...(config.CURSOR_SECRET ? { cursorSecret: config.CURSOR_SECRET } : {}),
+    documentCaches: {
+      maxBytes: config.DOCUMENT_CACHE_MAX_BYTES,
+      maxDocumentBytes: config.MAX_CACHED_DOCUMENT_BYTES,
+    },
     persistedDocuments: {
+      apqMaxBytes: config.APQ_MAX_BYTES,
       trustedOnly: config.TRUSTED_DOCUMENTS_ONLY,
       ...(config.TRUSTED_DOCUMENTS_FILE
         ? { manifest: readTrustedDocuments(config.TRUSTED_DOCUMENTS_FILE) }

@@ -39,6 +39,13 @@ const gatewayEnv = z.object({
   MAX_SUBSCRIPTIONS_PER_CONNECTION: intVar(1, 1_000_000).default(
     GATEWAY_DEFAULTS.maxSubscriptionsPerConnection,
   ),
+  APQ_MAX_BYTES: intVar(0, 1024 * 1024 * 1024).default(GATEWAY_DEFAULTS.apqMaxBytes),
+  DOCUMENT_CACHE_MAX_BYTES: intVar(0, 4 * 1024 * 1024 * 1024).default(
+    GATEWAY_DEFAULTS.documentCacheMaxBytes,
+  ),
+  MAX_CACHED_DOCUMENT_BYTES: intVar(0, 16 * 1024 * 1024).default(
+    GATEWAY_DEFAULTS.maxCachedDocumentBytes,
+  ),
   MAX_SUBSCRIPTIONS_TOTAL: intVar(1, 1_000_000).default(GATEWAY_DEFAULTS.maxSubscriptionsTotal),
   CORS_ORIGINS: z
     .string()

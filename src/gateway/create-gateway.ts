@@ -25,6 +25,7 @@ import {
   useReadOnlySessions,
 } from "./session/session-mode.ts";
 import { useSubscriptionBounds } from "./subscription-bounds.ts";
+import { boundedParserCaches } from "./text-caches.ts";
 import { useOperationSpans } from "./tracing.ts";
 import { useApiKeyGate } from "./use-api-key-gate.ts";
 import { useCostLimit } from "./use-cost-limit.ts";
@@ -68,6 +69,8 @@ export interface GatewayOptions {
   graphiql?: GraphiQLOptions | false;
   /** Secret of the connection cursors' HMAC; random per gateway when absent (CURSOR_SECRET). */
   cursorSecret?: string;
+  /** Caches fed by request text: estimated bytes per cache, largest document cached (docs/limits.md). */
+  documentCaches?: { maxBytes?: number; maxDocumentBytes?: number };
   /** Trusted documents and automatic persisted queries (TRUSTED_DOCUMENTS_*). */
   persistedDocuments?: PersistedDocumentsOptions;
   /** Session mode (AUTH_MODE=session): tokens instead of keys; absent: passthrough. */
@@ -103,6 +106,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     onCallDone: metrics.recordUpstreamCall,
   };
   const requestIds = new WeakMap<Request, string>();
+  const maxCachedDocumentBytes =
+    options.documentCaches?.maxDocumentBytes ?? GATEWAY_DEFAULTS.maxCachedDocumentBytes;
   const authorize = options.session ? createSessionAuthorizer(options.session) : undefined;
   const fastPath = createFastPath({
     maxRequestBytes: options.maxRequestBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
@@ -147,6 +152,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     cors: corsFor(options.corsOrigins ?? ["*"]),
     // The schema takes no files: multipart requests are not accepted.
     multipart: false,
+    parserAndValidationCache: boundedParserCaches({
+      maxBytes: options.documentCaches?.maxBytes ?? GATEWAY_DEFAULTS.documentCacheMaxBytes,
+      maxDocumentBytes: maxCachedDocumentBytes,
+    }),
     batching: (options.maxBatchSize ?? 0) > 0 ? { limit: options.maxBatchSize } : false,
     plugins: [
       fastPath.plugin,
@@ -161,7 +170,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       useRequestId(requestIds),
       useRequestLogScope(requestIds),
       useOperationSpans(),
-      usePersistedDocuments(options.persistedDocuments),
+      usePersistedDocuments({
+        maxDocumentBytes: maxCachedDocumentBytes,
+        // Registrations are kept only for a key the upstream has accepted (docs/limits.md).
+        acceptsKey: (authorization) => options.upstream.knowsKey?.(authorization) ?? false,
+        ...options.persistedDocuments,
+      }),
       useIncrementalDelivery(),
       useReadiness("/readyz", () => options.upstream.isReachable()),
       useExecutionCancellation(),

@@ -13,6 +13,10 @@ export const GATEWAY_DEFAULTS = {
   maxSubscriptionsPerKey: 100,
   maxSubscriptionsPerConnection: 25,
   maxSubscriptionsTotal: 2000,
+  // Caches fed by request text (docs/limits.md): bytes of text kept per cache, and per document.
+  apqMaxBytes: 8 * 1024 * 1024,
+  documentCacheMaxBytes: 32 * 1024 * 1024,
+  maxCachedDocumentBytes: 64 * 1024,
   operationDeadlineMs: 10_000,
   // Sockets (listen options; README: Operations).
   headersTimeoutMs: 10_000,
