@@ -126,6 +126,9 @@ async function main(): Promise<void> {
     keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
     maxConnections: config.MAX_CONNECTIONS,
     maxMessageBytes: config.MAX_REQUEST_BYTES,
+    ...(config.MAX_WEBSOCKETS === undefined ? {} : { maxWebSockets: config.MAX_WEBSOCKETS }),
+    webSocketInitTimeoutMs: config.WS_INIT_TIMEOUT_MS,
+    webSocketIdleTimeoutMs: config.WS_IDLE_TIMEOUT_MS,
     fastPath: config.GATEWAY_FAST_PATH === "on",
   });
 

@@ -92,6 +92,10 @@ const gatewayEnv = z.object({
   REQUEST_TIMEOUT_MS: intVar(100, 3_600_000).default(GATEWAY_DEFAULTS.requestTimeoutMs),
   KEEP_ALIVE_TIMEOUT_MS: intVar(100, 600_000).default(GATEWAY_DEFAULTS.keepAliveTimeoutMs),
   MAX_CONNECTIONS: intVar(1, 1_000_000).default(GATEWAY_DEFAULTS.maxConnections),
+  // Default: three quarters of MAX_CONNECTIONS; always one place fewer than it (docs/limits.md).
+  MAX_WEBSOCKETS: intVar(0, 1_000_000).optional(),
+  WS_INIT_TIMEOUT_MS: intVar(100, 600_000).default(GATEWAY_DEFAULTS.webSocketInitTimeoutMs),
+  WS_IDLE_TIMEOUT_MS: intVar(100, 3_600_000).default(GATEWAY_DEFAULTS.webSocketIdleTimeoutMs),
   GRAPHIQL: z
     .enum(["true", "false"], { error: "must be true or false" })
     .transform((value) => value === "true")

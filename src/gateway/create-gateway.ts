@@ -24,6 +24,7 @@ import {
   useNoIntrospection,
   useReadOnlySessions,
 } from "./session/session-mode.ts";
+import { plausibleCredential } from "./socket-bounds.ts";
 import { useSubscriptionBounds } from "./subscription-bounds.ts";
 import { boundedParserCaches } from "./text-caches.ts";
 import { useOperationSpans } from "./tracing.ts";
@@ -89,6 +90,8 @@ export type Gateway = YogaServerInstance<Record<string, unknown>, GatewayContext
   conversationStatusHub: ConversationStatusHub;
   /** The node:http fast path of the common case, through the same plugins (fast-path.ts). */
   fastPath: FastPath;
+  /** Whether graphql-ws connection params carry a key (or session token) that passes the local checks. */
+  acceptsConnection(connectionParams: unknown): Promise<boolean>;
 };
 
 /** The yoga app, not listening: main.ts listens on it, tests call `fetch` or listen on port 0. */
@@ -218,7 +221,17 @@ export function createGateway(options: GatewayOptions): Gateway {
       useHttpStatusInErrors((request) => requestIds.get(request)),
     ],
   });
-  return Object.assign(yoga, { conversationStatusHub, fastPath });
+  const session = options.session;
+  const acceptsConnection = async (connectionParams: unknown) => {
+    const header = authorizationFrom(authorizationParam(connectionParams));
+    if (!plausibleCredential(header)) return false;
+    if (!session) return true;
+    return session.verify(header).then(
+      () => true,
+      () => false,
+    );
+  };
+  return Object.assign(yoga, { conversationStatusHub, fastPath, acceptsConnection });
 }
 
 /**

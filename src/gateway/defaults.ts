@@ -23,6 +23,8 @@ export const GATEWAY_DEFAULTS = {
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5000,
   maxConnections: 1000,
+  webSocketInitTimeoutMs: 3000,
+  webSocketIdleTimeoutMs: 30_000,
   shutdownGraceMs: 10_000,
   // Session mode.
   sessionClockSkewS: 30,
