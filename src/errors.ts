@@ -19,6 +19,8 @@ export const ERROR_CODES = {
   COST_LIMIT_EXCEEDED: 400,
   DEPTH_LIMIT_EXCEEDED: 400,
   ALIAS_LIMIT_EXCEEDED: 400,
+  /** A bound on live subscriptions (per key, per connection, per instance) is reached. */
+  SUBSCRIPTION_LIMIT_EXCEEDED: 429,
   /** Automatic persisted queries: the hash is unknown; send the query with it (Apollo's flow). */
   PERSISTED_QUERY_NOT_FOUND: 200,
   /** Trusted documents only: the operation is not in the manifest. */

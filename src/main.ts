@@ -89,9 +89,19 @@ async function main(): Promise<void> {
     maxRequestBytes: config.MAX_REQUEST_BYTES,
     corsOrigins: config.CORS_ORIGINS,
     pollIntervalMs: config.POLL_INTERVAL_MS,
+    maxSubscriptions: {
+      perKey: config.MAX_SUBSCRIPTIONS_PER_KEY,
+      perConnection: config.MAX_SUBSCRIPTIONS_PER_CONNECTION,
+      total: config.MAX_SUBSCRIPTIONS_TOTAL,
+    },
     logging: config.LOG_LEVEL,
     ...(config.CURSOR_SECRET ? { cursorSecret: config.CURSOR_SECRET } : {}),
+    documentCaches: {
+      maxBytes: config.DOCUMENT_CACHE_MAX_BYTES,
+      maxDocumentBytes: config.MAX_CACHED_DOCUMENT_BYTES,
+    },
     persistedDocuments: {
+      apqMaxBytes: config.APQ_MAX_BYTES,
       trustedOnly: config.TRUSTED_DOCUMENTS_ONLY,
       ...(config.TRUSTED_DOCUMENTS_FILE
         ? { manifest: readTrustedDocuments(config.TRUSTED_DOCUMENTS_FILE) }
@@ -116,6 +126,9 @@ async function main(): Promise<void> {
     keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
     maxConnections: config.MAX_CONNECTIONS,
     maxMessageBytes: config.MAX_REQUEST_BYTES,
+    ...(config.MAX_WEBSOCKETS === undefined ? {} : { maxWebSockets: config.MAX_WEBSOCKETS }),
+    webSocketInitTimeoutMs: config.WS_INIT_TIMEOUT_MS,
+    webSocketIdleTimeoutMs: config.WS_IDLE_TIMEOUT_MS,
     fastPath: config.GATEWAY_FAST_PATH === "on",
   });
 

@@ -35,6 +35,18 @@ const gatewayEnv = z.object({
   MAX_TOKENS: intVar(100, 1_000_000).default(GATEWAY_DEFAULTS.maxTokens),
   MAX_REQUEST_BYTES: intVar(1024, 100 * 1024 * 1024).default(GATEWAY_DEFAULTS.maxRequestBytes),
   POLL_INTERVAL_MS: intVar(100, 60_000).default(GATEWAY_DEFAULTS.pollIntervalMs),
+  MAX_SUBSCRIPTIONS_PER_KEY: intVar(1, 1_000_000).default(GATEWAY_DEFAULTS.maxSubscriptionsPerKey),
+  MAX_SUBSCRIPTIONS_PER_CONNECTION: intVar(1, 1_000_000).default(
+    GATEWAY_DEFAULTS.maxSubscriptionsPerConnection,
+  ),
+  APQ_MAX_BYTES: intVar(0, 1024 * 1024 * 1024).default(GATEWAY_DEFAULTS.apqMaxBytes),
+  DOCUMENT_CACHE_MAX_BYTES: intVar(0, 4 * 1024 * 1024 * 1024).default(
+    GATEWAY_DEFAULTS.documentCacheMaxBytes,
+  ),
+  MAX_CACHED_DOCUMENT_BYTES: intVar(0, 16 * 1024 * 1024).default(
+    GATEWAY_DEFAULTS.maxCachedDocumentBytes,
+  ),
+  MAX_SUBSCRIPTIONS_TOTAL: intVar(1, 1_000_000).default(GATEWAY_DEFAULTS.maxSubscriptionsTotal),
   CORS_ORIGINS: z
     .string()
     .transform((value) =>
@@ -80,6 +92,10 @@ const gatewayEnv = z.object({
   REQUEST_TIMEOUT_MS: intVar(100, 3_600_000).default(GATEWAY_DEFAULTS.requestTimeoutMs),
   KEEP_ALIVE_TIMEOUT_MS: intVar(100, 600_000).default(GATEWAY_DEFAULTS.keepAliveTimeoutMs),
   MAX_CONNECTIONS: intVar(1, 1_000_000).default(GATEWAY_DEFAULTS.maxConnections),
+  // Default: three quarters of MAX_CONNECTIONS; always one place fewer than it (docs/limits.md).
+  MAX_WEBSOCKETS: intVar(0, 1_000_000).optional(),
+  WS_INIT_TIMEOUT_MS: intVar(100, 600_000).default(GATEWAY_DEFAULTS.webSocketInitTimeoutMs),
+  WS_IDLE_TIMEOUT_MS: intVar(100, 3_600_000).default(GATEWAY_DEFAULTS.webSocketIdleTimeoutMs),
   GRAPHIQL: z
     .enum(["true", "false"], { error: "must be true or false" })
     .transform((value) => value === "true")

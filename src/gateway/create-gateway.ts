@@ -25,6 +25,9 @@ import {
   useReadOnlySessions,
 } from "./session/session-mode.ts";
 import { useAnswerRedaction } from "./session/use-answer-redaction.ts";
+import { plausibleCredential } from "./socket-bounds.ts";
+import { useSubscriptionBounds } from "./subscription-bounds.ts";
+import { boundedParserCaches } from "./text-caches.ts";
 import { useOperationSpans } from "./tracing.ts";
 import { useApiKeyGate } from "./use-api-key-gate.ts";
 import { useCostLimit } from "./use-cost-limit.ts";
@@ -62,10 +65,14 @@ export interface GatewayOptions {
   corsOrigins?: string[];
   /** Poll interval of `Subscription.conversationStatus`; default 1000 ms. */
   pollIntervalMs?: number;
+  /** Live subscriptions at most per key, per connection and in all (MAX_SUBSCRIPTIONS_*). */
+  maxSubscriptions?: { perKey?: number; perConnection?: number; total?: number };
   /** GraphiQL's opening state (e.g. the demo key's header); false (the default) turns it off. */
   graphiql?: GraphiQLOptions | false;
   /** Secret of the connection cursors' HMAC; random per gateway when absent (CURSOR_SECRET). */
   cursorSecret?: string;
+  /** Caches fed by request text: estimated bytes per cache, largest document cached (docs/limits.md). */
+  documentCaches?: { maxBytes?: number; maxDocumentBytes?: number };
   /** Trusted documents and automatic persisted queries (TRUSTED_DOCUMENTS_*). */
   persistedDocuments?: PersistedDocumentsOptions;
   /** Session mode (AUTH_MODE=session): tokens instead of keys; absent: passthrough. */
@@ -84,6 +91,8 @@ export type Gateway = YogaServerInstance<Record<string, unknown>, GatewayContext
   conversationStatusHub: ConversationStatusHub;
   /** The node:http fast path of the common case, through the same plugins (fast-path.ts). */
   fastPath: FastPath;
+  /** Whether graphql-ws connection params carry a key (or session token) that passes the local checks. */
+  acceptsConnection(connectionParams: unknown): Promise<boolean>;
 };
 
 /** The yoga app, not listening: main.ts listens on it, tests call `fetch` or listen on port 0. */
@@ -101,6 +110,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     onCallDone: metrics.recordUpstreamCall,
   };
   const requestIds = new WeakMap<Request, string>();
+  const maxCachedDocumentBytes =
+    options.documentCaches?.maxDocumentBytes ?? GATEWAY_DEFAULTS.maxCachedDocumentBytes;
   const authorize = options.session ? createSessionAuthorizer(options.session) : undefined;
   const fastPath = createFastPath({
     maxRequestBytes: options.maxRequestBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
@@ -146,6 +157,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     cors: corsFor(options.corsOrigins ?? ["*"]),
     // The schema takes no files: multipart requests are not accepted.
     multipart: false,
+    parserAndValidationCache: boundedParserCaches({
+      maxBytes: options.documentCaches?.maxBytes ?? GATEWAY_DEFAULTS.documentCacheMaxBytes,
+      maxDocumentBytes: maxCachedDocumentBytes,
+    }),
     batching: (options.maxBatchSize ?? 0) > 0 ? { limit: options.maxBatchSize } : false,
     plugins: [
       fastPath.plugin,
@@ -160,7 +175,12 @@ export function createGateway(options: GatewayOptions): Gateway {
       useRequestId(requestIds),
       useRequestLogScope(requestIds),
       useOperationSpans(),
-      usePersistedDocuments(options.persistedDocuments),
+      usePersistedDocuments({
+        maxDocumentBytes: maxCachedDocumentBytes,
+        // Registrations are kept only for a key the upstream has accepted (docs/limits.md).
+        acceptsKey: (authorization) => options.upstream.knowsKey?.(authorization) ?? false,
+        ...options.persistedDocuments,
+      }),
       useIncrementalDelivery(),
       useReadiness("/readyz", () => options.upstream.isReachable()),
       useExecutionCancellation(),
@@ -182,10 +202,38 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
       useApiKeyGate(),
       useUpstreamReport(),
+      useSubscriptionBounds({
+        perKey: options.maxSubscriptions?.perKey ?? GATEWAY_DEFAULTS.maxSubscriptionsPerKey,
+        perConnection:
+          options.maxSubscriptions?.perConnection ?? GATEWAY_DEFAULTS.maxSubscriptionsPerConnection,
+        total: options.maxSubscriptions?.total ?? GATEWAY_DEFAULTS.maxSubscriptionsTotal,
+        // Each event's loads: a budget and a deadline of their own, whoever subscribed first.
+        eventContext: (subscriber) => ({
+          ...subscriber,
+          ...createContext(
+            dependencies,
+            subscriber.authorization,
+            AbortSignal.timeout(
+              options.operationDeadlineMs ?? GATEWAY_DEFAULTS.operationDeadlineMs,
+            ),
+            subscriber.requestId,
+          ),
+        }),
+      }),
       useHttpStatusInErrors((request) => requestIds.get(request)),
     ],
   });
-  return Object.assign(yoga, { conversationStatusHub, fastPath });
+  const session = options.session;
+  const acceptsConnection = async (connectionParams: unknown) => {
+    const header = authorizationFrom(authorizationParam(connectionParams));
+    if (!plausibleCredential(header)) return false;
+    if (!session) return true;
+    return session.verify(header).then(
+      () => true,
+      () => false,
+    );
+  };
+  return Object.assign(yoga, { conversationStatusHub, fastPath, acceptsConnection });
 }
 
 /**

@@ -9,12 +9,22 @@ export const GATEWAY_DEFAULTS = {
   maxTokens: 5000,
   maxRequestBytes: 1024 * 1024,
   pollIntervalMs: 1000,
+  // Live subscriptions (docs/limits.md).
+  maxSubscriptionsPerKey: 100,
+  maxSubscriptionsPerConnection: 25,
+  maxSubscriptionsTotal: 2000,
+  // Caches fed by request text (docs/limits.md): bytes of text kept per cache, and per document.
+  apqMaxBytes: 8 * 1024 * 1024,
+  documentCacheMaxBytes: 32 * 1024 * 1024,
+  maxCachedDocumentBytes: 64 * 1024,
   operationDeadlineMs: 10_000,
   // Sockets (listen options; README: Operations).
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5000,
   maxConnections: 1000,
+  webSocketInitTimeoutMs: 3000,
+  webSocketIdleTimeoutMs: 30_000,
   shutdownGraceMs: 10_000,
   // Session mode.
   sessionClockSkewS: 30,

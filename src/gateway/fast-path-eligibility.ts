@@ -25,6 +25,8 @@ interface DocumentFacts {
 const known = new LRUCache<string, DocumentFacts>({
   max: 1000,
   maxSize: 8 * 1024 * 1024,
+  // A large text is judged again each time, never kept (docs/limits.md).
+  maxEntrySize: 64 * 1024,
   sizeCalculation: (_facts, text) => Math.max(1, text.length),
 });
 

@@ -7,6 +7,7 @@ import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import { formatWithHttpStatus } from "./http-status.ts";
 import { inRequestScope } from "./logger.ts";
 import { CARRIER, type OperationOutcome, runOverWebSocket } from "./over-websocket.ts";
+import { createIdleSweeper, verifyUpgrade, webSocketShare } from "./socket-bounds.ts";
 
 export interface ListeningGateway {
   /** e.g. "http://127.0.0.1:4000" */
@@ -33,6 +34,12 @@ export interface ListenOptions {
   maxConnections?: number;
   /** Largest graphql-ws message (MAX_REQUEST_BYTES); default 1 MiB. */
   maxMessageBytes?: number;
+  /** graphql-ws sockets at most (MAX_WEBSOCKETS); default three quarters of maxConnections. */
+  maxWebSockets?: number;
+  /** Longest wait for `connection_init` (WS_INIT_TIMEOUT_MS); default 3000 ms. */
+  webSocketInitTimeoutMs?: number;
+  /** A socket holding no subscription this long is closed (WS_IDLE_TIMEOUT_MS); default 30 000 ms. */
+  webSocketIdleTimeoutMs?: number;
   /**
    * Whether the common case (a JSON POST of one query or mutation) takes the node:http fast path
    * (fast-path.ts); default on (main.ts passes GATEWAY_FAST_PATH).
@@ -86,13 +93,27 @@ export async function listen(
   );
   server.maxConnections = options.maxConnections ?? GATEWAY_DEFAULTS.maxConnections;
   // ws refuses (close 1009) a message over maxPayload from its length header, before reading it.
-  const webSockets = new WebSocketServer({
+  // Upgrades past the WebSocket share are refused: the rest of the slots stay for HTTP.
+  const share = webSocketShare(server.maxConnections, options.maxWebSockets);
+  const webSockets: WebSocketServer = new WebSocketServer({
     server,
     path: gateway.graphqlEndpoint,
     maxPayload: options.maxMessageBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
+    verifyClient: verifyUpgrade(share, () => webSockets.clients.size),
   });
+  const idle = createIdleSweeper(
+    options.webSocketIdleTimeoutMs ?? GATEWAY_DEFAULTS.webSocketIdleTimeoutMs,
+  );
   const graphqlWs = useServer(
     {
+      connectionInitWaitTimeout:
+        options.webSocketInitTimeoutMs ?? GATEWAY_DEFAULTS.webSocketInitTimeoutMs,
+      // Acknowledged only for a key that passes the local checks (else close 4403 Forbidden).
+      onConnect: async (context) => {
+        const accepted = await gateway.acceptsConnection(context.connectionParams);
+        if (accepted) idle.watch(context.extra.socket, context);
+        return accepted;
+      },
       // Each operation already ran through yoga in onSubscribe: its result rides in rootValue.
       execute: (args) => (args.rootValue as OperationOutcome).result as never,
       subscribe: (args) => (args.rootValue as OperationOutcome).result as never,
@@ -122,6 +143,7 @@ export async function listen(
     server,
     async drain(graceMs) {
       draining = true;
+      idle.stop();
       server.close();
       const cut = setTimeout(() => {
         server.closeAllConnections();
@@ -142,6 +164,7 @@ export async function listen(
       }
     },
     async close() {
+      idle.stop();
       gateway.conversationStatusHub.close();
       await graphqlWs.dispose();
       webSockets.close();

@@ -6,6 +6,8 @@ import {
 import type { GraphQLParams, Plugin } from "graphql-yoga";
 import { LRUCache } from "lru-cache";
 import { gatewayError } from "../errors.ts";
+import { keyHash } from "../upstream/key-memory.ts";
+import { GATEWAY_DEFAULTS } from "./defaults.ts";
 
 export interface PersistedDocumentsOptions {
   /**
@@ -17,6 +19,38 @@ export interface PersistedDocumentsOptions {
   trustedOnly?: boolean;
   /** Automatic persisted queries remembered at most (the least recently used go); default 1000. */
   apqCapacity?: number;
+  /** Bytes of registered query text kept at most, all keys together (APQ_MAX_BYTES). */
+  apqMaxBytes?: number;
+  /** A query longer than this (in UTF-16 units, about bytes) is never registered (MAX_CACHED_DOCUMENT_BYTES). */
+  maxDocumentBytes?: number;
+  /** Where registrations live; default a bounded in-process LRU (another may be shared, e.g. Redis). */
+  store?: PersistedQueryStore;
+  /**
+   * Whether the upstream has accepted this Authorization lately: only then is a registration kept
+   * (after the operation ran), so no caller without a key can fill the store.
+   */
+  acceptsKey?: (authorization: string) => boolean;
+}
+
+/** Registered APQ texts by `<key hash>:<sha256>`: each key sees only its own registrations. */
+export interface PersistedQueryStore {
+  get(key: string): string | undefined | Promise<string | undefined>;
+  set(key: string, document: string): void | Promise<void>;
+}
+
+/** The default store: bounded in entries, in bytes, and per entry. */
+export function createMemoryQueryStore(options: {
+  capacity: number;
+  maxBytes: number;
+  maxDocumentBytes: number;
+}): PersistedQueryStore {
+  const cache = new LRUCache<string, string>({
+    max: options.capacity,
+    maxSize: options.maxBytes,
+    maxEntrySize: options.maxDocumentBytes,
+    sizeCalculation: (text) => Math.max(1, text.length),
+  });
+  return { get: (key) => cache.get(key), set: (key, text) => void cache.set(key, text) };
 }
 
 /**
@@ -29,10 +63,20 @@ export function usePersistedDocuments(options: PersistedDocumentsOptions = {}): 
   const manifest = options.manifest ?? {};
   const trustedOnly = options.trustedOnly ?? false;
   const hashByText = new Map(Object.entries(manifest).map(([hash, text]) => [text, hash]));
-  const registered = new LRUCache<string, string>({ max: options.apqCapacity ?? 1000 });
+  const maxDocumentBytes = options.maxDocumentBytes ?? GATEWAY_DEFAULTS.maxCachedDocumentBytes;
+  const store =
+    options.store ??
+    createMemoryQueryStore({
+      capacity: options.apqCapacity ?? 1000,
+      maxBytes: options.apqMaxBytes ?? GATEWAY_DEFAULTS.apqMaxBytes,
+      maxDocumentBytes,
+    });
+  const acceptsKey = options.acceptsKey ?? (() => false);
+  // A registration waits for its operation to run: it is kept only if the key was accepted.
+  const pending = new WeakMap<Request, { key: string; text: string; authorization: string }>();
 
   const registration: Plugin = {
-    onParams({ params, setParams }) {
+    onParams({ params, setParams, request }) {
       const hash = defaultExtractPersistedOperationId(params, undefined as never, {});
       if (trustedOnly) {
         // A trusted document sent as text runs as itself: it is the same operation.
@@ -44,7 +88,23 @@ export function usePersistedDocuments(options: PersistedDocumentsOptions = {}): 
       if (sha256(params.query) !== hash) {
         throw gatewayError("BAD_USER_INPUT", "provided sha does not match query");
       }
-      registered.set(hash, params.query);
+      const authorization = request.headers.get("authorization");
+      // No key, or a document too large to keep: it runs (or not) as a plain query would.
+      if (!authorization || params.query.length > maxDocumentBytes) return;
+      pending.set(request, {
+        key: storeKey(authorization, hash),
+        text: params.query,
+        authorization,
+      });
+    },
+    onResultProcess({ request }) {
+      const registering = pending.get(request);
+      if (registering === undefined) return;
+      pending.delete(request);
+      if (acceptsKey(registering.authorization)) {
+        return Promise.resolve(store.set(registering.key, registering.text)).catch(() => {});
+      }
+      return undefined;
     },
   };
 
@@ -60,7 +120,14 @@ export function usePersistedDocuments(options: PersistedDocumentsOptions = {}): 
               ? documentId
               : defaultExtractPersistedOperationId(params, request, context);
           },
-          getPersistedOperation: (key) => manifest[key] ?? registered.get(key) ?? null,
+          getPersistedOperation: async (key, request) => {
+            const trusted = manifest[key];
+            if (trusted !== undefined) return trusted;
+            const authorization = request.headers.get("authorization");
+            // A probe without a key, or of another key's registration, is told what a miss is told.
+            if (!authorization) return null;
+            return (await store.get(storeKey(authorization, key))) ?? null;
+          },
           customErrors: {
             // Apollo's persisted-query link retries with the query on exactly this message.
             notFound: {
@@ -89,6 +156,10 @@ function byHash(params: GraphQLParams, hash: string): GraphQLParams {
     ...rest,
     extensions: { ...params.extensions, persistedQuery: { version: 1, sha256Hash: hash } },
   };
+}
+
+function storeKey(authorization: string, hash: string): string {
+  return `${keyHash(authorization)}:${hash}`;
 }
 
 function sha256(text: string): string {

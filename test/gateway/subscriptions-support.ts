@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { expect, vi } from "vitest";
+import type { GatewayOptions } from "../../src/gateway/create-gateway.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import type { SandboxOptions } from "../../src/sandbox/server.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
@@ -46,7 +47,7 @@ export type OnFinished = (cleanup: () => Promise<void>) => void;
 export async function start(
   onTestFinished: OnFinished,
   sandbox: SandboxOptions,
-  gateway: { pollIntervalMs?: number } = {},
+  gateway: Partial<Omit<GatewayOptions, "upstream">> = {},
 ): Promise<Harness> {
   const harness = await startHarness({
     sandbox: { callIntervalMs: 600_000, ...sandbox },

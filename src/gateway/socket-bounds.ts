@@ -1,0 +1,81 @@
+import type { IncomingMessage } from "node:http";
+import type { WebSocket } from "ws";
+
+/**
+ * Sockets that cannot be hoarded (docs/limits.md): graphql-ws sockets are a share of
+ * MAX_CONNECTIONS, acknowledged only for a key that passes the local checks, and closed once
+ * they have held no subscription for a while.
+ */
+
+/** Close code and reason of a graphql-ws socket that held no subscription for too long. */
+export const IDLE_CLOSE = { code: 4000, reason: "Idle: no subscription" } as const;
+
+/**
+ * What the gateway can judge of a key without the upstream: a credential in a sane form (a
+ * scheme and a token, or a bare token; printable ASCII; at most 4 KiB). `Bearer x` passes: only
+ * the upstream can tell, and the idle timeout closes its socket if it subscribes to nothing.
+ */
+export function plausibleCredential(header: string | undefined): boolean {
+  if (header === undefined) return false;
+  const trimmed = header.trim();
+  return (
+    trimmed.length > 0 && trimmed.length <= 4096 && /^[\x21-\x7e]+( +[\x21-\x7e]+)?$/.test(trimmed)
+  );
+}
+
+/**
+ * The graphql-ws sockets allowed at once: `maxWebSockets` when given, else three quarters of
+ * MAX_CONNECTIONS; always at least one place kept for HTTP clients and `/healthz`.
+ */
+export function webSocketShare(maxConnections: number, maxWebSockets?: number): number {
+  const share = maxWebSockets ?? Math.floor(maxConnections * 0.75);
+  return Math.max(0, Math.min(share, maxConnections - 1));
+}
+
+/** Refuses an upgrade past the share with HTTP 503 before any WebSocket is made. */
+export function verifyUpgrade(share: number, open: () => number) {
+  return (
+    _info: { req: IncomingMessage },
+    callback: (ok: boolean, code?: number, message?: string) => void,
+  ) => {
+    if (open() < share) callback(true);
+    else callback(false, 503, "Too many WebSocket connections; try again later");
+  };
+}
+
+interface Watched {
+  readonly subscriptions: Record<string, unknown>;
+}
+
+/**
+ * Closes acknowledged sockets that hold no subscription for `idleMs`: checked on an interval,
+ * so a socket goes between `idleMs` and `idleMs` + one interval after its last subscription.
+ */
+export function createIdleSweeper(idleMs: number) {
+  const watched = new Map<WebSocket, { context: Watched; idleSince: number | undefined }>();
+  const timer = setInterval(
+    () => {
+      const now = Date.now();
+      for (const [socket, entry] of watched) {
+        if (Object.keys(entry.context.subscriptions).length > 0) {
+          entry.idleSince = undefined;
+          continue;
+        }
+        entry.idleSince ??= now;
+        if (now - entry.idleSince >= idleMs) {
+          watched.delete(socket);
+          socket.close(IDLE_CLOSE.code, IDLE_CLOSE.reason);
+        }
+      }
+    },
+    Math.max(50, Math.min(1000, Math.floor(idleMs / 4))),
+  );
+  timer.unref();
+  return {
+    watch(socket: WebSocket, context: Watched) {
+      watched.set(socket, { context, idleSince: Date.now() });
+      socket.once("close", () => watched.delete(socket));
+    },
+    stop: () => clearInterval(timer),
+  };
+}

@@ -1,0 +1,176 @@
+import {
+  createSourceEventStream,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  execute,
+  print,
+} from "graphql";
+import { isAsyncIterable, mapAsyncIterator, type Plugin } from "graphql-yoga";
+import { gatewayError } from "../errors.ts";
+import { keyHash } from "../upstream/key-memory.ts";
+import type { GatewayContext } from "./context.ts";
+import { requestLevel } from "./http-status.ts";
+
+export interface SubscriptionBoundsOptions {
+  /** Most live subscriptions of one API key (MAX_SUBSCRIPTIONS_PER_KEY). */
+  perKey: number;
+  /** Most live subscriptions of one graphql-ws socket or SSE request (MAX_SUBSCRIPTIONS_PER_CONNECTION). */
+  perConnection: number;
+  /** Most live subscriptions of the instance (MAX_SUBSCRIPTIONS_TOTAL). */
+  total: number;
+  /**
+   * A fresh context for the resolution of one event for one selection: its own loads (shared by
+   * every subscriber of that selection) and its own MAX_UPSTREAM_CALLS budget.
+   */
+  eventContext: (subscriber: GatewayContext) => GatewayContext;
+}
+
+/** Live subscriptions counted per key, per connection and in all, with the refusal past a bound. */
+export class SubscriptionCounts {
+  readonly #byKey = new Map<string, number>();
+  readonly #byConnection = new WeakMap<object, number>();
+  #total = 0;
+  readonly #options: Pick<SubscriptionBoundsOptions, "perKey" | "perConnection" | "total">;
+
+  constructor(options: Pick<SubscriptionBoundsOptions, "perKey" | "perConnection" | "total">) {
+    this.#options = options;
+  }
+
+  get total(): number {
+    return this.#total;
+  }
+
+  /** Counts one more subscription, or throws SUBSCRIPTION_LIMIT_EXCEEDED; returns its release. */
+  acquire(key: string, connection: object | undefined): () => void {
+    const ofKey = this.#byKey.get(key) ?? 0;
+    const ofConnection = connection ? (this.#byConnection.get(connection) ?? 0) : 0;
+    const { perKey, perConnection, total } = this.#options;
+    if (ofConnection >= perConnection) {
+      throw limitExceeded(`this connection already holds ${perConnection} subscriptions`, {
+        limit: perConnection,
+        scope: "connection",
+      });
+    }
+    if (ofKey >= perKey) {
+      throw limitExceeded(`this API key already holds ${perKey} subscriptions`, {
+        limit: perKey,
+        scope: "key",
+      });
+    }
+    if (this.#total >= total) {
+      throw limitExceeded(`this server already serves ${total} subscriptions`, {
+        limit: total,
+        scope: "server",
+      });
+    }
+    this.#byKey.set(key, ofKey + 1);
+    if (connection) this.#byConnection.set(connection, ofConnection + 1);
+    this.#total += 1;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.#total -= 1;
+      const left = (this.#byKey.get(key) ?? 1) - 1;
+      if (left === 0) this.#byKey.delete(key);
+      else this.#byKey.set(key, left);
+      if (connection) {
+        this.#byConnection.set(connection, (this.#byConnection.get(connection) ?? 1) - 1);
+      }
+    };
+  }
+}
+
+function limitExceeded(why: string, extensions: { limit: number; scope: string }) {
+  return gatewayError(
+    "SUBSCRIPTION_LIMIT_EXCEEDED",
+    `Subscription refused: ${why}. End one before starting another.`,
+    { subscriptions: extensions },
+  );
+}
+
+/**
+ * Subscriptions within bounds. Each one counts against its key, its connection (the graphql-ws
+ * socket, or the SSE request) and the instance until its stream ends. Each event is resolved once
+ * per distinct selection (document, operation name and variables), in a context of its own with
+ * its own upstream budget, and that one result goes to every subscriber of the selection: N
+ * subscribers of one poller cost one poll and one set of loads per event, not N.
+ */
+export function useSubscriptionBounds(options: SubscriptionBoundsOptions): Plugin {
+  const counts = new SubscriptionCounts(options);
+  // Per event object (the poller hands every subscriber the same one): per selection, its result.
+  const resolved = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
+
+  function resolveShared(args: ExecutionArgs, selection: string, event: unknown) {
+    if (typeof event !== "object" || event === null) return resolveEvent(args, event);
+    let bySelection = resolved.get(event);
+    if (bySelection === undefined) {
+      bySelection = new Map();
+      resolved.set(event, bySelection);
+    }
+    let result = bySelection.get(selection);
+    if (result === undefined) {
+      result = resolveEvent(args, event);
+      bySelection.set(selection, result);
+    }
+    return result;
+  }
+
+  async function resolveEvent(args: ExecutionArgs, event: unknown): Promise<ExecutionResult> {
+    const contextValue = options.eventContext(args.contextValue as GatewayContext);
+    return execute({ ...args, rootValue: event, contextValue });
+  }
+
+  async function subscribe(args: ExecutionArgs) {
+    const context = args.contextValue as GatewayContext & { socket?: object; request?: object };
+    let release: () => void;
+    try {
+      release = counts.acquire(
+        keyHash(context.authorization ?? ""),
+        context.socket ?? context.request,
+      );
+    } catch (error) {
+      return { errors: [requestLevel(error as ReturnType<typeof gatewayError>)] };
+    }
+    let stream: Awaited<ReturnType<typeof createSourceEventStream>>;
+    try {
+      stream = await createSourceEventStream(args);
+    } catch (error) {
+      release();
+      throw error;
+    }
+    if (!isAsyncIterable(stream)) {
+      release();
+      return stream;
+    }
+    const selection = selectionKey(args);
+    return mapAsyncIterator(
+      stream,
+      (event) => resolveShared(args, selection, event),
+      (error: unknown) => {
+        release();
+        throw error;
+      },
+      release,
+    );
+  }
+
+  return {
+    onSubscribe({ setSubscribeFn }) {
+      setSubscribeFn(subscribe as never);
+    },
+  };
+}
+
+const printed = new WeakMap<DocumentNode, string>();
+
+/** What makes two subscribers' results the same: the document, the operation and the variables. */
+function selectionKey(args: ExecutionArgs): string {
+  let text = printed.get(args.document);
+  if (text === undefined) {
+    text = print(args.document);
+    printed.set(args.document, text);
+  }
+  return JSON.stringify([text, args.operationName ?? null, args.variableValues ?? null]);
+}

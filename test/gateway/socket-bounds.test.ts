@@ -1,0 +1,128 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { createClient } from "graphql-ws";
+import { describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
+import { ACME, type Harness, startHarness } from "./harness.ts";
+import { FIGURES_ONLY, LIVE } from "./subscriptions-support.ts";
+
+// Sockets that cannot be hoarded (issue 17, item 3): acknowledged only for a plausible key, an
+// unacknowledged or idle socket closed after a timeout, a share of MAX_CONNECTIONS kept for HTTP.
+
+interface RawSocket {
+  socket: WebSocket;
+  /** Resolves with the close code (or the upgrade's HTTP status when refused). */
+  closed: Promise<number>;
+  acknowledged: Promise<boolean>;
+}
+
+/** A bare graphql-transport-ws socket: opens, sends connection_init (unless told not to), waits. */
+function rawSocket(harness: Harness, init: Record<string, unknown> | null): RawSocket {
+  const socket = new WebSocket(
+    `${harness.url.replace(/^http/, "ws")}/graphql`,
+    "graphql-transport-ws",
+  );
+  const closed = new Promise<number>((resolve) => {
+    socket.on("close", (code) => resolve(code));
+    socket.on("unexpected-response", (_request, response) => {
+      resolve(response.statusCode ?? 0);
+      response.resume();
+    });
+    socket.on("error", () => {});
+  });
+  const acknowledged = new Promise<boolean>((resolve) => {
+    socket.on("message", (data) => resolve(JSON.parse(String(data)).type === "connection_ack"));
+    void closed.then(() => resolve(false));
+  });
+  socket.on("open", () => {
+    if (init) socket.send(JSON.stringify({ type: "connection_init", payload: init }));
+  });
+  return { socket, closed, acknowledged };
+}
+
+async function start(onTestFinished: (cleanup: () => Promise<void>) => void) {
+  const harness = await startHarness({
+    sandbox: { callDurationMs: 60_000, callIntervalMs: 600_000 },
+    listen: { maxConnections: 20, webSocketInitTimeoutMs: 300, webSocketIdleTimeoutMs: 600 },
+  });
+  onTestFinished(() => harness.close());
+  return harness;
+}
+
+describe.concurrent("graphql-ws sockets", () => {
+  it("keeps a quarter of MAX_CONNECTIONS for HTTP while 40 keyed-but-idle sockets try to hold them, then closes them idle", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(onTestFinished);
+    const sockets = Array.from({ length: 40 }, () =>
+      rawSocket(harness, { Authorization: "Bearer x" }),
+    );
+    const acks = await Promise.all(
+      sockets.map((one) => Promise.race([one.acknowledged, sleep(1_000).then(() => false)])),
+    );
+    const held = acks.filter(Boolean).length;
+    // Three quarters of 20: 15 sockets at most; the other 25 upgrades answered 503.
+    expect(held).toBeLessThanOrEqual(15);
+    expect(held).toBeGreaterThan(0);
+    // The rest of the slots serve HTTP: /healthz and a new client's query are answered.
+    const health = await fetch(`${harness.url}/healthz`);
+    expect(health.status).toBe(200);
+    await health.arrayBuffer();
+    const answer = await harness.graphql("{ organization { name } }");
+    expect(answer.body.data).toEqual({ organization: { name: "Acme Health" } });
+    // Holding no subscription, every acknowledged socket is closed once idle (600 ms here).
+    const codes = await Promise.all(
+      sockets.map((one) => Promise.race([one.closed, sleep(3_000).then(() => -1)])),
+    );
+    const refusedUpgrades = codes.filter((code) => code === 503).length;
+    const closedIdle = codes.filter((code) => code === 4000).length;
+    console.info(
+      `40 idle sockets on MAX_CONNECTIONS 20: ${held} held, ${refusedUpgrades} refused (503), ${closedIdle} closed idle`,
+    );
+    expect(closedIdle).toBe(held);
+    expect(refusedUpgrades).toBe(40 - held);
+  });
+
+  it("never acknowledges a socket without a key, and closes one that never sends connection_init", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(onTestFinished);
+    const keyless = rawSocket(harness, {});
+    const silent = rawSocket(harness, null);
+    expect(await keyless.acknowledged).toBe(false);
+    expect(await keyless.closed).toBe(4403);
+    // graphql-ws's connectionInitWaitTimeout (WS_INIT_TIMEOUT_MS, 300 ms here).
+    expect(await Promise.race([silent.closed, sleep(2_000).then(() => -1)])).toBe(4408);
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it("keeps a socket that holds a subscription past the idle timeout", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(onTestFinished);
+    let closedWith: unknown;
+    const client = createClient({
+      url: `${harness.url.replace(/^http/, "ws")}/graphql`,
+      webSocketImpl: WebSocket,
+      connectionParams: { Authorization: ACME },
+      retryAttempts: 0,
+      // Not lazy: the client keeps its socket open with no subscription; the server decides.
+      lazy: false,
+      // The server's idle close is expected here, not an error to print.
+      onNonLazyError: () => {},
+      on: { closed: (event) => (closedWith = (event as { code: number }).code) },
+    });
+    onTestFinished(() => client.dispose() as Promise<void>);
+    const received: unknown[] = [];
+    const stop = client.subscribe(
+      { query: FIGURES_ONLY, variables: { id: LIVE } },
+      { next: (value) => received.push(value), error: () => {}, complete: () => {} },
+    );
+    await sleep(1_500);
+    expect(closedWith).toBeUndefined();
+    expect(received.length).toBeGreaterThan(0);
+    // Its subscription ended, it is idle: closed after the timeout.
+    stop();
+    await sleep(1_500);
+    expect(closedWith).toBe(4000);
+  });
+});

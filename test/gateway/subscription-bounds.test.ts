@@ -1,0 +1,193 @@
+import { setTimeout as sleep } from "node:timers/promises";
+import { type Client, createClient } from "graphql-ws";
+import { describe, expect, it, vi } from "vitest";
+import { WebSocket } from "ws";
+import { ACME, GLOBEX, type Harness } from "./harness.ts";
+import { LIVE, type Payload, SUBSCRIPTION, start, takePolls } from "./subscriptions-support.ts";
+
+// Subscriptions within bounds (issue 17, item 1), over graphql-ws: per socket, per key and per
+// instance, each event resolved once per selection, within a per-event upstream budget.
+
+function wsClient(harness: Harness, authorization = ACME): Client {
+  return createClient({
+    url: `${harness.url.replace(/^http/, "ws")}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { Authorization: authorization },
+    retryAttempts: 0,
+  });
+}
+
+interface Followed {
+  payloads: Payload[];
+  done: Promise<void>;
+  stop(): void;
+}
+
+function follow(client: Client, id: string, query = SUBSCRIPTION): Followed {
+  const payloads: Payload[] = [];
+  let stop: () => void = () => {};
+  const done = new Promise<void>((resolve) => {
+    stop = client.subscribe(
+      { query, variables: { id } },
+      {
+        next: (payload) => payloads.push(payload as Payload),
+        error: () => resolve(),
+        complete: () => resolve(),
+      },
+    );
+  });
+  return { payloads, done, stop };
+}
+
+const codeOf = (followed: Followed) => followed.payloads[0]?.errors?.[0]?.extensions?.code;
+
+async function firstPayloads(all: Followed[]) {
+  await vi.waitFor(() => expect(all.every((one) => one.payloads.length > 0)).toBe(true), {
+    timeout: 3_000,
+    interval: 10,
+  });
+}
+
+/** Upstream requests of operation 7 (the list read behind `conversation`) since the last take. */
+function takeListCalls(harness: Harness): number {
+  const calls = harness.sandbox.requests.filter(
+    (request) => request.method === "GET" && request.path === "/v1/conversations",
+  ).length;
+  harness.sandbox.clearRequests();
+  return calls;
+}
+
+describe.concurrent("subscription bounds", () => {
+  it("refuses past the bound per socket, per key and per instance, and counts ended ones out", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(
+      onTestFinished,
+      { callDurationMs: 60_000 },
+      { maxSubscriptions: { perConnection: 3, perKey: 5, total: 7 } },
+    );
+    const first = wsClient(harness);
+    const second = wsClient(harness);
+    const globex = wsClient(harness, GLOBEX);
+    onTestFinished(async () => {
+      await Promise.all([first.dispose(), second.dispose(), globex.dispose()]);
+    });
+    const onFirst = [1, 2, 3, 4].map(() => follow(first, LIVE));
+    await firstPayloads(onFirst);
+    expect(onFirst.slice(0, 3).map(codeOf)).toEqual([undefined, undefined, undefined]);
+    expect(codeOf(onFirst[3] as Followed)).toBe("SUBSCRIPTION_LIMIT_EXCEEDED");
+    expect(onFirst[3]?.payloads[0]?.errors?.[0]?.extensions?.subscriptions).toEqual({
+      limit: 3,
+      scope: "connection",
+    });
+
+    const onSecond = [1, 2, 3].map(() => follow(second, LIVE));
+    await firstPayloads(onSecond);
+    expect(onSecond.map(codeOf)).toEqual([undefined, undefined, "SUBSCRIPTION_LIMIT_EXCEEDED"]);
+    expect(onSecond[2]?.payloads[0]?.errors?.[0]?.extensions?.subscriptions).toMatchObject({
+      scope: "key",
+    });
+
+    const onGlobex = [1, 2, 3].map(() => follow(globex, "cnv_globex_live_1"));
+    await firstPayloads(onGlobex);
+    expect(onGlobex.map(codeOf)).toEqual([undefined, undefined, "SUBSCRIPTION_LIMIT_EXCEEDED"]);
+    expect(onGlobex[2]?.payloads[0]?.errors?.[0]?.extensions?.subscriptions).toMatchObject({
+      scope: "server",
+    });
+
+    // One ended: its place is free again.
+    onGlobex[0]?.stop();
+    await sleep(100);
+    const again = follow(globex, "cnv_globex_live_1");
+    await firstPayloads([again]);
+    expect(codeOf(again)).toBeUndefined();
+  });
+
+  it("holds one socket asking for 200 subscriptions on distinct IDs to the per-socket bound upstream", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(onTestFinished, { callDurationMs: 60_000 });
+    const client = wsClient(harness);
+    onTestFinished(() => client.dispose());
+    const ids = Array.from({ length: 200 }, (_, i) => `cnv_acme_${String(i + 1).padStart(4, "0")}`);
+    const all = ids.map((id) => follow(client, id));
+    await firstPayloads(all);
+    const refused = all.filter((one) => codeOf(one) === "SUBSCRIPTION_LIMIT_EXCEEDED").length;
+    // The default bound per connection: 25 live at once; the rest refused without an upstream
+    // call (a few more may be accepted as ended calls' streams complete and free their place).
+    expect(refused).toBeGreaterThanOrEqual(150);
+    harness.sandbox.clearRequests();
+    const from = performance.now();
+    await sleep(1_000);
+    const upstreamCalls = harness.sandbox.requests.length;
+    const seconds = (performance.now() - from) / 1000;
+    console.info(`200 asked on one socket: ${refused} refused, ${upstreamCalls / seconds} calls/s`);
+    // At most 25 pollers at 10 polls a second (interval 100 ms), and their events' list reads:
+    // no more than 2 × 25 × 10 calls a second, where 200 subscriptions made 2,000.
+    expect(upstreamCalls / seconds).toBeLessThanOrEqual(2 * 25 * 11);
+  });
+
+  it("resolves each event once for all the subscribers of one selection: one poll, one list read", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(onTestFinished, { callDurationMs: 60_000 });
+    const clients = [wsClient(harness), wsClient(harness), wsClient(harness), wsClient(harness)];
+    onTestFinished(async () => {
+      await Promise.all(clients.map((client) => client.dispose()));
+    });
+    // 80 subscribers of one live call on four sockets, all selecting `conversation { id status }`.
+    const all = clients.flatMap((client) => Array.from({ length: 20 }, () => follow(client, LIVE)));
+    await firstPayloads(all);
+    expect(all.map(codeOf).filter((code) => code !== undefined)).toEqual([]);
+    takeListCalls(harness);
+    takePolls(harness);
+    const before = all.map((one) => one.payloads.length);
+    await sleep(2_100);
+    const events = Math.min(...all.map((one, i) => one.payloads.length - (before[i] ?? 0)));
+    const listCalls = takeListCalls(harness);
+    console.info(`80 subscribers of one call: ${events} events, ${listCalls} list calls`);
+    // The duration changes once a second: two or three events in 2.1 s, each seen by all 80.
+    expect(events).toBeGreaterThanOrEqual(2);
+    // One list read per event (plus one when an event lands on the window's edge), not 80.
+    expect(listCalls).toBeLessThanOrEqual(events + 1);
+    expect(listCalls).toBeGreaterThanOrEqual(1);
+    // Every subscriber saw the same conversation.
+    const last = all.map((one) => JSON.stringify(one.payloads.at(-1)?.data));
+    expect(new Set(last).size).toBeLessThanOrEqual(2);
+  });
+
+  it("resolves a heavy selection's first event once for five subscribers, within the budget", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(onTestFinished, { callDurationMs: 60_000 });
+    const client = wsClient(harness);
+    onTestFinished(() => client.dispose());
+    const heavy = /* GraphQL */ `
+      subscription Heavy($id: ID!) {
+        conversationStatus(id: $id) {
+          duration
+          conversation { agent { conversations(first: 100) { nodes {
+            agent { stats } contact { stats }
+          } } } }
+        }
+      }
+    `;
+    const loadsOfFirstEvent = async (subscribers: number) => {
+      harness.sandbox.clearRequests();
+      const all = Array.from({ length: subscribers }, () => follow(client, LIVE, heavy));
+      await firstPayloads(all);
+      await sleep(300);
+      const calls = harness.sandbox.requests.filter((request) => !request.path.endsWith("/status"));
+      for (const one of all) one.stop();
+      await vi.waitFor(() => expect(harness.gateway.conversationStatusHub.pollerCount).toBe(0));
+      return calls.length;
+    };
+    const alone = await loadsOfFirstEvent(1);
+    const five = await loadsOfFirstEvent(5);
+    console.info(`heavy selection: ${alone} calls for 1 subscriber, ${five} for 5`);
+    // One resolution of the event for the five (each of about 17 calls here), within the budget.
+    expect(alone).toBeGreaterThan(3);
+    expect(five).toBe(alone);
+    expect(five).toBeLessThanOrEqual(200);
+  });
+});
