@@ -25,7 +25,7 @@ import {
   useReadOnlySessions,
 } from "./session/session-mode.ts";
 import { useAnswerRedaction } from "./session/use-answer-redaction.ts";
-import { plausibleCredential } from "./socket-bounds.ts";
+import { SessionRefused } from "./session/verify-session.ts";
 import { useSubscriptionBounds } from "./subscription-bounds.ts";
 import { boundedParserCaches } from "./text-caches.ts";
 import { useOperationSpans } from "./tracing.ts";
@@ -34,7 +34,7 @@ import { useCostLimit } from "./use-cost-limit.ts";
 import { useCsrfPrevention } from "./use-csrf-prevention.ts";
 import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
 import { useIncrementalDelivery } from "./use-incremental-delivery.ts";
-import { useKeyBound } from "./use-key-bound.ts";
+import { keyProblem, useKeyBound } from "./use-key-bound.ts";
 import { useMetrics } from "./use-metrics.ts";
 import { useNoBodyEcho } from "./use-no-body-echo.ts";
 import { useOperationDeadline } from "./use-operation-deadline.ts";
@@ -91,8 +91,11 @@ export type Gateway = YogaServerInstance<Record<string, unknown>, GatewayContext
   conversationStatusHub: ConversationStatusHub;
   /** The node:http fast path of the common case, through the same plugins (fast-path.ts). */
   fastPath: FastPath;
-  /** Whether graphql-ws connection params carry a key (or session token) that passes the local checks. */
-  acceptsConnection(connectionParams: unknown): Promise<boolean>;
+  /**
+   * Why graphql-ws connection params are refused (no key, a key that fails the local checks, a
+   * session token that does not verify), or undefined when the socket may be acknowledged.
+   */
+  connectionRefusal(connectionParams: unknown): Promise<string | undefined>;
 };
 
 /** The yoga app, not listening: main.ts listens on it, tests call `fetch` or listen on port 0. */
@@ -224,16 +227,20 @@ export function createGateway(options: GatewayOptions): Gateway {
     ],
   });
   const session = options.session;
-  const acceptsConnection = async (connectionParams: unknown) => {
+  const connectionRefusal = async (connectionParams: unknown) => {
     const header = authorizationFrom(authorizationParam(connectionParams));
-    if (!plausibleCredential(header)) return false;
-    if (!session) return true;
+    if (header === undefined) {
+      return "A key is required: send `Authorization` in the connection params.";
+    }
+    const problem = keyProblem(header);
+    if (problem !== undefined || !session) return problem;
     return session.verify(header).then(
-      () => true,
-      () => false,
+      () => undefined,
+      (error: unknown) =>
+        error instanceof SessionRefused ? error.message : "The session token was refused.",
     );
   };
-  return Object.assign(yoga, { conversationStatusHub, fastPath, acceptsConnection });
+  return Object.assign(yoga, { conversationStatusHub, fastPath, connectionRefusal });
 }
 
 /**

@@ -109,10 +109,15 @@ export async function listen(
       connectionInitWaitTimeout:
         options.webSocketInitTimeoutMs ?? GATEWAY_DEFAULTS.webSocketInitTimeoutMs,
       // Acknowledged only for a key that passes the local checks (else close 4403 Forbidden).
+      // The close reason names the catalogue code, as an HTTP client's error would.
       onConnect: async (context) => {
-        const accepted = await gateway.acceptsConnection(context.connectionParams);
-        if (accepted) idle.watch(context.extra.socket, context);
-        return accepted;
+        const refusal = await gateway.connectionRefusal(context.connectionParams);
+        if (refusal === undefined) {
+          idle.watch(context.extra.socket, context);
+          return true;
+        }
+        context.extra.socket.close(4403, closeReason(`UNAUTHENTICATED: ${refusal}`));
+        return false;
       },
       // Each operation already ran through yoga in onSubscribe: its result rides in rootValue.
       execute: (args) => (args.rootValue as OperationOutcome).result as never,
@@ -173,4 +178,11 @@ export async function listen(
       await closed;
     },
   };
+}
+
+/** A WebSocket close reason is at most 123 bytes. */
+function closeReason(text: string): string {
+  return Buffer.byteLength(text) <= 123
+    ? text
+    : `${Buffer.from(text).subarray(0, 120).toString()}...`;
 }

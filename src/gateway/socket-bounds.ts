@@ -11,19 +11,6 @@ import type { WebSocket } from "ws";
 export const IDLE_CLOSE = { code: 4000, reason: "Idle: no subscription" } as const;
 
 /**
- * What the gateway can judge of a key without the upstream: a credential in a sane form (a
- * scheme and a token, or a bare token; printable ASCII; at most 4 KiB). `Bearer x` passes: only
- * the upstream can tell, and the idle timeout closes its socket if it subscribes to nothing.
- */
-export function plausibleCredential(header: string | undefined): boolean {
-  if (header === undefined) return false;
-  const trimmed = header.trim();
-  return (
-    trimmed.length > 0 && trimmed.length <= 4096 && /^[\x21-\x7e]+( +[\x21-\x7e]+)?$/.test(trimmed)
-  );
-}
-
-/**
  * The graphql-ws sockets allowed at once: `maxWebSockets` when given, else three quarters of
  * MAX_CONNECTIONS; always at least one place kept for HTTP clients and `/healthz`.
  */

@@ -105,7 +105,11 @@ describe.concurrent("Subscription.conversationStatus over graphql-ws", () => {
       })().catch((error: { code?: number; reason?: string }) => error);
       // Never acknowledged: the socket holds no place once the check has failed.
       expect(received).toEqual([]);
-      expect(closed).toMatchObject({ code: 4403, reason: "Forbidden" });
+      expect(closed).toMatchObject({
+        code: 4403,
+        reason:
+          "UNAUTHENTICATED: A key is required: send `Authorization` in the connection params.",
+      });
       expect(harness.takeUpstreamRequests()).toEqual([]);
       expect(harness.gateway.conversationStatusHub.pollerCount).toBe(0);
     } finally {

@@ -78,6 +78,14 @@ export const GRAPHQL_WS: Transport = {
         } catch (error) {
           // graphql-ws hands an `error` message to the client as the errors themselves.
           if (Array.isArray(error)) return { errors: error };
+          // A socket refused at connection_init closes 4403 with the catalogue code as reason.
+          const closed = error as { code?: number; reason?: string };
+          const refused = /^([A-Z_]+): (.*)$/s.exec(closed.reason ?? "");
+          if (closed.code === 4403 && refused) {
+            return {
+              errors: [{ message: refused[2] as string, extensions: { code: refused[1] } }],
+            };
+          }
           throw error;
         }
         const [first] = results;
