@@ -1,4 +1,5 @@
 import { ConfigError } from "./env.ts";
+import { createFleetRedis } from "./fleet/redis.ts";
 import { type GatewayConfig, readGatewayConfig } from "./gateway/config.ts";
 import { createGateway } from "./gateway/create-gateway.ts";
 import { EXAMPLE_OPERATION } from "./gateway/example-operation.ts";
@@ -8,6 +9,7 @@ import { createSessionVerifier } from "./gateway/session/verify-session.ts";
 import { startTracing } from "./gateway/tracing.ts";
 import { readTrustedDocuments } from "./gateway/trusted-documents.ts";
 import { createUpstreamClient } from "./upstream/client.ts";
+import { KeyMemory } from "./upstream/key-memory.ts";
 
 /**
  * The embedded sandbox, when no upstream is named, with its demo keys and dialect. Its modules
@@ -66,7 +68,13 @@ async function main(): Promise<void> {
   const sandbox = embedded?.sandbox;
   // The embedded sandbox's dialect tells what its answers cannot; UPSTREAM_* settings win.
   const dialect = embedded?.dialect;
+  // A fleet: one Redis connection for every piece of shared state (docs/fleet.md).
+  const redis = config.REDIS_URL
+    ? createFleetRedis({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX })
+    : undefined;
+  const keyMemory = new KeyMemory();
   const upstream = createUpstreamClient({
+    keyMemory,
     baseUrl: config.UPSTREAM_URL ?? (sandbox?.url as string),
     timeoutMs: config.UPSTREAM_TIMEOUT_MS,
     connections: config.UPSTREAM_CONNECTIONS,
@@ -82,6 +90,7 @@ async function main(): Promise<void> {
   const graphiqlOn = config.GRAPHIQL ?? (sandbox !== undefined && !sessionMode);
   const gateway = createGateway({
     upstream,
+    ...(redis ? { fleet: { redis, keyMemory } } : {}),
     maxUpstreamCalls: config.MAX_UPSTREAM_CALLS,
     maxDepth: config.MAX_DEPTH,
     maxAliases: config.MAX_ALIASES,
@@ -153,6 +162,7 @@ async function main(): Promise<void> {
   } else {
     lines.push(`  upstream: ${config.UPSTREAM_URL}`);
   }
+  if (redis) lines.push(`  fleet: state shared through Redis under "${config.REDIS_PREFIX}"`);
   console.log(lines.join("\n"));
 
   // A drain, not a cut: in-flight writes finish and their clients see the answer (README:
@@ -164,6 +174,7 @@ async function main(): Promise<void> {
     console.log(`voicegraph: ${signal}: draining for at most ${config.SHUTDOWN_GRACE_MS} ms`);
     await server.drain(config.SHUTDOWN_GRACE_MS);
     await upstream.close();
+    await redis?.close();
     await sandbox?.close();
     await tracing?.shutdown();
     console.log("voicegraph: drained, exiting");

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { boolVar, ConfigError, intVar, parseEnv } from "../env.ts";
+import { FLEET_REDIS_DEFAULTS } from "../fleet/redis.ts";
 import { UPSTREAM_DEFAULTS } from "../upstream/client.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
 
@@ -65,6 +66,19 @@ const gatewayEnv = z.object({
     .string()
     .min(32, { error: "must be at least 32 characters, e.g. from openssl rand -hex 32" })
     .optional(),
+  // A fleet (docs/fleet.md): state shared through one Redis; unset, everything stays in process.
+  REDIS_URL: z
+    .string()
+    .refine((value) => URL.canParse(value) && /^rediss?:$/.test(new URL(value).protocol), {
+      error: "must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379",
+    })
+    .optional(),
+  REDIS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, {
+      error: "must be 1 to 64 letters, digits or _ . : - (no glob characters), e.g. voicegraph:",
+    })
+    .default(FLEET_REDIS_DEFAULTS.prefix),
   // Trusted documents: the manifest codegen's client preset writes (persisted-documents.json).
   TRUSTED_DOCUMENTS_FILE: z.string().min(1).optional(),
   // Default: on in session mode, off in passthrough (README: Frontends).
@@ -124,6 +138,11 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   if (trustedOnly && config.TRUSTED_DOCUMENTS_FILE === undefined) {
     throw new ConfigError(
       `${session && config.TRUSTED_DOCUMENTS_ONLY === undefined ? "AUTH_MODE=session" : "TRUSTED_DOCUMENTS_ONLY=true"} needs TRUSTED_DOCUMENTS_FILE (the persisted-documents manifest; TRUSTED_DOCUMENTS_ONLY=false turns that off)`,
+    );
+  }
+  if (config.REDIS_URL !== undefined && config.CURSOR_SECRET === undefined) {
+    throw new ConfigError(
+      "REDIS_URL needs CURSOR_SECRET: every instance of a fleet must share it, or each refuses the others' cursors",
     );
   }
   if (session && !config.SESSION_JWT_SECRET && !config.SESSION_JWKS_URL) {

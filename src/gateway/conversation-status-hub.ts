@@ -1,11 +1,18 @@
+import { randomUUID } from "node:crypto";
 import { Repeater, SlidingBuffer } from "graphql-yoga";
 import { gatewayError } from "../errors.ts";
+import type { PollerFleet, PollerUpdate, SharedPoller } from "../fleet/poller-lease.ts";
 import type { ConversationStatusFeed, StatusEvent } from "../schema/context.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import type { ConversationStatusDto } from "../upstream/conversation-dto.ts";
-import { UpstreamError } from "../upstream/errors.ts";
+import {
+  type UnavailableReason,
+  UpstreamError,
+  UpstreamUnavailableError,
+} from "../upstream/errors.ts";
 import { keyHash } from "../upstream/key-memory.ts";
 import { createRestApi } from "../upstream/rest-api.ts";
+import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import { retryAfterSeconds } from "./mask-error.ts";
 
 /** What a subscriber receives: a changed status view, or the error that ends the stream. */
@@ -19,7 +26,18 @@ export interface ConversationStatusHubOptions {
    * After a 429 the next poll waits for the rate-limit window to reset (at most 60 s).
    */
   maxTransientFailures?: number;
+  /** With REDIS_URL: one poller per key and conversation across the fleet (fleet/poller-lease.ts). */
+  fleet?: PollerFleet;
+  /** Told of every poll (metrics: voicegraph_upstream_requests_total), as operations' calls are. */
+  onCallDone?: (call: { route: string; status: string; seconds: number }) => void;
+  /** Told when a poller starts: its request ID (sent upstream with every poll) and instance. */
+  onPollerStart?: (poller: { requestId: string; instanceId: string }) => void;
 }
+
+type HubOptions = Required<
+  Omit<ConversationStatusHubOptions, "fleet" | "onCallDone" | "onPollerStart">
+> &
+  Pick<ConversationStatusHubOptions, "fleet" | "onCallDone" | "onPollerStart">;
 
 type Subscriber = (event: StatusEvent | "end") => void;
 
@@ -30,16 +48,27 @@ type Subscriber = (event: StatusEvent | "end") => void;
  */
 export class ConversationStatusHub implements ConversationStatusFeed {
   readonly #pollers = new Map<string, Poller>();
-  readonly #options: Required<ConversationStatusHubOptions>;
+  readonly #options: HubOptions;
   #shutDown = false;
 
   constructor(options: ConversationStatusHubOptions) {
-    this.#options = { intervalMs: 1000, maxTransientFailures: 5, ...options };
+    this.#options = {
+      intervalMs: GATEWAY_DEFAULTS.pollIntervalMs,
+      maxTransientFailures: 5,
+      ...options,
+    };
   }
 
   /** Live pollers, for tests and metrics. */
   get pollerCount(): number {
     return this.#pollers.size;
+  }
+
+  /** Of those, the ones that poll the upstream here (the rest follow another instance's). */
+  get ownedPollerCount(): number {
+    let owned = 0;
+    for (const poller of this.#pollers.values()) if (poller.owns) owned += 1;
+    return owned;
   }
 
   subscribe(authorization: string, conversationId: string): AsyncIterableIterator<StatusEvent> {
@@ -57,7 +86,7 @@ export class ConversationStatusHub implements ConversationStatusFeed {
       }
       let poller = this.#pollers.get(key);
       if (!poller) {
-        poller = new Poller(this.#options, authorization, conversationId, () =>
+        poller = new Poller(this.#options, authorization, conversationId, key, () =>
           this.#pollers.delete(key),
         );
         this.#pollers.set(key, poller);
@@ -93,26 +122,39 @@ export class ConversationStatusHub implements ConversationStatusFeed {
 class Poller {
   readonly #subscribers = new Set<Subscriber>();
   readonly #abort = new AbortController();
-  readonly #options: Required<ConversationStatusHubOptions>;
+  readonly #options: HubOptions;
   readonly #conversationId: string;
   readonly #authorization: string;
   readonly #onEnd: () => void;
+  /** This call's place in the fleet's pollers, when there is a fleet. */
+  readonly #shared: SharedPoller | undefined;
+  readonly #requestId = `poll-${randomUUID()}`;
   #latest: ConversationStatusDto | undefined;
+  /** The newest fleet update delivered here (PollerUpdate.seq). */
+  #seq = 0;
   #timer: NodeJS.Timeout | undefined;
   #transientFailures = 0;
   #ended = false;
+  /** Whether this instance polled the upstream at its last tick. */
+  owns = true;
 
   constructor(
-    options: Required<ConversationStatusHubOptions>,
+    options: HubOptions,
     authorization: string,
     conversationId: string,
+    watch: string,
     onEnd: () => void,
   ) {
     this.#options = options;
     this.#authorization = authorization;
     this.#conversationId = conversationId;
     this.#onEnd = onEnd;
-    this.#timer = setTimeout(() => void this.#poll(), 0);
+    this.#shared = options.fleet?.join(watch, (update) => this.#hear(update));
+    options.onPollerStart?.({
+      requestId: this.#requestId,
+      instanceId: options.fleet?.instanceId ?? "local",
+    });
+    this.#timer = setTimeout(() => void this.#start(), 0);
   }
 
   add(subscriber: Subscriber): void {
@@ -136,43 +178,109 @@ class Poller {
     this.#ended = true;
     clearTimeout(this.#timer);
     this.#abort.abort();
+    this.#shared?.leave();
     this.#onEnd();
     for (const subscriber of this.#subscribers) subscriber("end");
   }
 
-  async #poll(): Promise<void> {
+  /** A new follower starts from the fleet's newest update instead of waiting for a change. */
+  async #start(): Promise<void> {
+    const latest = await this.#shared?.latest();
+    if (latest) this.#hear(latest);
+    if (!this.#ended) await this.#tick();
+  }
+
+  /** Once per interval: poll if this instance owns the call (or there is no fleet), else listen. */
+  async #tick(): Promise<void> {
+    const role = this.#shared ? await this.#shared.tick() : "owner";
+    if (this.#ended) return;
+    this.owns = role === "owner";
+    const delayMs = this.owns ? await this.#poll() : this.#options.intervalMs;
+    if (this.#ended || delayMs === undefined) return;
+    this.#timer = setTimeout(() => void this.#tick(), delayMs);
+  }
+
+  /** Another instance's update: delivered once, in order, and only when it changes something. */
+  #hear(update: PollerUpdate): void {
+    if (this.#ended || update.seq <= this.#seq) return;
+    this.#seq = update.seq;
+    if (update.error !== undefined) {
+      this.fail(fromShared(update.error));
+      return;
+    }
+    const status = update.status as ConversationStatusDto;
+    this.#deliver(status);
+  }
+
+  #deliver(status: ConversationStatusDto): void {
+    if (!this.#latest || changed(this.#latest, status)) {
+      this.#latest = status;
+      for (const subscriber of this.#subscribers) subscriber(status);
+    }
+    if (status.endedAt != null) this.end();
+  }
+
+  /** One poll; the delay until the next, or undefined once the stream has ended. */
+  async #poll(): Promise<number | undefined> {
     const api = createRestApi(this.#options.upstream, {
       authorization: this.#authorization,
       signal: this.#abort.signal,
+      requestId: this.#requestId,
+      ...(this.#options.onCallDone ? { onCallDone: this.#options.onCallDone } : {}),
     });
-    let delayMs = this.#options.intervalMs;
     try {
       const status = await api.getConversationStatus(this.#conversationId);
       this.#transientFailures = 0;
-      if (this.#ended) return;
+      if (this.#ended) return undefined;
       if (!this.#latest || changed(this.#latest, status)) {
-        this.#latest = status;
-        for (const subscriber of this.#subscribers) subscriber(status);
+        await this.#shared?.publish({ status });
       }
-      if (status.endedAt != null) {
-        this.end();
-        return;
-      }
+      this.#deliver(status);
+      return this.#ended ? undefined : this.#options.intervalMs;
     } catch (error) {
-      if (this.#ended) return;
+      if (this.#ended) return undefined;
       const transient = isTransient(error);
       this.#transientFailures += transient ? 1 : 0;
       if (!transient || this.#transientFailures > this.#options.maxTransientFailures) {
         const failure = error instanceof Error ? error : new Error(String(error));
-        for (const subscriber of this.#subscribers) subscriber(failure);
-        this.end();
-        return;
+        await this.#shared?.publish({ error: toShared(failure) });
+        this.fail(failure);
+        return undefined;
       }
-      delayMs = rateLimitWaitMs(error, this.#options.intervalMs);
+      return rateLimitWaitMs(error, this.#options.intervalMs);
     }
-    if (this.#ended) return;
-    this.#timer = setTimeout(() => void this.#poll(), delayMs);
   }
+}
+
+/** An error as the fleet carries it: an upstream answer's facts, or a message alone. */
+function toShared(error: Error): unknown {
+  if (error instanceof UpstreamError) {
+    const { status, code, message, requestId, details, retryAfter } = error;
+    return { status, code, message, requestId, details, retryAfter };
+  }
+  if (error instanceof UpstreamUnavailableError)
+    return { reason: error.reason, message: error.message };
+  return { message: error.message };
+}
+
+/** The error another instance's poller ended with, made again here for its subscribers. */
+function fromShared(shared: unknown): Error {
+  const facts = (shared ?? {}) as Partial<UpstreamError>;
+  if (typeof facts.status === "number" && typeof facts.code === "string") {
+    return new UpstreamError({
+      status: facts.status,
+      code: facts.code,
+      message: String(facts.message ?? ""),
+      requestId: facts.requestId ?? undefined,
+      details: facts.details ?? undefined,
+      retryAfter: facts.retryAfter ?? undefined,
+    });
+  }
+  const reason = (shared as { reason?: unknown } | undefined)?.reason;
+  if (typeof reason === "string") {
+    return new UpstreamUnavailableError(reason as UnavailableReason, String(facts.message ?? ""));
+  }
+  return new Error(String(facts.message ?? "the poller failed"));
 }
 
 function shuttingDown(): Error {

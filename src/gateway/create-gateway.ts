@@ -13,6 +13,7 @@ import { authorizationFrom, createContext, type GatewayContext } from "./context
 import { ConversationStatusHub } from "./conversation-status-hub.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import { cancelOnDisconnect, createFastPath, type FastPath } from "./fast-path.ts";
+import { createFleetState, type FleetOptions } from "./fleet-state.ts";
 import { renderGraphiQLPage, useGraphiQLAssets } from "./graphiql-page.ts";
 import { createGatewayLogger, useRequestLogScope } from "./logger.ts";
 import { maskError, maskSessionError } from "./mask-error.ts";
@@ -85,12 +86,16 @@ export interface GatewayOptions {
   maxBatchSize?: number;
   /** A level, false for silence, or a logger of one's own (tests capture lines so); default "info". */
   logging?: LogLevel | YogaLogger | false;
+  /** REDIS_URL: state shared by every instance of the fleet (docs/fleet.md); absent: in process. */
+  fleet?: FleetOptions;
 }
 
 export type Gateway = YogaServerInstance<Record<string, unknown>, GatewayContext> & {
   conversationStatusHub: ConversationStatusHub;
   /** The node:http fast path of the common case, through the same plugins (fast-path.ts). */
   fastPath: FastPath;
+  /** Stops taking part in the fleet (its subscriptions to Redis); the connection is main's. */
+  closeFleet(): void;
   /**
    * Why graphql-ws connection params are refused (no key, a key that fails the local checks, a
    * session token that does not verify), or undefined when the socket may be acknowledged.
@@ -100,11 +105,36 @@ export type Gateway = YogaServerInstance<Record<string, unknown>, GatewayContext
 
 /** The yoga app, not listening: main.ts listens on it, tests call `fetch` or listen on port 0. */
 export function createGateway(options: GatewayOptions): Gateway {
+  const pollIntervalMs = options.pollIntervalMs ?? GATEWAY_DEFAULTS.pollIntervalMs;
+  const maxCachedDocumentBytes =
+    options.documentCaches?.maxDocumentBytes ?? GATEWAY_DEFAULTS.maxCachedDocumentBytes;
+  let yoga: YogaServerInstance<Record<string, unknown>, GatewayContext> | undefined;
+  const log = (level: "info" | "warn", message: string) => yoga?.logger[level](message);
+  const pollers = {
+    total: () => conversationStatusHub.pollerCount,
+    owned: () => conversationStatusHub.ownedPollerCount,
+  };
+  const metrics = new GatewayMetrics(pollers);
+  const fleet = options.fleet
+    ? createFleetState(options.fleet, {
+        pollIntervalMs,
+        apq: {
+          capacity: options.persistedDocuments?.apqCapacity ?? GATEWAY_DEFAULTS.apqCapacity,
+          maxBytes: options.persistedDocuments?.apqMaxBytes ?? GATEWAY_DEFAULTS.apqMaxBytes,
+          maxDocumentBytes: maxCachedDocumentBytes,
+        },
+        registry: metrics.registry,
+        log,
+      })
+    : undefined;
   const conversationStatusHub = new ConversationStatusHub({
     upstream: options.upstream,
-    intervalMs: options.pollIntervalMs ?? GATEWAY_DEFAULTS.pollIntervalMs,
+    intervalMs: pollIntervalMs,
+    onCallDone: metrics.recordUpstreamCall,
+    onPollerStart: ({ requestId, instanceId }) =>
+      log("info", `poller started: request ID ${requestId}, instance ${instanceId}`),
+    ...(fleet ? { fleet: fleet.pollers } : {}),
   });
-  const metrics = new GatewayMetrics(() => conversationStatusHub.pollerCount);
   const dependencies = {
     upstream: options.upstream,
     conversationStatusHub,
@@ -113,16 +143,25 @@ export function createGateway(options: GatewayOptions): Gateway {
     onCallDone: metrics.recordUpstreamCall,
   };
   const requestIds = new WeakMap<Request, string>();
-  const maxCachedDocumentBytes =
-    options.documentCaches?.maxDocumentBytes ?? GATEWAY_DEFAULTS.maxCachedDocumentBytes;
-  const authorize = options.session ? createSessionAuthorizer(options.session) : undefined;
+  const authorize = options.session
+    ? createSessionAuthorizer({
+        ...(fleet
+          ? {
+              limiter: fleet.sessionLimiter(
+                options.session.perSessionPerMinute ?? GATEWAY_DEFAULTS.sessionRateLimitPerMinute,
+              ),
+            }
+          : {}),
+        ...options.session,
+      })
+    : undefined;
   const fastPath = createFastPath({
     maxRequestBytes: options.maxRequestBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
     // Session tokens and trusted documents are rarer set-ups: they keep yoga's path alone.
     enabled: !options.session && !options.persistedDocuments?.trustedOnly,
   });
 
-  const yoga = createYoga<Record<string, unknown>, GatewayContext>({
+  yoga = createYoga<Record<string, unknown>, GatewayContext>({
     schema,
     graphqlEndpoint: "/graphql",
     healthCheckEndpoint: "/healthz",
@@ -182,10 +221,16 @@ export function createGateway(options: GatewayOptions): Gateway {
         maxDocumentBytes: maxCachedDocumentBytes,
         // Registrations are kept only for a key the upstream has accepted (docs/limits.md).
         acceptsKey: (authorization) => options.upstream.knowsKey?.(authorization) ?? false,
+        ...(fleet ? { store: fleet.apqStore } : {}),
         ...options.persistedDocuments,
       }),
       useIncrementalDelivery(),
-      useReadiness("/readyz", () => options.upstream.isReachable()),
+      useReadiness("/readyz", async () => {
+        const upstream = await options.upstream.isReachable();
+        const redis = fleet ? fleet.redisState() : "not configured";
+        // Losing Redis degrades the fleet to per-instance state: it never makes an instance unready.
+        return { ready: upstream, upstream: upstream ? "reachable" : "unreachable", redis };
+      }),
       useExecutionCancellation(),
       useOperationLimits({
         maxDepth: options.maxDepth ?? GATEWAY_DEFAULTS.maxDepth,
@@ -240,7 +285,12 @@ export function createGateway(options: GatewayOptions): Gateway {
         error instanceof SessionRefused ? error.message : "The session token was refused.",
     );
   };
-  return Object.assign(yoga, { conversationStatusHub, fastPath, connectionRefusal });
+  return Object.assign(yoga, {
+    conversationStatusHub,
+    fastPath,
+    connectionRefusal,
+    closeFleet: () => fleet?.close(),
+  });
 }
 
 /**

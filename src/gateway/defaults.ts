@@ -15,6 +15,7 @@ export const GATEWAY_DEFAULTS = {
   maxSubscriptionsTotal: 2000,
   // Caches fed by request text (docs/limits.md): bytes of text kept per cache, and per document.
   apqMaxBytes: 8 * 1024 * 1024,
+  apqCapacity: 1000,
   documentCacheMaxBytes: 32 * 1024 * 1024,
   maxCachedDocumentBytes: 64 * 1024,
   operationDeadlineMs: 10_000,

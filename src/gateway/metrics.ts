@@ -36,13 +36,24 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
-  constructor(pollers: () => number) {
+  constructor(pollers: { total: () => number; owned: () => number }) {
     new Gauge({
       name: "voicegraph_active_pollers",
       help: "Pollers of operation 8 running now (one per key and conversation).",
       registers: [this.registry],
       collect() {
-        this.set(pollers());
+        this.set(pollers.total());
+      },
+    });
+    new Gauge({
+      name: "voicegraph_fleet_pollers",
+      help: "This instance's pollers by role: owned (it polls the upstream) or followed (another instance of the fleet does).",
+      labelNames: ["role"],
+      registers: [this.registry],
+      collect() {
+        const owned = pollers.owned();
+        this.set({ role: "owned" }, owned);
+        this.set({ role: "followed" }, pollers.total() - owned);
       },
     });
   }

@@ -163,6 +163,7 @@ export async function listen(
         for (const socket of webSockets.clients) socket.close(GOING_AWAY.code, GOING_AWAY.reason);
         // dispose() resolves once every socket is gone (closed above, or cut at the grace).
         await Promise.all([graphqlWs.dispose(), closed]);
+        gateway.closeFleet();
       } finally {
         clearTimeout(cut);
         clearInterval(sweep);
@@ -171,6 +172,7 @@ export async function listen(
     async close() {
       idle.stop();
       gateway.conversationStatusHub.close();
+      gateway.closeFleet();
       await graphqlWs.dispose();
       webSockets.close();
       server.closeAllConnections();

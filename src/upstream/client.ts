@@ -26,6 +26,8 @@ export interface UpstreamClientOptions {
   maxResponseBytes?: number;
   /** What the answers cannot tell (search parameter, duration unit); defaults: the seed's sandbox. */
   reading?: Partial<UpstreamReading>;
+  /** What the upstream said of each key (429 blocks); default a memory of the client's own. */
+  keyMemory?: KeyMemory;
 }
 
 /** The client's defaults, declared once (the gateway's environment reads them too). */
@@ -92,7 +94,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     throw new Error(`upstream base URL must be http or https, got ${base.protocol}`);
   }
   const prefix = base.pathname.replace(/\/+$/, "");
-  const keys = new KeyMemory();
+  const keys = options.keyMemory ?? new KeyMemory();
   const timeoutMs = options.timeoutMs ?? UPSTREAM_DEFAULTS.timeoutMs;
   const maxRetries = options.maxRetries ?? UPSTREAM_DEFAULTS.maxRetries;
   const retryDelayMs = options.retryDelayMs ?? UPSTREAM_DEFAULTS.retryDelayMs;

@@ -25,6 +25,13 @@ export interface KeyMemoryOptions {
   now?: () => number;
 }
 
+/** A 429's local block as the fleet shares it (fleet/key-limits.ts): no key, only its hash. */
+export interface KeyBlock {
+  hash: string;
+  untilMs: number;
+  error: { code: string; message: string; details?: UpstreamError["details"] };
+}
+
 /**
  * What the upstream told the gateway about each key, process-wide: until when it is rate-limited
  * (after a 429, every call for it is answered locally until the reset) and whether it has been
@@ -34,6 +41,7 @@ export class KeyMemory {
   readonly #limitedUntil: LRUCache<string, { untilMs: number; error: UpstreamError }>;
   readonly #accepted: LRUCache<string, true>;
   readonly #now: () => number;
+  readonly #blockListeners = new Set<(block: KeyBlock) => void>();
 
   constructor(options: KeyMemoryOptions = {}) {
     const max = options.capacity ?? 10_000;
@@ -67,12 +75,38 @@ export class KeyMemory {
   learn(hash: string, outcome: { status: number; error?: UpstreamError }): void {
     if (outcome.status === 429 && outcome.error) {
       const seconds = Math.min(outcome.error.retryAfter ?? 1, MAX_RETRY_AFTER_S);
-      this.#limitedUntil.set(hash, { untilMs: this.#now() + seconds * 1000, error: outcome.error });
+      const untilMs = this.#now() + seconds * 1000;
+      this.#limitedUntil.set(hash, { untilMs, error: outcome.error });
+      const { code, message, details } = outcome.error;
+      const block = { hash, untilMs, error: { code, message, ...(details ? { details } : {}) } };
+      for (const listener of this.#blockListeners) listener(block);
     } else if (outcome.status === 401) {
       this.#accepted.delete(hash);
     } else if (outcome.status < 400 || outcome.status === 404) {
       this.#accepted.set(hash, true);
     }
+  }
+
+  /** Told of every block this memory learns from an upstream 429 (the fleet publishes it). */
+  onBlock(listener: (block: KeyBlock) => void): () => void {
+    this.#blockListeners.add(listener);
+    return () => this.#blockListeners.delete(listener);
+  }
+
+  /**
+   * A block another instance learned (fleet/key-limits.ts): the key is answered locally until
+   * `untilMs`, capped like a block of its own, and not told back to the listeners.
+   */
+  block({ hash, untilMs, error }: KeyBlock): void {
+    const now = this.#now();
+    const until = Math.min(untilMs, now + MAX_RETRY_AFTER_S * 1000);
+    if (until <= now) return;
+    const current = this.#limitedUntil.get(hash);
+    if (current !== undefined && current.untilMs >= until) return;
+    this.#limitedUntil.set(hash, {
+      untilMs: until,
+      error: new UpstreamError({ status: 429, ...error, retryAfter: undefined }),
+    });
   }
 
   /** Whether the upstream has accepted the key of this hash lately. */

@@ -164,6 +164,11 @@ describe("health", () => {
 
     expect(health.status).toBe(200);
     expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({
+      ready: true,
+      upstream: "reachable",
+      redis: "not configured",
+    });
     // The readiness probe carries no key: it is not an operation of anyone's.
     expect(harness.sandbox.requests.map((request) => request.headers.authorization)).toEqual([
       undefined,
@@ -178,6 +183,12 @@ describe("health", () => {
 
       expect(health.status).toBe(200);
       expect(ready.status).toBe(503);
+      // The body says what is not ready.
+      expect(await ready.json()).toEqual({
+        ready: false,
+        upstream: "unreachable",
+        redis: "not configured",
+      });
     } finally {
       await down.close();
     }

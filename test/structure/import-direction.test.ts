@@ -90,11 +90,19 @@ describe("src/ imports", () => {
   });
 });
 
+/**
+ * Size is a hint, not a rule (issue 19): a cohesive table or state machine may be long, as
+ * undici's errors.js and yoga's server.ts are; nothing is split by size alone. Past 400 lines a
+ * file is named in the test output for a look; past 600 it fails, as no one rule needs that.
+ */
 describe("src/ file sizes", () => {
-  it("no file passes 250 lines", () => {
-    const long = filesUnder(SRC)
-      .map((file) => [relative(SRC, file), readFileSync(file, "utf8").split("\n").length] as const)
-      .filter(([, lines]) => lines > 251);
-    expect(long).toEqual([]);
+  const sizes = filesUnder(SRC).map(
+    (file) => [relative(SRC, file), readFileSync(file, "utf8").split("\n").length] as const,
+  );
+
+  it("no file passes 600 lines, and those past 400 are named", () => {
+    const long = sizes.filter(([, lines]) => lines > 400);
+    for (const [file, lines] of long) console.warn(`${file}: ${lines} lines (a look: one rule?)`);
+    expect(sizes.filter(([, lines]) => lines > 600)).toEqual([]);
   });
 });

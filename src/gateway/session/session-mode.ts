@@ -1,6 +1,7 @@
+import { createHash } from "node:crypto";
 import { getOperationAST, NoSchemaIntrospectionCustomRule } from "graphql";
 import { createGraphQLError, type Plugin } from "graphql-yoga";
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { ERROR_CODES, type ErrorCode, gatewayError } from "../../errors.ts";
 import { GATEWAY_DEFAULTS } from "../defaults.ts";
 import { requestLevel } from "../http-status.ts";
@@ -13,6 +14,11 @@ export interface SessionModeOptions {
   keys: ReadonlyMap<string, string>;
   /** Operations one session may run per minute; default 600. */
   perSessionPerMinute?: number;
+  /**
+   * What counts them: default an in-process limiter; a fleet passes its Redis limiter
+   * (fleet/session-limits.ts) so the limit holds across instances.
+   */
+  limiter?: RateLimiterAbstract;
 }
 
 /** What a session turns into: the organization's key to forward, and the session itself. */
@@ -28,10 +34,12 @@ export interface Authorized {
  * organization's key. Refusals are answered before anything runs or goes upstream.
  */
 export function createSessionAuthorizer(options: SessionModeOptions) {
-  const limiter = new RateLimiterMemory({
-    points: options.perSessionPerMinute ?? GATEWAY_DEFAULTS.sessionRateLimitPerMinute,
-    duration: 60,
-  });
+  const limiter =
+    options.limiter ??
+    new RateLimiterMemory({
+      points: options.perSessionPerMinute ?? GATEWAY_DEFAULTS.sessionRateLimitPerMinute,
+      duration: 60,
+    });
   return async function authorize(header: string | undefined): Promise<Authorized> {
     let session: Session;
     try {
@@ -45,7 +53,7 @@ export function createSessionAuthorizer(options: SessionModeOptions) {
       throw refusal("FORBIDDEN", "This session's organization has no API key on this gateway.");
     }
     try {
-      await limiter.consume(`${session.organization}\n${session.subject}`);
+      await limiter.consume(sessionKey(session));
     } catch (rejection) {
       if (!(rejection instanceof RateLimiterRes)) throw rejection;
       const retryAfter = Math.max(1, Math.ceil(rejection.msBeforeNext / 1000));
@@ -60,6 +68,13 @@ export function createSessionAuthorizer(options: SessionModeOptions) {
     }
     return { authorization: `Bearer ${key}`, session };
   };
+}
+
+/** The limiter's key of a session: a hash, so no subject's identity is kept in clear (in Redis). */
+function sessionKey(session: Session): string {
+  return createHash("sha256")
+    .update(`${session.organization}\n${session.subject}`)
+    .digest("base64url");
 }
 
 function refusal(
