@@ -1,0 +1,141 @@
+import { createHash } from "node:crypto";
+import { createFleetRedis, type FleetRedis } from "../../src/fleet/redis.ts";
+import {
+  createGateway,
+  type Gateway,
+  type GatewayOptions,
+} from "../../src/gateway/create-gateway.ts";
+import { type ListeningGateway, listen } from "../../src/gateway/server.ts";
+import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
+import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
+import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
+import { KeyMemory } from "../../src/upstream/key-memory.ts";
+import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
+
+export const ACME = `Bearer ${DEMO_KEYS.acme}`;
+export const GLOBEX = `Bearer ${DEMO_KEYS.globex}`;
+export const CURSOR_SECRET = "a-fleet-wide-cursor-secret-of-32-characters!";
+export const PREFIX = "vgtest:";
+export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** One instance of the fleet: a real gateway listening on loopback, with its own Redis connection. */
+export interface Instance {
+  url: string;
+  gateway: Gateway;
+  upstream: UpstreamClient;
+  redis: FleetRedis;
+  server: ListeningGateway;
+  graphql(
+    query: string,
+    options?: { authorization?: string; extensions?: unknown; variables?: unknown },
+  ): Promise<{ status: number; body: any }>;
+  metrics(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface Fleet {
+  redis: RedisServer;
+  sandbox: Sandbox;
+  instances: Instance[];
+  /** The sandbox's requests (method and URL) since the last call, and clears them. */
+  takeUpstreamRequests(): string[];
+  close(): Promise<void>;
+}
+
+/** Several gateways over one sandbox and one real redis-server, as an operator runs them. */
+export async function startFleet(
+  count: number,
+  options: {
+    sandbox?: SandboxOptions;
+    gateway?: Partial<GatewayOptions>;
+    redis?: RedisServer;
+  } = {},
+): Promise<Fleet> {
+  const redis = options.redis ?? (await startRedisServer());
+  const sandbox = await startSandbox({ port: 0, callIntervalMs: 600_000, ...options.sandbox });
+  const instances: Instance[] = [];
+  for (let i = 0; i < count; i++)
+    instances.push(await startInstance(redis.url, sandbox.url, options.gateway));
+  return {
+    redis,
+    sandbox,
+    instances,
+    takeUpstreamRequests() {
+      const seen = sandbox.requests.map((request) => `${request.method} ${request.url}`);
+      sandbox.clearRequests();
+      return seen;
+    },
+    async close() {
+      for (const instance of instances) await instance.close();
+      await sandbox.close();
+      if (!options.redis) await redis.close();
+    },
+  };
+}
+
+export async function startInstance(
+  redisUrl: string,
+  upstreamUrl: string,
+  options: Partial<GatewayOptions> = {},
+): Promise<Instance> {
+  const keyMemory = new KeyMemory();
+  const upstream = createUpstreamClient({ baseUrl: upstreamUrl, keyMemory, maxRetries: 0 });
+  const redis = createFleetRedis({ url: redisUrl, prefix: PREFIX });
+  await waitUntil(() => redis.available(), 5_000, "Redis connection");
+  const gateway = createGateway({
+    upstream,
+    fleet: { redis, keyMemory },
+    cursorSecret: CURSOR_SECRET,
+    pollIntervalMs: 200,
+    logging: false,
+    ...options,
+  });
+  const server = await listen(gateway, 0, "127.0.0.1");
+  let closed = false;
+  return {
+    url: server.url,
+    gateway,
+    upstream,
+    redis,
+    server,
+    async graphql(query, requestOptions = {}) {
+      const response = await fetch(`${server.url}/graphql`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          authorization: requestOptions.authorization ?? ACME,
+        },
+        // An empty query is left out: Apollo's automatic persisted queries send the hash alone.
+        body: JSON.stringify({
+          ...(query === "" ? {} : { query }),
+          ...(requestOptions.variables ? { variables: requestOptions.variables } : {}),
+          ...(requestOptions.extensions ? { extensions: requestOptions.extensions } : {}),
+        }),
+      });
+      return { status: response.status, body: await response.json() };
+    },
+    metrics: async () => (await fetch(`${server.url}/metrics`)).text(),
+    async close() {
+      if (closed) return;
+      closed = true;
+      await server.close();
+      await upstream.close();
+      await redis.close();
+    },
+  };
+}
+
+/** Waits (bounded) until `predicate` holds. */
+export async function waitUntil(predicate: () => boolean, timeoutMs: number, what: string) {
+  const until = Date.now() + timeoutMs;
+  while (!predicate()) {
+    if (Date.now() > until) throw new Error(`${what}: not within ${timeoutMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** A metric's value in a Prometheus text, e.g. metric(text, 'voicegraph_fleet_pollers{role="owned"}'). */
+export function metric(text: string, name: string): number | undefined {
+  const line = text.split("\n").find((l) => l.startsWith(`${name} `));
+  return line === undefined ? undefined : Number(line.slice(name.length + 1));
+}

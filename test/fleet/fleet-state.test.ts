@@ -1,0 +1,163 @@
+import { Redis } from "ioredis";
+import { SignJWT } from "jose";
+import { describe, expect, it } from "vitest";
+import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
+import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
+import { closedAfterEachTest } from "../support/closing.ts";
+import { leaksOf } from "../support/key-echoes.ts";
+import { ACME, GLOBEX, PREFIX, sha256, startFleet, waitUntil } from "./fleet-harness.ts";
+
+// Issue 18: three instances behave as one gateway over one Redis.
+
+const closing = closedAfterEachTest();
+const ORGANIZATION = "query Org { organization { id name } }";
+
+describe("a fleet on one Redis", () => {
+  it("knows an automatic persisted query registered on one instance on every other, per key", async () => {
+    const fleet = closing(await startFleet(3));
+    const [a, b, c] = fleet.instances as [any, any, any];
+    const persistedQuery = { version: 1, sha256Hash: sha256(ORGANIZATION) };
+    // Unknown everywhere first.
+    expect(
+      (await b.graphql("", { extensions: { persistedQuery } })).body.errors?.[0]?.extensions?.code,
+    ).toBe("PERSISTED_QUERY_NOT_FOUND");
+    // Registered on A (the key is accepted there by the operation itself).
+    const registered = await a.graphql(ORGANIZATION, { extensions: { persistedQuery } });
+    expect(registered.body.data).toMatchObject({ organization: { id: "org_acme" } });
+    for (const other of [b, c]) {
+      const byHash = await other.graphql("", { extensions: { persistedQuery } });
+      expect(byHash.body.data).toMatchObject({ organization: { id: "org_acme" } });
+    }
+    // Another key learns nothing from Acme's registration.
+    const probe = await b.graphql("", { authorization: GLOBEX, extensions: { persistedQuery } });
+    expect(probe.body.errors?.[0]?.extensions?.code).toBe("PERSISTED_QUERY_NOT_FOUND");
+  });
+
+  it("stops every instance's calls for a key after one instance's upstream 429, and only that key's", async () => {
+    const fleet = closing(
+      await startFleet(3, { sandbox: { rateLimit: 3, rateWindowSeconds: 60 } }),
+    );
+    const [a, b, c] = fleet.instances as [any, any, any];
+    for (let i = 0; i < 3; i++) expect((await a.graphql(ORGANIZATION)).body.data).toBeTruthy();
+    const limited = await a.graphql(ORGANIZATION);
+    expect(limited.body.errors?.[0]?.extensions?.code).toBe("RATE_LIMITED");
+    fleet.takeUpstreamRequests();
+    // The block reaches the other instances through Redis: no call of theirs goes upstream.
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    for (const other of [b, c]) {
+      const answer = await other.graphql(ORGANIZATION);
+      expect(answer.body.errors?.[0]?.extensions?.code).toBe("RATE_LIMITED");
+      expect(answer.body.errors?.[0]?.extensions?.retryAfter).toBeGreaterThan(0);
+    }
+    expect(fleet.takeUpstreamRequests()).toEqual([]);
+    // Globex has its own budget: served.
+    expect((await b.graphql(ORGANIZATION, { authorization: GLOBEX })).body.data).toMatchObject({
+      organization: { id: "org_globex" },
+    });
+  });
+
+  it("an instance that joins after the 429 learns the block from Redis", async () => {
+    const fleet = closing(
+      await startFleet(1, { sandbox: { rateLimit: 1, rateWindowSeconds: 60 } }),
+    );
+    const [a] = fleet.instances as [any];
+    await a.graphql(ORGANIZATION);
+    expect((await a.graphql(ORGANIZATION)).body.errors?.[0]?.extensions?.code).toBe("RATE_LIMITED");
+    const { startInstance } = await import("./fleet-harness.ts");
+    const late = closing(await startInstance(fleet.redis.url, fleet.sandbox.url));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    fleet.takeUpstreamRequests();
+    expect((await late.graphql(ORGANIZATION)).body.errors?.[0]?.extensions?.code).toBe(
+      "RATE_LIMITED",
+    );
+    expect(fleet.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it("holds a session's rate limit for the fleet, not per instance", async () => {
+    const secret = "a-test-secret-that-is-long-enough-for-hs256";
+    const fleet = closing(
+      await startFleet(2, {
+        gateway: {
+          session: {
+            verify: createSessionVerifier({ secret }),
+            keys: new Map([["org_acme", DEMO_KEYS.acme]]),
+            perSessionPerMinute: 6,
+          },
+        },
+      }),
+    );
+    const token = await new SignJWT({ org: "org_acme" })
+      .setProtectedHeader({ alg: "HS256" })
+      .setSubject("one-tab")
+      .setExpirationTime("5m")
+      .sign(new TextEncoder().encode(secret));
+    const codes: unknown[] = [];
+    for (let i = 0; i < 12; i++) {
+      const instance = fleet.instances[i % 2] as any;
+      const answer = await instance.graphql(ORGANIZATION, { authorization: `Bearer ${token}` });
+      codes.push(answer.body.errors?.[0]?.extensions?.code ?? "OK");
+    }
+    expect(codes).toEqual([...Array(6).fill("OK"), ...Array(6).fill("RATE_LIMITED")]);
+  });
+
+  it("keeps no API key in Redis, every entry under the prefix and with a TTL", async () => {
+    const fleet = closing(
+      await startFleet(2, { sandbox: { rateLimit: 2, rateWindowSeconds: 60 } }),
+    );
+    const [a, b] = fleet.instances as [any, any];
+    for (const authorization of [ACME, GLOBEX]) {
+      const persistedQuery = { version: 1, sha256Hash: sha256(ORGANIZATION) };
+      await a.graphql(ORGANIZATION, { authorization, extensions: { persistedQuery } });
+      for (let i = 0; i < 3; i++) await b.graphql(ORGANIZATION, { authorization });
+    }
+    const probe = new Redis(fleet.redis.url);
+    try {
+      const keys = await probe.keys("*");
+      expect(keys.length).toBeGreaterThan(3);
+      for (const key of keys) {
+        expect(key.startsWith(PREFIX)).toBe(true);
+        expect(await probe.pttl(key), key).toBeGreaterThan(0);
+        const type = await probe.type(key);
+        const value =
+          type === "string" ? await probe.get(key) : JSON.stringify(await probe.hgetall(key));
+        for (const secret of [DEMO_KEYS.acme, DEMO_KEYS.globex]) {
+          expect(leaksOf(secret, `${key} ${value}`), key).toEqual([]);
+        }
+      }
+    } finally {
+      probe.disconnect();
+    }
+  });
+
+  it("keeps answering while Redis is gone, says so, and shares state again when it returns", async () => {
+    const fleet = closing(await startFleet(2));
+    const [a, b] = fleet.instances as [any, any];
+    await fleet.redis.kill();
+    await waitUntil(
+      () => !a.redis.available() && !b.redis.available(),
+      5_000,
+      "Redis seen as gone",
+    );
+    const started = Date.now();
+    const answer = await a.graphql(ORGANIZATION);
+    expect(answer.body.data).toMatchObject({ organization: { id: "org_acme" } });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    const ready = await fetch(`${a.url}/readyz`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toMatchObject({ ready: true, redis: "unreachable" });
+    expect(await a.metrics()).toMatch(/^voicegraph_redis_available 0$/m);
+    // APQ still works, per instance.
+    const persistedQuery = { version: 1, sha256Hash: sha256(ORGANIZATION) };
+    await a.graphql(ORGANIZATION, { extensions: { persistedQuery } });
+    expect((await a.graphql("", { extensions: { persistedQuery } })).body.data).toBeTruthy();
+
+    await fleet.redis.restart();
+    await waitUntil(() => a.redis.available() && b.redis.available(), 10_000, "Redis seen again");
+    expect(await (await fetch(`${b.url}/readyz`)).json()).toMatchObject({ redis: "shared" });
+    expect(await b.metrics()).toMatch(/^voicegraph_redis_available 1$/m);
+    const other = `query Other { organization { id timezone } }`;
+    const hash = { version: 1, sha256Hash: sha256(other) };
+    await a.graphql(other, { extensions: { persistedQuery: hash } });
+    expect((await b.graphql("", { extensions: { persistedQuery: hash } })).body.data).toBeTruthy();
+  });
+});
