@@ -1,0 +1,196 @@
+import { describe, expect, it } from "vitest";
+import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import { startSandbox } from "../../src/sandbox/server.ts";
+import type { Harness } from "../gateway/harness.ts";
+import {
+  payloads,
+  type SseSubscription,
+  subscribeSse,
+  updates,
+} from "../gateway/subscriptions-support.ts";
+import { closedAfterEachTest } from "../support/closing.ts";
+import { startRedisServer } from "../support/redis-server.ts";
+import { scriptPerTest } from "../support/scripts.ts";
+import { ACME, CURSOR_SECRET, metric, startFleet, waitUntil } from "./fleet-harness.ts";
+
+// Issue 18: one poller per watched live call across the fleet, and fail-over when its owner dies.
+
+const closing = closedAfterEachTest();
+const LIVE = SEED_IDS.acmeLiveConversation;
+const INTERVAL_MS = 200;
+const asHarness = (url: string) => ({ url }) as Harness;
+
+/** Polls of operation 8 for the live call in the sandbox's log since `since`. */
+function pollsIn(requests: ReadonlyArray<{ method: string; url: string }>, since = 0) {
+  return requests.slice(since).filter((r) => r.url.startsWith(`/v1/conversations/${LIVE}/status`))
+    .length;
+}
+
+/** The durations a subscriber saw, checked to be in order and without a repeat. */
+function durationsOf(subscription: SseSubscription): number[] {
+  const seen = updates(payloads(subscription.messages)).map((update) => update.duration ?? -1);
+  for (let i = 1; i < seen.length; i++) {
+    expect(seen[i], `updates ${JSON.stringify(seen)}`).toBeGreaterThan(seen[i - 1] as number);
+  }
+  return seen;
+}
+
+describe("conversationStatus pollers across a fleet", () => {
+  it("polls a live call watched from three instances once, not three times", async () => {
+    const fleet = closing(
+      await startFleet(3, {
+        sandbox: { callDurationMs: 60_000 },
+        gateway: { pollIntervalMs: INTERVAL_MS },
+      }),
+    );
+    const subscriptions = await Promise.all(
+      fleet.instances.map((instance) => subscribeSse(asHarness(instance.url), LIVE, ACME)),
+    );
+    try {
+      for (const subscription of subscriptions) await subscription.nexts(1);
+      const since = fleet.sandbox.requests.length;
+      await new Promise((resolve) => setTimeout(resolve, 10 * INTERVAL_MS));
+      const polls = pollsIn(fleet.sandbox.requests, since);
+      // One poller: about 10 polls in 10 intervals; three would make about 30.
+      expect(polls).toBeGreaterThanOrEqual(5);
+      expect(polls).toBeLessThanOrEqual(13);
+      const owned = fleet.instances.map(
+        (instance) => instance.gateway.conversationStatusHub.ownedPollerCount,
+      );
+      expect(owned.sort()).toEqual([0, 0, 1]);
+      for (const subscription of subscriptions)
+        expect(durationsOf(subscription).length).toBeGreaterThan(1);
+      // Every poll is counted like any other call, and carries a request ID.
+      const metrics = await Promise.all(fleet.instances.map((instance) => instance.metrics()));
+      const counted = metrics.map(
+        (text) =>
+          metric(
+            text,
+            'voicegraph_upstream_requests_total{route="GET /v1/conversations/{id}/status",status="200"}',
+          ) ?? 0,
+      );
+      expect(counted.reduce((a, b) => a + b, 0)).toBeGreaterThanOrEqual(polls);
+      const ids = fleet.sandbox.requests
+        .filter((r) => r.url.includes("/status"))
+        .map((r) => r.headers["x-request-id"]);
+      expect(ids.every((id) => typeof id === "string" && id.startsWith("poll-"))).toBe(true);
+      expect(
+        metrics.map((text) => metric(text, 'voicegraph_fleet_pollers{role="owned"}')).sort(),
+      ).toEqual([0, 0, 1]);
+    } finally {
+      for (const subscription of subscriptions) subscription.disconnect();
+    }
+  });
+
+  it("polls for its own subscribers while Redis is gone, and shares one poller again after", async () => {
+    const fleet = closing(
+      await startFleet(2, {
+        sandbox: { callDurationMs: 60_000 },
+        gateway: { pollIntervalMs: INTERVAL_MS },
+      }),
+    );
+    const subscriptions = await Promise.all(
+      fleet.instances.map((instance) => subscribeSse(asHarness(instance.url), LIVE, ACME)),
+    );
+    try {
+      for (const subscription of subscriptions) await subscription.nexts(1);
+      await fleet.redis.kill();
+      const hubs = fleet.instances.map((instance) => instance.gateway.conversationStatusHub);
+      await waitUntil(() => hubs.every((hub) => hub.ownedPollerCount === 1), 3_000, "both polling");
+      const before = subscriptions.map((s) => payloads(s.messages).length);
+      await new Promise((resolve) => setTimeout(resolve, 5 * INTERVAL_MS));
+      subscriptions.forEach((s, i) =>
+        expect(payloads(s.messages).length).toBeGreaterThan(before[i] as number),
+      );
+      await fleet.redis.restart();
+      await waitUntil(
+        () =>
+          hubs
+            .map((hub) => hub.ownedPollerCount)
+            .sort()
+            .join() === "0,1",
+        10_000,
+        "one poller again",
+      );
+      for (const subscription of subscriptions) durationsOf(subscription);
+    } finally {
+      for (const subscription of subscriptions) subscription.disconnect();
+    }
+  });
+});
+
+describe("a fleet of npm start processes", () => {
+  const start = scriptPerTest("src/main.ts", {
+    POLL_INTERVAL_MS: String(INTERVAL_MS),
+    CURSOR_SECRET,
+    LOG_LEVEL: "warn",
+    PORT: "0",
+  });
+
+  it("hands a dead owner's poller to another instance within about three intervals, with no repeated or reordered update", async () => {
+    const redis = closing(await startRedisServer());
+    const sandbox = closing(
+      await startSandbox({ port: 0, callDurationMs: 60_000, callIntervalMs: 600_000 }),
+    );
+    const env = { UPSTREAM_URL: sandbox.url, REDIS_URL: redis.url };
+    const processes = [start(env), start(env), start(env)];
+    const urls: string[] = [];
+    for (const process of processes) {
+      const banner = await process.stdoutWith(/GraphQL at (http:\S+)\/graphql/);
+      urls.push((/GraphQL at (http:\S+)\/graphql/.exec(banner) as RegExpExecArray)[1] as string);
+    }
+    const subscriptions = await Promise.all(
+      urls.map((url) => subscribeSse(asHarness(url), LIVE, ACME)),
+    );
+    try {
+      for (const subscription of subscriptions) await subscription.nexts(1);
+      const owners = await Promise.all(
+        urls.map(async (url) =>
+          metric(
+            await (await fetch(`${url}/metrics`)).text(),
+            'voicegraph_fleet_pollers{role="owned"}',
+          ),
+        ),
+      );
+      const owner = owners.indexOf(1);
+      expect(owners.filter((n) => n === 1)).toHaveLength(1);
+      (processes[owner] as { child: { kill(signal: string): void } }).child.kill("SIGKILL");
+      const survivors = subscriptions.filter((_, i) => i !== owner);
+      const killedAt = Date.now();
+      const before = survivors.map((s) => payloads(s.messages).length);
+      await waitUntil(
+        () => survivors.every((s, i) => payloads(s.messages).length > (before[i] as number)),
+        6 * INTERVAL_MS + 2_000,
+        "an update after the owner died",
+      );
+      const gapMs = Date.now() - killedAt;
+      // The lease is two intervals (+250 ms) long, a follower tries each interval, a poll follows.
+      expect(gapMs).toBeLessThan(4 * INTERVAL_MS + 1_000);
+      await new Promise((resolve) => setTimeout(resolve, 5 * INTERVAL_MS));
+      for (const subscription of survivors) durationsOf(subscription);
+      const survivorUrls = urls.filter((_, i) => i !== owner);
+      const owned = await Promise.all(
+        survivorUrls.map(async (url) =>
+          metric(
+            await (await fetch(`${url}/metrics`)).text(),
+            'voicegraph_fleet_pollers{role="owned"}',
+          ),
+        ),
+      );
+      expect(owned.sort()).toEqual([0, 1]);
+    } finally {
+      for (const subscription of subscriptions) subscription.disconnect();
+    }
+  });
+
+  it("refuses to start a fleet member without a shared CURSOR_SECRET, in one line naming it", async () => {
+    const run = scriptPerTest("src/main.ts", { PORT: "0" })({ REDIS_URL: "redis://127.0.0.1:1" });
+    const [code] = (await new Promise((resolve) =>
+      run.child.once("exit", (...args) => resolve(args)),
+    )) as [number];
+    expect(code).not.toBe(0);
+    const { stderr } = run.output();
+    expect(stderr.trim().split("\n")).toHaveLength(1);
+    expect(stderr).toMatch(/REDIS_URL needs CURSOR_SECRET/);
+  });
+});
