@@ -89,6 +89,7 @@ async function main(): Promise<void> {
     maxRequestBytes: config.MAX_REQUEST_BYTES,
     corsOrigins: config.CORS_ORIGINS,
     pollIntervalMs: config.POLL_INTERVAL_MS,
+    maxUpstreamBytes: config.MAX_UPSTREAM_BYTES,
     maxSubscriptions: {
       perKey: config.MAX_SUBSCRIPTIONS_PER_KEY,
       perConnection: config.MAX_SUBSCRIPTIONS_PER_CONNECTION,

@@ -30,6 +30,7 @@ const gatewayEnv = z.object({
     .enum(["seconds", "milliseconds"], { error: "must be one of seconds, milliseconds" })
     .optional(),
   MAX_UPSTREAM_CALLS: intVar(1, 100_000).default(GATEWAY_DEFAULTS.maxUpstreamCalls),
+  MAX_UPSTREAM_BYTES: intVar(1024, 1024 * 1024 * 1024).default(GATEWAY_DEFAULTS.maxUpstreamBytes),
   MAX_DEPTH: intVar(1, 100).default(GATEWAY_DEFAULTS.maxDepth),
   MAX_ALIASES: intVar(0, 1000).default(GATEWAY_DEFAULTS.maxAliases),
   MAX_TOKENS: intVar(100, 1_000_000).default(GATEWAY_DEFAULTS.maxTokens),

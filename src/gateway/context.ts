@@ -19,9 +19,33 @@ export class UpstreamUsage {
    */
   limit: number | undefined;
 
-  constructor(limit?: number) {
+  /** Characters of upstream answers read so far, and the most the operation may read. */
+  answerBytes = 0;
+  readonly maxAnswerBytes: number | undefined;
+
+  constructor(limit?: number, maxAnswerBytes?: number) {
     this.limit = limit;
+    this.maxAnswerBytes = maxAnswerBytes;
   }
+
+  /** A retry is a real call too: counted, or refused (false) once the budget is spent. */
+  mayRetry = (): boolean => {
+    if (this.limit !== undefined && this.calls >= this.limit) return false;
+    this.calls += 1;
+    return true;
+  };
+
+  recordAnswer = (length: number): void => {
+    this.answerBytes += length;
+    if (this.maxAnswerBytes !== undefined && this.answerBytes > this.maxAnswerBytes) {
+      throw gatewayError(
+        "COST_LIMIT_EXCEEDED",
+        `This operation's upstream answers passed ${this.maxAnswerBytes} bytes; ` +
+          "this field was not loaded. Ask for smaller pages or fewer nested lists.",
+        { cost: { maxUpstreamBytes: this.maxAnswerBytes } },
+      );
+    }
+  };
 
   recordCall = (): void => {
     if (this.limit !== undefined && this.calls >= this.limit) {
@@ -59,6 +83,8 @@ export interface ContextDependencies {
   cursorKey: CursorKey;
   /** The runtime budget of real upstream calls per operation (MAX_UPSTREAM_CALLS). */
   maxUpstreamCalls: number;
+  /** The bytes of upstream answers one operation may read (MAX_UPSTREAM_BYTES). */
+  maxUpstreamBytes?: number;
   /** Told of every upstream call (metrics). */
   onCallDone?: (call: { route: string; status: string; seconds: number }) => void;
 }
@@ -77,13 +103,17 @@ export function createContext(
   authorization: string | undefined,
   signal: AbortSignal | undefined,
   requestId: string,
+  /** A batch's operations share one usage, so one budget (MAX_BATCH_SIZE). */
+  shared?: UpstreamUsage,
 ): GatewayContext {
-  const usage = new UpstreamUsage(deps.maxUpstreamCalls);
+  const usage = shared ?? new UpstreamUsage(deps.maxUpstreamCalls, deps.maxUpstreamBytes);
   const operation = new AbortController();
   const api = createRestApi(deps.upstream, {
     authorization: authorization ?? "",
     signal: signal ? AbortSignal.any([signal, operation.signal]) : operation.signal,
     onRequest: usage.recordCall,
+    mayRetry: usage.mayRetry,
+    onAnswerRead: usage.recordAnswer,
     onRateLimit: usage.recordRateLimit,
     requestId,
     ...(deps.onCallDone ? { onCallDone: deps.onCallDone } : {}),

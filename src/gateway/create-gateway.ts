@@ -9,7 +9,12 @@ import {
 import { createCursorKey } from "../connections/cursor.ts";
 import { schema } from "../schema/index.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
-import { authorizationFrom, createContext, type GatewayContext } from "./context.ts";
+import {
+  authorizationFrom,
+  createContext,
+  type GatewayContext,
+  type UpstreamUsage,
+} from "./context.ts";
 import { ConversationStatusHub } from "./conversation-status-hub.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import { cancelOnDisconnect, createFastPath, type FastPath } from "./fast-path.ts";
@@ -54,6 +59,8 @@ export interface GatewayOptions {
   maxUpstreamCalls?: number;
   /** Deepest selection allowed; default 12. */
   maxDepth?: number;
+  /** Bytes of upstream answers one operation may read; default 32 MiB (MAX_UPSTREAM_BYTES). */
+  maxUpstreamBytes?: number;
   /** Most aliases in one operation; default 30. */
   maxAliases?: number;
   /** Most tokens in one GraphQL document; default 5000. */
@@ -106,8 +113,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     conversationStatusHub,
     cursorKey: createCursorKey(options.cursorSecret),
     maxUpstreamCalls: options.maxUpstreamCalls ?? GATEWAY_DEFAULTS.maxUpstreamCalls,
+    maxUpstreamBytes: options.maxUpstreamBytes ?? GATEWAY_DEFAULTS.maxUpstreamBytes,
     onCallDone: metrics.recordUpstreamCall,
   };
+  // The operations of one batched request share one usage: one budget for the whole POST.
+  const usageByRequest = new WeakMap<Request, UpstreamUsage>();
   const requestIds = new WeakMap<Request, string>();
   const maxCachedDocumentBytes =
     options.documentCaches?.maxDocumentBytes ?? GATEWAY_DEFAULTS.maxCachedDocumentBytes;
@@ -148,7 +158,9 @@ export function createGateway(options: GatewayOptions): Gateway {
         authorized ? authorized.authorization : header,
         request?.signal,
         requestId,
+        request && usageByRequest.get(request),
       );
+      if (request && !usageByRequest.has(request)) usageByRequest.set(request, context.usage);
       cancelOnDisconnect(request, context.operation);
       return authorized ? { ...context, session: authorized.session } : context;
     },

@@ -4,6 +4,7 @@
  */
 export const GATEWAY_DEFAULTS = {
   maxUpstreamCalls: 200,
+  maxUpstreamBytes: 32 * 1024 * 1024,
   maxDepth: 12,
   maxAliases: 30,
   maxTokens: 5000,

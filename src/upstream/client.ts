@@ -57,6 +57,10 @@ export interface UpstreamRequest {
   requestId?: string;
   /** Called for every response carrying the three X-RateLimit-* headers, retried ones included. */
   onRateLimit?: (rateLimit: RateLimit) => void;
+  /** Asked before each retry: false (the budget is spent) answers the last failure instead. */
+  mayRetry?: () => boolean;
+  /** Told the size of every answer read (UTF-16 units); may throw to stop the operation. */
+  onAnswerRead?: (length: number) => void;
 }
 
 export interface UpstreamResponse<T> {
@@ -148,6 +152,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     } catch (error) {
       return fail(error);
     }
+    req.onAnswerRead?.(text.length);
     return interpretResponse<T>(req, describe, response, text);
   }
 
@@ -192,7 +197,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           outcome.retryable &&
           retries < maxRetries &&
           !deadline.combined.aborted &&
-          Date.now() + delay < deadline.expiresAt;
+          Date.now() + delay < deadline.expiresAt &&
+          // A retry is a call: it counts against the operation's budget (MAX_UPSTREAM_CALLS).
+          (req.mayRetry?.() ?? true);
         if (!mayRetry) throw outcome.error;
         try {
           await sleep(delay, undefined, { signal: deadline.combined });

@@ -32,8 +32,12 @@ import { routeTemplate } from "./route-template.ts";
 export interface CallContext {
   authorization: string;
   signal?: AbortSignal;
-  /** Called once per operation sent upstream (retries not counted). */
+  /** Called once per operation sent upstream, before its first attempt. */
   onRequest?: () => void;
+  /** Asked before each retry of a call; false when the budget allows no further attempt. */
+  mayRetry?: () => boolean;
+  /** Told the size of every upstream answer read; may throw (the operation's byte budget). */
+  onAnswerRead?: (length: number) => void;
   /** Sent upstream as `X-Request-Id`. */
   requestId?: string;
   /** Called once per call with its route template, outcome (a status, or "unavailable") and time. */
@@ -201,6 +205,8 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
         keyHash: hashOfKey(),
         signal: call.signal,
         onRateLimit: call.onRateLimit,
+        ...(call.mayRetry === undefined ? {} : { mayRetry: call.mayRetry }),
+        ...(call.onAnswerRead === undefined ? {} : { onAnswerRead: call.onAnswerRead }),
         ...(call.requestId === undefined ? {} : { requestId: call.requestId }),
       });
       done(String(response.status));
