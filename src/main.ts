@@ -89,20 +89,20 @@ async function main(): Promise<void> {
     maxRequestBytes: config.MAX_REQUEST_BYTES,
     corsOrigins: config.CORS_ORIGINS,
     pollIntervalMs: config.POLL_INTERVAL_MS,
-    maxUpstreamBytes: config.MAX_UPSTREAM_BYTES,
-    maxSubscriptions: {
-      perKey: config.MAX_SUBSCRIPTIONS_PER_KEY,
-      perConnection: config.MAX_SUBSCRIPTIONS_PER_CONNECTION,
-      total: config.MAX_SUBSCRIPTIONS_TOTAL,
+    bounds: {
+      maxUpstreamBytes: config.MAX_UPSTREAM_BYTES,
+      upstreamConnectionsPerKey: config.UPSTREAM_CONNECTIONS_PER_KEY,
+      upstreamQueuePerKey: config.UPSTREAM_QUEUE_PER_KEY,
+      maxSubscriptionsPerKey: config.MAX_SUBSCRIPTIONS_PER_KEY,
+      maxSubscriptionsPerConnection: config.MAX_SUBSCRIPTIONS_PER_CONNECTION,
+      maxSubscriptionsTotal: config.MAX_SUBSCRIPTIONS_TOTAL,
+      apqMaxBytes: config.APQ_MAX_BYTES,
+      documentCacheMaxBytes: config.DOCUMENT_CACHE_MAX_BYTES,
+      maxCachedDocumentBytes: config.MAX_CACHED_DOCUMENT_BYTES,
     },
     logging: config.LOG_LEVEL,
     ...(config.CURSOR_SECRET ? { cursorSecret: config.CURSOR_SECRET } : {}),
-    documentCaches: {
-      maxBytes: config.DOCUMENT_CACHE_MAX_BYTES,
-      maxDocumentBytes: config.MAX_CACHED_DOCUMENT_BYTES,
-    },
     persistedDocuments: {
-      apqMaxBytes: config.APQ_MAX_BYTES,
       trustedOnly: config.TRUSTED_DOCUMENTS_ONLY,
       ...(config.TRUSTED_DOCUMENTS_FILE
         ? { manifest: readTrustedDocuments(config.TRUSTED_DOCUMENTS_FILE) }

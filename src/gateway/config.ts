@@ -20,6 +20,8 @@ const gatewayEnv = z.object({
   UPSTREAM_URL: httpUrl.optional(),
   UPSTREAM_TIMEOUT_MS: intVar(100, 120_000).default(UPSTREAM_DEFAULTS.timeoutMs),
   UPSTREAM_CONNECTIONS: intVar(1, 1024).default(UPSTREAM_DEFAULTS.connections),
+  UPSTREAM_CONNECTIONS_PER_KEY: intVar(1, 1024).default(GATEWAY_DEFAULTS.upstreamConnectionsPerKey),
+  UPSTREAM_QUEUE_PER_KEY: intVar(0, 100_000).default(GATEWAY_DEFAULTS.upstreamQueuePerKey),
   UPSTREAM_MAX_RETRIES: intVar(0, 5).default(UPSTREAM_DEFAULTS.maxRetries),
   // Where the seed is silent and answers cannot tell (README: Silent spots of the seed).
   UPSTREAM_SEARCH_PARAM: z

@@ -6,6 +6,7 @@ import type { UpstreamClient } from "../upstream/client.ts";
 import type { RateLimit } from "../upstream/rate-limit.ts";
 import { createRestApi } from "../upstream/rest-api.ts";
 import type { ConversationStatusHub } from "./conversation-status-hub.ts";
+import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import type { Session } from "./session/verify-session.ts";
 
 /** What one GraphQL operation did upstream: reported in `extensions` and response headers. */
@@ -95,6 +96,40 @@ export function authorizationFrom(value: unknown): string | undefined {
 }
 
 /**
+ * The key in graphql-ws connection params, as clients send it: `{ Authorization }`,
+ * `{ authorization }`, or nested in `{ headers: { ... } }`.
+ */
+export function authorizationParam(connectionParams: unknown): unknown {
+  if (typeof connectionParams !== "object" || connectionParams === null) return undefined;
+  const params = connectionParams as Record<string, unknown>;
+  const headers = (params.headers ?? {}) as Record<string, unknown>;
+  return (
+    params.Authorization ?? params.authorization ?? headers.Authorization ?? headers.authorization
+  );
+}
+
+const usageByRequest = new WeakMap<Request, UpstreamUsage>();
+
+/**
+ * A subscription event's own context (subscription-bounds.ts): fresh loads, its own budget and a
+ * deadline, whoever subscribed first.
+ */
+export function eventContextFor(
+  deps: ContextDependencies,
+  deadlineMs: number = GATEWAY_DEFAULTS.operationDeadlineMs,
+) {
+  return (subscriber: GatewayContext): GatewayContext => ({
+    ...subscriber,
+    ...createContext(
+      deps,
+      subscriber.authorization,
+      AbortSignal.timeout(deadlineMs),
+      subscriber.requestId,
+    ),
+  });
+}
+
+/**
  * A fresh context per operation: its DataLoaders (kept by Pothos in the context cache) and its
  * usage figures never outlive it, so nothing is shared across requests or API keys.
  */
@@ -103,17 +138,25 @@ export function createContext(
   authorization: string | undefined,
   signal: AbortSignal | undefined,
   requestId: string,
-  /** A batch's operations share one usage, so one budget (MAX_BATCH_SIZE). */
-  shared?: UpstreamUsage,
+  /** The HTTP request: the operations of one batch share its usage, so one budget (MAX_BATCH_SIZE). */
+  request?: Request,
 ): GatewayContext {
-  const usage = shared ?? new UpstreamUsage(deps.maxUpstreamCalls, deps.maxUpstreamBytes);
+  let usage = request && usageByRequest.get(request);
+  if (usage === undefined) {
+    usage = new UpstreamUsage(deps.maxUpstreamCalls, deps.maxUpstreamBytes);
+    if (request) usageByRequest.set(request, usage);
+  }
   const operation = new AbortController();
-  const api = createRestApi(deps.upstream, {
+  // Every attempt and every answer of this operation's calls counts against its usage.
+  const upstream: UpstreamClient = {
+    ...deps.upstream,
+    request: (req) =>
+      deps.upstream.request({ ...req, mayRetry: usage.mayRetry, onAnswerRead: usage.recordAnswer }),
+  };
+  const api = createRestApi(upstream, {
     authorization: authorization ?? "",
     signal: signal ? AbortSignal.any([signal, operation.signal]) : operation.signal,
     onRequest: usage.recordCall,
-    mayRetry: usage.mayRetry,
-    onAnswerRead: usage.recordAnswer,
     onRateLimit: usage.recordRateLimit,
     requestId,
     ...(deps.onCallDone ? { onCallDone: deps.onCallDone } : {}),

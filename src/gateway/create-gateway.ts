@@ -9,11 +9,14 @@ import {
 import { createCursorKey } from "../connections/cursor.ts";
 import { schema } from "../schema/index.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
+import { withKeyConcurrency } from "../upstream/key-concurrency.ts";
+import { type GatewayBounds, resolveBounds } from "./bounds.ts";
 import {
   authorizationFrom,
+  authorizationParam,
   createContext,
+  eventContextFor,
   type GatewayContext,
-  type UpstreamUsage,
 } from "./context.ts";
 import { ConversationStatusHub } from "./conversation-status-hub.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
@@ -29,7 +32,7 @@ import {
   useNoIntrospection,
   useReadOnlySessions,
 } from "./session/session-mode.ts";
-import { plausibleCredential } from "./socket-bounds.ts";
+import { connectionCheck } from "./socket-bounds.ts";
 import { useSubscriptionBounds } from "./subscription-bounds.ts";
 import { boundedParserCaches } from "./text-caches.ts";
 import { useOperationSpans } from "./tracing.ts";
@@ -59,8 +62,8 @@ export interface GatewayOptions {
   maxUpstreamCalls?: number;
   /** Deepest selection allowed; default 12. */
   maxDepth?: number;
-  /** Bytes of upstream answers one operation may read; default 32 MiB (MAX_UPSTREAM_BYTES). */
-  maxUpstreamBytes?: number;
+  /** The bounds against hostile clients (docs/limits.md); defaults in defaults.ts. */
+  bounds?: GatewayBounds;
   /** Most aliases in one operation; default 30. */
   maxAliases?: number;
   /** Most tokens in one GraphQL document; default 5000. */
@@ -71,14 +74,10 @@ export interface GatewayOptions {
   corsOrigins?: string[];
   /** Poll interval of `Subscription.conversationStatus`; default 1000 ms. */
   pollIntervalMs?: number;
-  /** Live subscriptions at most per key, per connection and in all (MAX_SUBSCRIPTIONS_*). */
-  maxSubscriptions?: { perKey?: number; perConnection?: number; total?: number };
   /** GraphiQL's opening state (e.g. the demo key's header); false (the default) turns it off. */
   graphiql?: GraphiQLOptions | false;
   /** Secret of the connection cursors' HMAC; random per gateway when absent (CURSOR_SECRET). */
   cursorSecret?: string;
-  /** Caches fed by request text: estimated bytes per cache, largest document cached (docs/limits.md). */
-  documentCaches?: { maxBytes?: number; maxDocumentBytes?: number };
   /** Trusted documents and automatic persisted queries (TRUSTED_DOCUMENTS_*). */
   persistedDocuments?: PersistedDocumentsOptions;
   /** Session mode (AUTH_MODE=session): tokens instead of keys; absent: passthrough. */
@@ -97,30 +96,29 @@ export type Gateway = YogaServerInstance<Record<string, unknown>, GatewayContext
   conversationStatusHub: ConversationStatusHub;
   /** The node:http fast path of the common case, through the same plugins (fast-path.ts). */
   fastPath: FastPath;
-  /** Whether graphql-ws connection params carry a key (or session token) that passes the local checks. */
+  /** Whether graphql-ws connection params carry a credential that passes the local checks. */
   acceptsConnection(connectionParams: unknown): Promise<boolean>;
 };
 
 /** The yoga app, not listening: main.ts listens on it, tests call `fetch` or listen on port 0. */
 export function createGateway(options: GatewayOptions): Gateway {
+  const bounds = resolveBounds(options.bounds);
+  // Fairness between keys over the one connection pool (docs/limits.md).
+  const upstream = withKeyConcurrency(options.upstream, bounds);
   const conversationStatusHub = new ConversationStatusHub({
-    upstream: options.upstream,
+    upstream,
     intervalMs: options.pollIntervalMs ?? GATEWAY_DEFAULTS.pollIntervalMs,
   });
   const metrics = new GatewayMetrics(() => conversationStatusHub.pollerCount);
   const dependencies = {
-    upstream: options.upstream,
+    upstream,
     conversationStatusHub,
     cursorKey: createCursorKey(options.cursorSecret),
     maxUpstreamCalls: options.maxUpstreamCalls ?? GATEWAY_DEFAULTS.maxUpstreamCalls,
-    maxUpstreamBytes: options.maxUpstreamBytes ?? GATEWAY_DEFAULTS.maxUpstreamBytes,
+    maxUpstreamBytes: bounds.maxUpstreamBytes,
     onCallDone: metrics.recordUpstreamCall,
   };
-  // The operations of one batched request share one usage: one budget for the whole POST.
-  const usageByRequest = new WeakMap<Request, UpstreamUsage>();
   const requestIds = new WeakMap<Request, string>();
-  const maxCachedDocumentBytes =
-    options.documentCaches?.maxDocumentBytes ?? GATEWAY_DEFAULTS.maxCachedDocumentBytes;
   const authorize = options.session ? createSessionAuthorizer(options.session) : undefined;
   const fastPath = createFastPath({
     maxRequestBytes: options.maxRequestBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
@@ -158,19 +156,15 @@ export function createGateway(options: GatewayOptions): Gateway {
         authorized ? authorized.authorization : header,
         request?.signal,
         requestId,
-        request && usageByRequest.get(request),
+        request,
       );
-      if (request && !usageByRequest.has(request)) usageByRequest.set(request, context.usage);
       cancelOnDisconnect(request, context.operation);
       return authorized ? { ...context, session: authorized.session } : context;
     },
     cors: corsFor(options.corsOrigins ?? ["*"]),
     // The schema takes no files: multipart requests are not accepted.
     multipart: false,
-    parserAndValidationCache: boundedParserCaches({
-      maxBytes: options.documentCaches?.maxBytes ?? GATEWAY_DEFAULTS.documentCacheMaxBytes,
-      maxDocumentBytes: maxCachedDocumentBytes,
-    }),
+    parserAndValidationCache: boundedParserCaches(bounds),
     batching: (options.maxBatchSize ?? 0) > 0 ? { limit: options.maxBatchSize } : false,
     plugins: [
       fastPath.plugin,
@@ -186,7 +180,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       useRequestLogScope(requestIds),
       useOperationSpans(),
       usePersistedDocuments({
-        maxDocumentBytes: maxCachedDocumentBytes,
+        ...bounds,
         // Registrations are kept only for a key the upstream has accepted (docs/limits.md).
         acceptsKey: (authorization) => options.upstream.knowsKey?.(authorization) ?? false,
         ...options.persistedDocuments,
@@ -212,37 +206,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
       useApiKeyGate(),
       useUpstreamReport(),
-      useSubscriptionBounds({
-        perKey: options.maxSubscriptions?.perKey ?? GATEWAY_DEFAULTS.maxSubscriptionsPerKey,
-        perConnection:
-          options.maxSubscriptions?.perConnection ?? GATEWAY_DEFAULTS.maxSubscriptionsPerConnection,
-        total: options.maxSubscriptions?.total ?? GATEWAY_DEFAULTS.maxSubscriptionsTotal,
-        // Each event's loads: a budget and a deadline of their own, whoever subscribed first.
-        eventContext: (subscriber) => ({
-          ...subscriber,
-          ...createContext(
-            dependencies,
-            subscriber.authorization,
-            AbortSignal.timeout(
-              options.operationDeadlineMs ?? GATEWAY_DEFAULTS.operationDeadlineMs,
-            ),
-            subscriber.requestId,
-          ),
-        }),
-      }),
+      useSubscriptionBounds(bounds, eventContextFor(dependencies, options.operationDeadlineMs)),
       useHttpStatusInErrors((request) => requestIds.get(request)),
     ],
   });
-  const session = options.session;
-  const acceptsConnection = async (connectionParams: unknown) => {
-    const header = authorizationFrom(authorizationParam(connectionParams));
-    if (!plausibleCredential(header)) return false;
-    if (!session) return true;
-    return session.verify(header).then(
-      () => true,
-      () => false,
-    );
-  };
+  const acceptsConnection = connectionCheck(options.session?.verify);
   return Object.assign(yoga, { conversationStatusHub, fastPath, acceptsConnection });
 }
 
@@ -273,17 +241,4 @@ function corsFor(origins: readonly string[]) {
     // Two entries: whatwg-node then answers the request's origin with `Vary: Origin`.
     return { ...common, origin: [origin, "*"] };
   };
-}
-
-/**
- * The key in graphql-ws connection params, as clients send it: `{ Authorization }`,
- * `{ authorization }`, or nested in `{ headers: { ... } }`.
- */
-function authorizationParam(connectionParams: unknown): unknown {
-  if (typeof connectionParams !== "object" || connectionParams === null) return undefined;
-  const params = connectionParams as Record<string, unknown>;
-  const headers = (params.headers ?? {}) as Record<string, unknown>;
-  return (
-    params.Authorization ?? params.authorization ?? headers.Authorization ?? headers.authorization
-  );
 }

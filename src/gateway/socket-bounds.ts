@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { WebSocket } from "ws";
+import { authorizationFrom, authorizationParam } from "./context.ts";
 
 /**
  * Sockets that cannot be hoarded (docs/limits.md): graphql-ws sockets are a share of
@@ -21,6 +22,22 @@ export function plausibleCredential(header: string | undefined): boolean {
   return (
     trimmed.length > 0 && trimmed.length <= 4096 && /^[\x21-\x7e]+( +[\x21-\x7e]+)?$/.test(trimmed)
   );
+}
+
+/**
+ * The check of graphql-ws `connection_init` on its connection params: a plausible credential, and
+ * in session mode a token that verifies.
+ */
+export function connectionCheck(verify?: (header: string) => Promise<unknown>) {
+  return async (connectionParams: unknown): Promise<boolean> => {
+    const header = authorizationFrom(authorizationParam(connectionParams));
+    if (header === undefined || !plausibleCredential(header)) return false;
+    if (!verify) return true;
+    return verify(header).then(
+      () => true,
+      () => false,
+    );
+  };
 }
 
 /**

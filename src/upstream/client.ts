@@ -57,9 +57,8 @@ export interface UpstreamRequest {
   requestId?: string;
   /** Called for every response carrying the three X-RateLimit-* headers, retried ones included. */
   onRateLimit?: (rateLimit: RateLimit) => void;
-  /** Asked before each retry: false (the budget is spent) answers the last failure instead. */
+  /** Budget: asked before each retry (false: none, the last failure stands); told each answer's length. */
   mayRetry?: () => boolean;
-  /** Told the size of every answer read (UTF-16 units); may throw to stop the operation. */
   onAnswerRead?: (length: number) => void;
 }
 
@@ -198,7 +197,6 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           retries < maxRetries &&
           !deadline.combined.aborted &&
           Date.now() + delay < deadline.expiresAt &&
-          // A retry is a call: it counts against the operation's budget (MAX_UPSTREAM_CALLS).
           (req.mayRetry?.() ?? true);
         if (!mayRetry) throw outcome.error;
         try {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import { UpstreamError } from "./errors.ts";
+import { markAnsweredLocally, UpstreamError } from "./errors.ts";
 import { MAX_RETRY_AFTER_S } from "./rate-limit.ts";
 
 /**
@@ -52,15 +52,17 @@ export class KeyMemory {
       return undefined;
     }
     const { error } = entry;
-    return new UpstreamError({
-      status: 429,
-      code: error.code,
-      message: error.message,
-      requestId: undefined,
-      details: error.details,
-      rateLimit: error.rateLimit,
-      retryAfter: Math.max(1, Math.ceil(leftMs / 1000)),
-    });
+    return markAnsweredLocally(
+      new UpstreamError({
+        status: 429,
+        code: error.code,
+        message: error.message,
+        requestId: undefined,
+        details: error.details,
+        rateLimit: error.rateLimit,
+        retryAfter: Math.max(1, Math.ceil(leftMs / 1000)),
+      }),
+    );
   }
 
   /** Learns from an upstream answer to a call made with the key of this hash. */

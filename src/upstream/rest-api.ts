@@ -22,7 +22,7 @@ import type {
   UpdateAgentBody,
   UpdateOrganizationBody,
 } from "./dto.ts";
-import { UpstreamError } from "./errors.ts";
+import { isAnsweredLocally, outcomeOf, UpstreamError } from "./errors.ts";
 import type { JsonObject } from "./json.ts";
 import { keyHash } from "./key-memory.ts";
 import type { RateLimit } from "./rate-limit.ts";
@@ -32,12 +32,8 @@ import { routeTemplate } from "./route-template.ts";
 export interface CallContext {
   authorization: string;
   signal?: AbortSignal;
-  /** Called once per operation sent upstream, before its first attempt. */
+  /** Called once per call sent upstream, before its first attempt (retries: the client's mayRetry). */
   onRequest?: () => void;
-  /** Asked before each retry of a call; false when the budget allows no further attempt. */
-  mayRetry?: () => boolean;
-  /** Told the size of every upstream answer read; may throw (the operation's byte budget). */
-  onAnswerRead?: (length: number) => void;
   /** Sent upstream as `X-Request-Id`. */
   requestId?: string;
   /** Called once per call with its route template, outcome (a status, or "unavailable") and time. */
@@ -205,14 +201,12 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
         keyHash: hashOfKey(),
         signal: call.signal,
         onRateLimit: call.onRateLimit,
-        ...(call.mayRetry === undefined ? {} : { mayRetry: call.mayRetry }),
-        ...(call.onAnswerRead === undefined ? {} : { onAnswerRead: call.onAnswerRead }),
         ...(call.requestId === undefined ? {} : { requestId: call.requestId }),
       });
       done(String(response.status));
       return response.body;
     } catch (error) {
-      done(error instanceof UpstreamError ? String(error.status) : "unavailable");
+      if (!isAnsweredLocally(error)) done(outcomeOf(error));
       if (error instanceof UpstreamError && error.status === 401) refusal = error;
       throw error;
     }

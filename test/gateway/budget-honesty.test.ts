@@ -75,7 +75,7 @@ describe("the runtime budget", () => {
     upstream = await listUpstream((id, res) => sendJson(res, 200, { id, name: id, padding }));
     harness = await startHarness({
       upstream: { baseUrl: upstream.url },
-      gateway: { maxUpstreamBytes: 4 * 1024 * 1024, maxUpstreamCalls: 200 },
+      gateway: { bounds: { maxUpstreamBytes: 4 * 1024 * 1024 }, maxUpstreamCalls: 200 },
     });
     const response = await harness.graphql(
       "{ conversations(first: 100) { nodes { id agent { name } } } }",
