@@ -2,6 +2,7 @@ import { ConfigError } from "./env.ts";
 import { type GatewayConfig, readGatewayConfig } from "./gateway/config.ts";
 import { createGateway } from "./gateway/create-gateway.ts";
 import { EXAMPLE_OPERATION } from "./gateway/example-operation.ts";
+import { serveMetrics } from "./gateway/metrics-server.ts";
 import { listen } from "./gateway/server.ts";
 import { readSessionKeys } from "./gateway/session/session-keys.ts";
 import { createSessionVerifier } from "./gateway/session/verify-session.ts";
@@ -89,6 +90,10 @@ async function main(): Promise<void> {
     maxRequestBytes: config.MAX_REQUEST_BYTES,
     corsOrigins: config.CORS_ORIGINS,
     pollIntervalMs: config.POLL_INTERVAL_MS,
+    metricsAccess: {
+      ...(config.METRICS_TOKEN === undefined ? {} : { token: config.METRICS_TOKEN }),
+      separatePort: config.METRICS_PORT !== undefined,
+    },
     bounds: {
       maxUpstreamBytes: config.MAX_UPSTREAM_BYTES,
       upstreamConnectionsPerKey: config.UPSTREAM_CONNECTIONS_PER_KEY,
@@ -154,6 +159,11 @@ async function main(): Promise<void> {
   } else {
     lines.push(`  upstream: ${config.UPSTREAM_URL}`);
   }
+  const metricsServer =
+    config.METRICS_PORT === undefined
+      ? undefined
+      : await serveMetrics(gateway.metrics, config.METRICS_PORT, config.HOST);
+  if (metricsServer) lines.push(`  metrics: ${metricsServer.url}/metrics`);
   console.log(lines.join("\n"));
 
   // A drain, not a cut: in-flight writes finish and their clients see the answer (README:
@@ -164,6 +174,7 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`voicegraph: ${signal}: draining for at most ${config.SHUTDOWN_GRACE_MS} ms`);
     await server.drain(config.SHUTDOWN_GRACE_MS);
+    await metricsServer?.close();
     await upstream.close();
     await sandbox?.close();
     await tracing?.shutdown();

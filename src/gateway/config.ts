@@ -99,6 +99,9 @@ const gatewayEnv = z.object({
   MAX_WEBSOCKETS: intVar(0, 1_000_000).optional(),
   WS_INIT_TIMEOUT_MS: intVar(100, 600_000).default(GATEWAY_DEFAULTS.webSocketInitTimeoutMs),
   WS_IDLE_TIMEOUT_MS: intVar(100, 3_600_000).default(GATEWAY_DEFAULTS.webSocketIdleTimeoutMs),
+  // /metrics on a port of its own, or behind a token (docs/limits.md).
+  METRICS_PORT: intVar(0, 65535).optional(),
+  METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
   GRAPHIQL: z
     .enum(["true", "false"], { error: "must be true or false" })
     .transform((value) => value === "true")

@@ -42,7 +42,7 @@ import { useCsrfPrevention } from "./use-csrf-prevention.ts";
 import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
 import { useIncrementalDelivery } from "./use-incremental-delivery.ts";
 import { useKeyBound } from "./use-key-bound.ts";
-import { useMetrics } from "./use-metrics.ts";
+import { type MetricsAccess, useMetrics } from "./use-metrics.ts";
 import { useNoBodyEcho } from "./use-no-body-echo.ts";
 import { useOperationDeadline } from "./use-operation-deadline.ts";
 import { useOperationLimits } from "./use-operation-limits.ts";
@@ -64,6 +64,8 @@ export interface GatewayOptions {
   maxDepth?: number;
   /** The bounds against hostile clients (docs/limits.md); defaults in defaults.ts. */
   bounds?: GatewayBounds;
+  /** Who may read `/metrics`: a token, or a port of its own (METRICS_TOKEN, METRICS_PORT). */
+  metricsAccess?: MetricsAccess;
   /** Most aliases in one operation; default 30. */
   maxAliases?: number;
   /** Most tokens in one GraphQL document; default 5000. */
@@ -98,6 +100,7 @@ export type Gateway = YogaServerInstance<Record<string, unknown>, GatewayContext
   fastPath: FastPath;
   /** Whether graphql-ws connection params carry a credential that passes the local checks. */
   acceptsConnection(connectionParams: unknown): Promise<boolean>;
+  metrics: GatewayMetrics;
 };
 
 /** The yoga app, not listening: main.ts listens on it, tests call `fetch` or listen on port 0. */
@@ -168,7 +171,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     batching: (options.maxBatchSize ?? 0) > 0 ? { limit: options.maxBatchSize } : false,
     plugins: [
       fastPath.plugin,
-      useMetrics(metrics),
+      useMetrics(metrics, options.metricsAccess),
       useCsrfPrevention(),
       ...(options.graphiql ? [useGraphiQLAssets()] : []),
       useNoBodyEcho(),
@@ -211,7 +214,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     ],
   });
   const acceptsConnection = connectionCheck(options.session?.verify);
-  return Object.assign(yoga, { conversationStatusHub, fastPath, acceptsConnection });
+  return Object.assign(yoga, { conversationStatusHub, fastPath, acceptsConnection, metrics });
 }
 
 /**

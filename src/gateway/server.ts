@@ -8,6 +8,7 @@ import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import { formatWithHttpStatus } from "./http-status.ts";
 import { inRequestScope } from "./logger.ts";
 import { createIdleSweeper, verifyUpgrade, webSocketShare } from "./socket-bounds.ts";
+import { tooDeepToParse } from "./use-well-formed-input.ts";
 
 export interface ListeningGateway {
   /** e.g. "http://127.0.0.1:4000" */
@@ -124,6 +125,8 @@ export async function listen(
       onNext: (_context, _id, _payload, _args, result) => formatWithHttpStatus(result) as never,
       subscribe: (args) => (args.rootValue as EnvelopedRoot).subscribe(args) as never,
       onSubscribe: async (context, _id, payload) => {
+        const tooDeep = tooDeepToParse(payload.query);
+        if (tooDeep) return [tooDeep];
         const enveloped = gateway.getEnveloped({
           ...context,
           req: context.extra.request,

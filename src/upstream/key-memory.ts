@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { markAnsweredLocally, UpstreamError } from "./errors.ts";
-import { MAX_RETRY_AFTER_S } from "./rate-limit.ts";
+import { MAX_LOCAL_BLOCK_S } from "./rate-limit.ts";
 
 /**
  * One form per key, whatever the spelling of its header: the scheme in any case, any spaces
@@ -68,7 +68,7 @@ export class KeyMemory {
   /** Learns from an upstream answer to a call made with the key of this hash. */
   learn(hash: string, outcome: { status: number; error?: UpstreamError }): void {
     if (outcome.status === 429 && outcome.error) {
-      const seconds = Math.min(outcome.error.retryAfter ?? 1, MAX_RETRY_AFTER_S);
+      const seconds = Math.min(outcome.error.retryAfter ?? 1, MAX_LOCAL_BLOCK_S);
       this.#limitedUntil.set(hash, { untilMs: this.#now() + seconds * 1000, error: outcome.error });
     } else if (outcome.status === 401) {
       this.#accepted.delete(hash);
