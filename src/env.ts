@@ -20,8 +20,10 @@ export function parseEnv<S extends z.ZodObject>(
   const issue = result.error.issues[0];
   const name = String(issue?.path[0] ?? "environment");
   const got = present[name];
-  // A secret's value never reaches the logs, even a wrong one: only its length does.
-  const shown = /SECRET/.test(name) ? `${got?.length} characters, not shown` : JSON.stringify(got);
+  // A secret's (or token's) value never reaches the logs, even a wrong one: only its length does.
+  const shown = /SECRET|TOKEN/.test(name)
+    ? `${got?.length} characters, not shown`
+    : JSON.stringify(got);
   throw new ConfigError(
     `${name} ${issue?.message ?? "is invalid"}${got === undefined ? "" : ` (got ${shown})`}`,
   );

@@ -3,6 +3,7 @@ import { createFleetRedis } from "./fleet/redis.ts";
 import { type GatewayConfig, readGatewayConfig } from "./gateway/config.ts";
 import { createGateway } from "./gateway/create-gateway.ts";
 import { EXAMPLE_OPERATION } from "./gateway/example-operation.ts";
+import { serveMetrics } from "./gateway/metrics-server.ts";
 import { listen } from "./gateway/server.ts";
 import { readSessionKeys } from "./gateway/session/session-keys.ts";
 import { createSessionVerifier } from "./gateway/session/verify-session.ts";
@@ -98,19 +99,24 @@ async function main(): Promise<void> {
     maxRequestBytes: config.MAX_REQUEST_BYTES,
     corsOrigins: config.CORS_ORIGINS,
     pollIntervalMs: config.POLL_INTERVAL_MS,
-    maxSubscriptions: {
-      perKey: config.MAX_SUBSCRIPTIONS_PER_KEY,
-      perConnection: config.MAX_SUBSCRIPTIONS_PER_CONNECTION,
-      total: config.MAX_SUBSCRIPTIONS_TOTAL,
+    metricsAccess: {
+      ...(config.METRICS_TOKEN === undefined ? {} : { token: config.METRICS_TOKEN }),
+      separatePort: config.METRICS_PORT !== undefined,
+    },
+    bounds: {
+      maxUpstreamBytes: config.MAX_UPSTREAM_BYTES,
+      upstreamConnectionsPerKey: config.UPSTREAM_CONNECTIONS_PER_KEY,
+      upstreamQueuePerKey: config.UPSTREAM_QUEUE_PER_KEY,
+      maxSubscriptionsPerKey: config.MAX_SUBSCRIPTIONS_PER_KEY,
+      maxSubscriptionsPerConnection: config.MAX_SUBSCRIPTIONS_PER_CONNECTION,
+      maxSubscriptionsTotal: config.MAX_SUBSCRIPTIONS_TOTAL,
+      apqMaxBytes: config.APQ_MAX_BYTES,
+      documentCacheMaxBytes: config.DOCUMENT_CACHE_MAX_BYTES,
+      maxCachedDocumentBytes: config.MAX_CACHED_DOCUMENT_BYTES,
     },
     logging: config.LOG_LEVEL,
     ...(config.CURSOR_SECRET ? { cursorSecret: config.CURSOR_SECRET } : {}),
-    documentCaches: {
-      maxBytes: config.DOCUMENT_CACHE_MAX_BYTES,
-      maxDocumentBytes: config.MAX_CACHED_DOCUMENT_BYTES,
-    },
     persistedDocuments: {
-      apqMaxBytes: config.APQ_MAX_BYTES,
       trustedOnly: config.TRUSTED_DOCUMENTS_ONLY,
       ...(config.TRUSTED_DOCUMENTS_FILE
         ? { manifest: readTrustedDocuments(config.TRUSTED_DOCUMENTS_FILE) }
@@ -163,6 +169,11 @@ async function main(): Promise<void> {
     lines.push(`  upstream: ${config.UPSTREAM_URL}`);
   }
   if (redis) lines.push(`  fleet: state shared through Redis under "${config.REDIS_PREFIX}"`);
+  const metricsServer =
+    config.METRICS_PORT === undefined
+      ? undefined
+      : await serveMetrics(gateway.metrics, config.METRICS_PORT, config.HOST);
+  if (metricsServer) lines.push(`  metrics: ${metricsServer.url}/metrics`);
   console.log(lines.join("\n"));
 
   // A drain, not a cut: in-flight writes finish and their clients see the answer (README:
@@ -173,6 +184,7 @@ async function main(): Promise<void> {
     stopping = true;
     console.log(`voicegraph: ${signal}: draining for at most ${config.SHUTDOWN_GRACE_MS} ms`);
     await server.drain(config.SHUTDOWN_GRACE_MS);
+    await metricsServer?.close();
     await upstream.close();
     await redis?.close();
     await sandbox?.close();

@@ -21,6 +21,8 @@ const gatewayEnv = z.object({
   UPSTREAM_URL: httpUrl.optional(),
   UPSTREAM_TIMEOUT_MS: intVar(100, 120_000).default(UPSTREAM_DEFAULTS.timeoutMs),
   UPSTREAM_CONNECTIONS: intVar(1, 1024).default(UPSTREAM_DEFAULTS.connections),
+  UPSTREAM_CONNECTIONS_PER_KEY: intVar(1, 1024).default(GATEWAY_DEFAULTS.upstreamConnectionsPerKey),
+  UPSTREAM_QUEUE_PER_KEY: intVar(0, 100_000).default(GATEWAY_DEFAULTS.upstreamQueuePerKey),
   UPSTREAM_MAX_RETRIES: intVar(0, 5).default(UPSTREAM_DEFAULTS.maxRetries),
   // Where the seed is silent and answers cannot tell (README: Silent spots of the seed).
   UPSTREAM_SEARCH_PARAM: z
@@ -31,6 +33,7 @@ const gatewayEnv = z.object({
     .enum(["seconds", "milliseconds"], { error: "must be one of seconds, milliseconds" })
     .optional(),
   MAX_UPSTREAM_CALLS: intVar(1, 100_000).default(GATEWAY_DEFAULTS.maxUpstreamCalls),
+  MAX_UPSTREAM_BYTES: intVar(1024, 1024 * 1024 * 1024).default(GATEWAY_DEFAULTS.maxUpstreamBytes),
   MAX_DEPTH: intVar(1, 100).default(GATEWAY_DEFAULTS.maxDepth),
   MAX_ALIASES: intVar(0, 1000).default(GATEWAY_DEFAULTS.maxAliases),
   MAX_TOKENS: intVar(100, 1_000_000).default(GATEWAY_DEFAULTS.maxTokens),
@@ -110,6 +113,9 @@ const gatewayEnv = z.object({
   MAX_WEBSOCKETS: intVar(0, 1_000_000).optional(),
   WS_INIT_TIMEOUT_MS: intVar(100, 600_000).default(GATEWAY_DEFAULTS.webSocketInitTimeoutMs),
   WS_IDLE_TIMEOUT_MS: intVar(100, 3_600_000).default(GATEWAY_DEFAULTS.webSocketIdleTimeoutMs),
+  // /metrics on a port of its own, or behind a token (docs/limits.md).
+  METRICS_PORT: intVar(0, 65535).optional(),
+  METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
   GRAPHIQL: z
     .enum(["true", "false"], { error: "must be true or false" })
     .transform((value) => value === "true")

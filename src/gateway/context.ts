@@ -6,6 +6,7 @@ import type { UpstreamClient } from "../upstream/client.ts";
 import type { RateLimit } from "../upstream/rate-limit.ts";
 import { createRestApi } from "../upstream/rest-api.ts";
 import type { ConversationStatusHub } from "./conversation-status-hub.ts";
+import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import type { Session } from "./session/verify-session.ts";
 
 /** What one GraphQL operation did upstream: reported in `extensions` and response headers. */
@@ -19,9 +20,33 @@ export class UpstreamUsage {
    */
   limit: number | undefined;
 
-  constructor(limit?: number) {
+  /** Characters of upstream answers read so far, and the most the operation may read. */
+  answerBytes = 0;
+  readonly maxAnswerBytes: number | undefined;
+
+  constructor(limit?: number, maxAnswerBytes?: number) {
     this.limit = limit;
+    this.maxAnswerBytes = maxAnswerBytes;
   }
+
+  /** A retry is a real call too: counted, or refused (false) once the budget is spent. */
+  mayRetry = (): boolean => {
+    if (this.limit !== undefined && this.calls >= this.limit) return false;
+    this.calls += 1;
+    return true;
+  };
+
+  recordAnswer = (length: number): void => {
+    this.answerBytes += length;
+    if (this.maxAnswerBytes !== undefined && this.answerBytes > this.maxAnswerBytes) {
+      throw gatewayError(
+        "COST_LIMIT_EXCEEDED",
+        `This operation's upstream answers passed ${this.maxAnswerBytes} bytes; ` +
+          "this field was not loaded. Ask for smaller pages or fewer nested lists.",
+        { cost: { maxUpstreamBytes: this.maxAnswerBytes } },
+      );
+    }
+  };
 
   recordCall = (): void => {
     if (this.limit !== undefined && this.calls >= this.limit) {
@@ -59,6 +84,8 @@ export interface ContextDependencies {
   cursorKey: CursorKey;
   /** The runtime budget of real upstream calls per operation (MAX_UPSTREAM_CALLS). */
   maxUpstreamCalls: number;
+  /** The bytes of upstream answers one operation may read (MAX_UPSTREAM_BYTES). */
+  maxUpstreamBytes?: number;
   /** Told of every upstream call (metrics). */
   onCallDone?: (call: { route: string; status: string; seconds: number }) => void;
 }
@@ -66,6 +93,40 @@ export interface ContextDependencies {
 /** Reads the header from a Fetch API request, or from graphql-ws connection params. */
 export function authorizationFrom(value: unknown): string | undefined {
   return typeof value === "string" && value.trim() !== "" ? value : undefined;
+}
+
+/**
+ * The key in graphql-ws connection params, as clients send it: `{ Authorization }`,
+ * `{ authorization }`, or nested in `{ headers: { ... } }`.
+ */
+export function authorizationParam(connectionParams: unknown): unknown {
+  if (typeof connectionParams !== "object" || connectionParams === null) return undefined;
+  const params = connectionParams as Record<string, unknown>;
+  const headers = (params.headers ?? {}) as Record<string, unknown>;
+  return (
+    params.Authorization ?? params.authorization ?? headers.Authorization ?? headers.authorization
+  );
+}
+
+const usageByRequest = new WeakMap<Request, UpstreamUsage>();
+
+/**
+ * A subscription event's own context (subscription-bounds.ts): fresh loads, its own budget and a
+ * deadline, whoever subscribed first.
+ */
+export function eventContextFor(
+  deps: ContextDependencies,
+  deadlineMs: number = GATEWAY_DEFAULTS.operationDeadlineMs,
+) {
+  return (subscriber: GatewayContext): GatewayContext => ({
+    ...subscriber,
+    ...createContext(
+      deps,
+      subscriber.authorization,
+      AbortSignal.timeout(deadlineMs),
+      subscriber.requestId,
+    ),
+  });
 }
 
 /**
@@ -77,10 +138,22 @@ export function createContext(
   authorization: string | undefined,
   signal: AbortSignal | undefined,
   requestId: string,
+  /** The HTTP request: the operations of one batch share its usage, so one budget (MAX_BATCH_SIZE). */
+  request?: Request,
 ): GatewayContext {
-  const usage = new UpstreamUsage(deps.maxUpstreamCalls);
+  let usage = request && usageByRequest.get(request);
+  if (usage === undefined) {
+    usage = new UpstreamUsage(deps.maxUpstreamCalls, deps.maxUpstreamBytes);
+    if (request) usageByRequest.set(request, usage);
+  }
   const operation = new AbortController();
-  const api = createRestApi(deps.upstream, {
+  // Every attempt and every answer of this operation's calls counts against its usage.
+  const upstream: UpstreamClient = {
+    ...deps.upstream,
+    request: (req) =>
+      deps.upstream.request({ ...req, mayRetry: usage.mayRetry, onAnswerRead: usage.recordAnswer }),
+  };
+  const api = createRestApi(upstream, {
     authorization: authorization ?? "",
     signal: signal ? AbortSignal.any([signal, operation.signal]) : operation.signal,
     onRequest: usage.recordCall,

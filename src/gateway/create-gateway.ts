@@ -9,7 +9,15 @@ import {
 import { createCursorKey } from "../connections/cursor.ts";
 import { schema } from "../schema/index.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
-import { authorizationFrom, createContext, type GatewayContext } from "./context.ts";
+import { withKeyConcurrency } from "../upstream/key-concurrency.ts";
+import { type GatewayBounds, resolveBounds } from "./bounds.ts";
+import {
+  authorizationFrom,
+  authorizationParam,
+  createContext,
+  eventContextFor,
+  type GatewayContext,
+} from "./context.ts";
 import { ConversationStatusHub } from "./conversation-status-hub.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import { cancelOnDisconnect, createFastPath, type FastPath } from "./fast-path.ts";
@@ -36,7 +44,7 @@ import { useCsrfPrevention } from "./use-csrf-prevention.ts";
 import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
 import { useIncrementalDelivery } from "./use-incremental-delivery.ts";
 import { keyProblem, useKeyBound } from "./use-key-bound.ts";
-import { useMetrics } from "./use-metrics.ts";
+import { type MetricsAccess, useMetrics } from "./use-metrics.ts";
 import { useNoBodyEcho } from "./use-no-body-echo.ts";
 import { useOperationDeadline } from "./use-operation-deadline.ts";
 import { useOperationLimits } from "./use-operation-limits.ts";
@@ -56,6 +64,10 @@ export interface GatewayOptions {
   maxUpstreamCalls?: number;
   /** Deepest selection allowed; default 12. */
   maxDepth?: number;
+  /** The bounds against hostile clients (docs/limits.md); defaults in defaults.ts. */
+  bounds?: GatewayBounds;
+  /** Who may read `/metrics`: a token, or a port of its own (METRICS_TOKEN, METRICS_PORT). */
+  metricsAccess?: MetricsAccess;
   /** Most aliases in one operation; default 30. */
   maxAliases?: number;
   /** Most tokens in one GraphQL document; default 5000. */
@@ -66,14 +78,10 @@ export interface GatewayOptions {
   corsOrigins?: string[];
   /** Poll interval of `Subscription.conversationStatus`; default 1000 ms. */
   pollIntervalMs?: number;
-  /** Live subscriptions at most per key, per connection and in all (MAX_SUBSCRIPTIONS_*). */
-  maxSubscriptions?: { perKey?: number; perConnection?: number; total?: number };
   /** GraphiQL's opening state (e.g. the demo key's header); false (the default) turns it off. */
   graphiql?: GraphiQLOptions | false;
   /** Secret of the connection cursors' HMAC; random per gateway when absent (CURSOR_SECRET). */
   cursorSecret?: string;
-  /** Caches fed by request text: estimated bytes per cache, largest document cached (docs/limits.md). */
-  documentCaches?: { maxBytes?: number; maxDocumentBytes?: number };
   /** Trusted documents and automatic persisted queries (TRUSTED_DOCUMENTS_*). */
   persistedDocuments?: PersistedDocumentsOptions;
   /** Session mode (AUTH_MODE=session): tokens instead of keys; absent: passthrough. */
@@ -94,41 +102,42 @@ export type Gateway = YogaServerInstance<Record<string, unknown>, GatewayContext
   conversationStatusHub: ConversationStatusHub;
   /** The node:http fast path of the common case, through the same plugins (fast-path.ts). */
   fastPath: FastPath;
-  /** Stops taking part in the fleet (its subscriptions to Redis); the connection is main's. */
-  closeFleet(): void;
   /**
    * Why graphql-ws connection params are refused (no key, a key that fails the local checks, a
    * session token that does not verify), or undefined when the socket may be acknowledged.
    */
   connectionRefusal(connectionParams: unknown): Promise<string | undefined>;
+  /** Stops taking part in the fleet (its subscriptions to Redis); the connection is main's. */
+  closeFleet(): void;
+  metrics: GatewayMetrics;
 };
 
 /** The yoga app, not listening: main.ts listens on it, tests call `fetch` or listen on port 0. */
 export function createGateway(options: GatewayOptions): Gateway {
+  const bounds = resolveBounds(options.bounds);
+  // Fairness between keys over the one connection pool (docs/limits.md).
+  const upstream = withKeyConcurrency(options.upstream, bounds);
   const pollIntervalMs = options.pollIntervalMs ?? GATEWAY_DEFAULTS.pollIntervalMs;
-  const maxCachedDocumentBytes =
-    options.documentCaches?.maxDocumentBytes ?? GATEWAY_DEFAULTS.maxCachedDocumentBytes;
   let yoga: YogaServerInstance<Record<string, unknown>, GatewayContext> | undefined;
   const log = (level: "info" | "warn", message: string) => yoga?.logger[level](message);
-  const pollers = {
+  const metrics = new GatewayMetrics({
     total: () => conversationStatusHub.pollerCount,
     owned: () => conversationStatusHub.ownedPollerCount,
-  };
-  const metrics = new GatewayMetrics(pollers);
+  });
   const fleet = options.fleet
     ? createFleetState(options.fleet, {
         pollIntervalMs,
         apq: {
           capacity: options.persistedDocuments?.apqCapacity ?? GATEWAY_DEFAULTS.apqCapacity,
-          maxBytes: options.persistedDocuments?.apqMaxBytes ?? GATEWAY_DEFAULTS.apqMaxBytes,
-          maxDocumentBytes: maxCachedDocumentBytes,
+          maxBytes: options.persistedDocuments?.apqMaxBytes ?? bounds.apqMaxBytes,
+          maxDocumentBytes: bounds.maxCachedDocumentBytes,
         },
         registry: metrics.registry,
         log,
       })
     : undefined;
   const conversationStatusHub = new ConversationStatusHub({
-    upstream: options.upstream,
+    upstream,
     intervalMs: pollIntervalMs,
     onCallDone: metrics.recordUpstreamCall,
     onPollerStart: ({ requestId, instanceId }) =>
@@ -136,10 +145,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...(fleet ? { fleet: fleet.pollers } : {}),
   });
   const dependencies = {
-    upstream: options.upstream,
+    upstream,
     conversationStatusHub,
     cursorKey: createCursorKey(options.cursorSecret),
     maxUpstreamCalls: options.maxUpstreamCalls ?? GATEWAY_DEFAULTS.maxUpstreamCalls,
+    maxUpstreamBytes: bounds.maxUpstreamBytes,
     onCallDone: metrics.recordUpstreamCall,
   };
   const requestIds = new WeakMap<Request, string>();
@@ -177,7 +187,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       typeof options.logging === "object"
         ? options.logging
         : createGatewayLogger(options.logging === false ? "silent" : (options.logging ?? "info")),
-    // Session mode forwards no upstream text it cannot vouch for (README: Frontends).
+    // Session mode forwards no upstream text it cannot vouch for (docs/security.md).
     maskedErrors: { maskError: options.session ? maskSessionError : maskError },
     // Over graphql-ws there is no Fetch request: the key comes in the connection params.
     context: async ({ request, connectionParams }) => {
@@ -192,6 +202,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         authorized ? authorized.authorization : header,
         request?.signal,
         requestId,
+        request,
       );
       cancelOnDisconnect(request, context.operation);
       return authorized ? { ...context, session: authorized.session } : context;
@@ -199,14 +210,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     cors: corsFor(options.corsOrigins ?? ["*"]),
     // The schema takes no files: multipart requests are not accepted.
     multipart: false,
-    parserAndValidationCache: boundedParserCaches({
-      maxBytes: options.documentCaches?.maxBytes ?? GATEWAY_DEFAULTS.documentCacheMaxBytes,
-      maxDocumentBytes: maxCachedDocumentBytes,
-    }),
+    parserAndValidationCache: boundedParserCaches(bounds),
     batching: (options.maxBatchSize ?? 0) > 0 ? { limit: options.maxBatchSize } : false,
     plugins: [
       fastPath.plugin,
-      useMetrics(metrics),
+      useMetrics(metrics, options.metricsAccess),
       useCsrfPrevention(),
       ...(options.graphiql ? [useGraphiQLAssets()] : []),
       useNoBodyEcho(),
@@ -218,7 +226,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       useRequestLogScope(requestIds),
       useOperationSpans(),
       usePersistedDocuments({
-        maxDocumentBytes: maxCachedDocumentBytes,
+        ...bounds,
         // Registrations are kept only for a key the upstream has accepted (docs/limits.md).
         acceptsKey: (authorization) => options.upstream.knowsKey?.(authorization) ?? false,
         ...(fleet ? { store: fleet.apqStore } : {}),
@@ -226,10 +234,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
       useIncrementalDelivery(),
       useReadiness("/readyz", async () => {
-        const upstream = await options.upstream.isReachable();
-        const redis = fleet ? fleet.redisState() : "not configured";
+        const reachable = await options.upstream.isReachable();
         // Losing Redis degrades the fleet to per-instance state: it never makes an instance unready.
-        return { ready: upstream, upstream: upstream ? "reachable" : "unreachable", redis };
+        return {
+          ready: reachable,
+          upstream: reachable ? "reachable" : "unreachable",
+          redis: fleet ? fleet.redisState() : "not configured",
+        };
       }),
       useExecutionCancellation(),
       useOperationLimits({
@@ -250,24 +261,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
       useApiKeyGate(),
       useUpstreamReport(),
-      useSubscriptionBounds({
-        perKey: options.maxSubscriptions?.perKey ?? GATEWAY_DEFAULTS.maxSubscriptionsPerKey,
-        perConnection:
-          options.maxSubscriptions?.perConnection ?? GATEWAY_DEFAULTS.maxSubscriptionsPerConnection,
-        total: options.maxSubscriptions?.total ?? GATEWAY_DEFAULTS.maxSubscriptionsTotal,
-        // Each event's loads: a budget and a deadline of their own, whoever subscribed first.
-        eventContext: (subscriber) => ({
-          ...subscriber,
-          ...createContext(
-            dependencies,
-            subscriber.authorization,
-            AbortSignal.timeout(
-              options.operationDeadlineMs ?? GATEWAY_DEFAULTS.operationDeadlineMs,
-            ),
-            subscriber.requestId,
-          ),
-        }),
-      }),
+      useSubscriptionBounds(bounds, eventContextFor(dependencies, options.operationDeadlineMs)),
       useHttpStatusInErrors((request) => requestIds.get(request)),
     ],
   });
@@ -290,6 +284,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     fastPath,
     connectionRefusal,
     closeFleet: () => fleet?.close(),
+    metrics,
   });
 }
 
@@ -320,17 +315,4 @@ function corsFor(origins: readonly string[]) {
     // Two entries: whatwg-node then answers the request's origin with `Vary: Origin`.
     return { ...common, origin: [origin, "*"] };
   };
-}
-
-/**
- * The key in graphql-ws connection params, as clients send it: `{ Authorization }`,
- * `{ authorization }`, or nested in `{ headers: { ... } }`.
- */
-function authorizationParam(connectionParams: unknown): unknown {
-  if (typeof connectionParams !== "object" || connectionParams === null) return undefined;
-  const params = connectionParams as Record<string, unknown>;
-  const headers = (params.headers ?? {}) as Record<string, unknown>;
-  return (
-    params.Authorization ?? params.authorization ?? headers.Authorization ?? headers.authorization
-  );
 }

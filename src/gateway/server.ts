@@ -125,6 +125,7 @@ export async function listen(
       // graphql-ws serialises results itself: catalogue errors get `http.status` here.
       onNext: (_context, _id, _payload, _args, result) => formatWithHttpStatus(result) as never,
       onSubscribe: async (context, _id, payload) => {
+        // Every rule of an HTTP request (too deep to parse included) holds here too: one pipeline.
         const outcome = await runOverWebSocket(gateway, context, payload);
         return "errors" in outcome
           ? outcome.errors

@@ -12,29 +12,30 @@ import { keyHash } from "../upstream/key-memory.ts";
 import type { GatewayContext } from "./context.ts";
 import { requestLevel } from "./http-status.ts";
 
-export interface SubscriptionBoundsOptions {
+export interface SubscriptionLimits {
   /** Most live subscriptions of one API key (MAX_SUBSCRIPTIONS_PER_KEY). */
-  perKey: number;
+  maxSubscriptionsPerKey: number;
   /** Most live subscriptions of one graphql-ws socket or SSE request (MAX_SUBSCRIPTIONS_PER_CONNECTION). */
-  perConnection: number;
+  maxSubscriptionsPerConnection: number;
   /** Most live subscriptions of the instance (MAX_SUBSCRIPTIONS_TOTAL). */
-  total: number;
-  /**
-   * A fresh context for the resolution of one event for one selection: its own loads (shared by
-   * every subscriber of that selection) and its own MAX_UPSTREAM_CALLS budget.
-   */
-  eventContext: (subscriber: GatewayContext) => GatewayContext;
+  maxSubscriptionsTotal: number;
 }
+
+/**
+ * A fresh context for the resolution of one event for one selection: its own loads (shared by
+ * every subscriber of that selection) and its own MAX_UPSTREAM_CALLS budget.
+ */
+export type EventContext = (subscriber: GatewayContext) => GatewayContext;
 
 /** Live subscriptions counted per key, per connection and in all, with the refusal past a bound. */
 export class SubscriptionCounts {
   readonly #byKey = new Map<string, number>();
   readonly #byConnection = new WeakMap<object, number>();
   #total = 0;
-  readonly #options: Pick<SubscriptionBoundsOptions, "perKey" | "perConnection" | "total">;
+  readonly #limits: SubscriptionLimits;
 
-  constructor(options: Pick<SubscriptionBoundsOptions, "perKey" | "perConnection" | "total">) {
-    this.#options = options;
+  constructor(limits: SubscriptionLimits) {
+    this.#limits = limits;
   }
 
   get total(): number {
@@ -45,7 +46,9 @@ export class SubscriptionCounts {
   acquire(key: string, connection: object | undefined): () => void {
     const ofKey = this.#byKey.get(key) ?? 0;
     const ofConnection = connection ? (this.#byConnection.get(connection) ?? 0) : 0;
-    const { perKey, perConnection, total } = this.#options;
+    const perKey = this.#limits.maxSubscriptionsPerKey;
+    const perConnection = this.#limits.maxSubscriptionsPerConnection;
+    const total = this.#limits.maxSubscriptionsTotal;
     if (ofConnection >= perConnection) {
       throw limitExceeded(`this connection already holds ${perConnection} subscriptions`, {
         limit: perConnection,
@@ -97,8 +100,11 @@ function limitExceeded(why: string, extensions: { limit: number; scope: string }
  * its own upstream budget, and that one result goes to every subscriber of the selection: N
  * subscribers of one poller cost one poll and one set of loads per event, not N.
  */
-export function useSubscriptionBounds(options: SubscriptionBoundsOptions): Plugin {
-  const counts = new SubscriptionCounts(options);
+export function useSubscriptionBounds(
+  limits: SubscriptionLimits,
+  eventContext: EventContext,
+): Plugin {
+  const counts = new SubscriptionCounts(limits);
   // Per event object (the poller hands every subscriber the same one): per selection, its result.
   const resolved = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
 
@@ -118,7 +124,7 @@ export function useSubscriptionBounds(options: SubscriptionBoundsOptions): Plugi
   }
 
   async function resolveEvent(args: ExecutionArgs, event: unknown): Promise<ExecutionResult> {
-    const contextValue = options.eventContext(args.contextValue as GatewayContext);
+    const contextValue = eventContext(args.contextValue as GatewayContext);
     return execute({ ...args, rootValue: event, contextValue });
   }
 

@@ -9,23 +9,23 @@ export const AST_BYTES_PER_CHARACTER = 96;
 
 export interface TextCacheBounds {
   /** Estimated heap bytes each cache may hold (DOCUMENT_CACHE_MAX_BYTES). */
-  maxBytes: number;
+  documentCacheMaxBytes: number;
   /** A document text longer than this is never cached (MAX_CACHED_DOCUMENT_BYTES). */
-  maxDocumentBytes: number;
+  maxCachedDocumentBytes: number;
 }
 
 /** A cache keyed by request text, bounded in entries, in estimated bytes and per entry. */
 function textKeyedCache<V extends {}>(bounds: TextCacheBounds, bytesPerCharacter: number) {
   const cache = new LRUCache<string, V>({
     max: 1000,
-    maxSize: bounds.maxBytes,
+    maxSize: bounds.documentCacheMaxBytes,
     sizeCalculation: (_value, text) => Math.max(1, text.length * bytesPerCharacter),
   });
   return {
     get: (text: string) => cache.get(text),
     set(text: string, value: V) {
       // Over the bound a document is parsed again each time it comes: no caller can pin it.
-      if (text.length > bounds.maxDocumentBytes) return;
+      if (text.length > bounds.maxCachedDocumentBytes) return;
       cache.set(text, value);
     },
   };

@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import { type GraphQLError, getOperationAST } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import { catalogueErrorOf } from "./mask-error.ts";
@@ -7,11 +8,18 @@ import type { GatewayMetrics } from "./metrics.ts";
  * Serves `GET /metrics` (Prometheus text) and counts each operation by type and outcome: `OK`, or
  * the catalogue code of its first error. Subscriptions are counted when they start.
  */
-export function useMetrics(metrics: GatewayMetrics, endpoint = "/metrics"): Plugin {
+export function useMetrics(
+  metrics: GatewayMetrics,
+  access: MetricsAccess = {},
+  endpoint = "/metrics",
+): Plugin {
   return {
     // Not async: every other request goes on without waiting for a promise.
-    onRequest({ url, endResponse, fetchAPI }) {
-      if (url.pathname !== endpoint) return;
+    onRequest({ url, request, endResponse, fetchAPI }) {
+      if (url.pathname !== endpoint || access.separatePort) return;
+      if (access.token !== undefined && !bearerMatches(request, access.token)) {
+        return endResponse(new fetchAPI.Response(null, { status: 401 }));
+      }
       return metrics.registry.metrics().then((text) =>
         endResponse(
           new fetchAPI.Response(text, {
@@ -19,6 +27,13 @@ export function useMetrics(metrics: GatewayMetrics, endpoint = "/metrics"): Plug
           }),
         ),
       );
+    },
+    // Per-tenant figures are no page's to read: no CORS header on this endpoint, whatever the origin.
+    onResponse({ request, response }) {
+      if (new URL(request.url).pathname !== endpoint) return;
+      for (const name of [...response.headers.keys()]) {
+        if (name.startsWith("access-control-")) response.headers.delete(name);
+      }
     },
     onExecute({ args }) {
       const type = getOperationAST(args.document, args.operationName)?.operation ?? "unknown";
@@ -48,6 +63,20 @@ export function useMetrics(metrics: GatewayMetrics, endpoint = "/metrics"): Plug
       };
     },
   };
+}
+
+/** Who may read `/metrics` (METRICS_TOKEN, METRICS_PORT; docs/limits.md). */
+export interface MetricsAccess {
+  /** When set, `Authorization: Bearer <token>` is required. */
+  token?: string;
+  /** Served on a port of its own (metrics-server.ts): not on the gateway's. */
+  separatePort?: boolean;
+}
+
+function bearerMatches(request: Request, token: string): boolean {
+  const given = Buffer.from(request.headers.get("authorization") ?? "");
+  const expected = Buffer.from(`Bearer ${token}`);
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
 
 /** `OK`, or the catalogue code the first error will be answered with (before masking). */

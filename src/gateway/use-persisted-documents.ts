@@ -22,7 +22,7 @@ export interface PersistedDocumentsOptions {
   /** Bytes of registered query text kept at most, all keys together (APQ_MAX_BYTES). */
   apqMaxBytes?: number;
   /** A query longer than this (in UTF-16 units, about bytes) is never registered (MAX_CACHED_DOCUMENT_BYTES). */
-  maxDocumentBytes?: number;
+  maxCachedDocumentBytes?: number;
   /** Where registrations live; default a bounded in-process LRU (another may be shared, e.g. Redis). */
   store?: PersistedQueryStore;
   /**
@@ -63,7 +63,8 @@ export function usePersistedDocuments(options: PersistedDocumentsOptions = {}): 
   const manifest = options.manifest ?? {};
   const trustedOnly = options.trustedOnly ?? false;
   const hashByText = new Map(Object.entries(manifest).map(([hash, text]) => [text, hash]));
-  const maxDocumentBytes = options.maxDocumentBytes ?? GATEWAY_DEFAULTS.maxCachedDocumentBytes;
+  const maxDocumentBytes =
+    options.maxCachedDocumentBytes ?? GATEWAY_DEFAULTS.maxCachedDocumentBytes;
   const store =
     options.store ??
     createMemoryQueryStore({

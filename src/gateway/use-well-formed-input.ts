@@ -1,4 +1,4 @@
-import { type DocumentNode, type ExecutionArgs, Kind, visit } from "graphql";
+import { type DocumentNode, type ExecutionArgs, type GraphQLError, Kind, visit } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { badUserInput } from "../errors.ts";
 import { requestLevel } from "./http-status.ts";
@@ -36,7 +36,56 @@ export function useWellFormedInput(options: WellFormedInputOptions = {}): Plugin
     return problem && { errors: [requestLevel(badUserInput(problem.message, problem.extensions))] };
   }
 
-  return refuseBeforeRunning(judge);
+  return {
+    ...refuseBeforeRunning(judge),
+    // Before the parser, whose recursion a document nested some 1,600 levels deep overflows.
+    onParams({ params }) {
+      const refusal = tooDeepToParse(params.query);
+      if (refusal) throw refusal;
+    },
+  };
+}
+
+/** BAD_USER_INPUT for a document nested too deep to parse safely (HTTP and graphql-ws alike). */
+export function tooDeepToParse(query: unknown): GraphQLError | undefined {
+  if (typeof query !== "string" || !nestsDeeperThan(query, MAX_BRACKET_DEPTH)) return undefined;
+  return requestLevel(
+    badUserInput(
+      `The document nests brackets ({, [, () more than ${MAX_BRACKET_DEPTH} levels deep.`,
+    ),
+  );
+}
+
+/**
+ * Deepest bracket nesting a document may have before it is parsed: well above any real one
+ * (MAX_DEPTH 12 selections, values 32 deep, arguments) and far below the parser's stack.
+ */
+export const MAX_BRACKET_DEPTH = 128;
+
+/** Whether {, [ and ( nest deeper than `max` in a GraphQL text (strings and comments skipped). */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === "#") {
+      while (i < text.length && text[i] !== "\n" && text[i] !== "\r") i++;
+    } else if (char === '"' && text.startsWith('"""', i)) {
+      // A block string ends at the first """ not escaped as \""".
+      let end = text.indexOf('"""', i + 3);
+      while (end !== -1 && text[end - 1] === "\\") end = text.indexOf('"""', end + 3);
+      i = end === -1 ? text.length : end + 2;
+    } else if (char === '"') {
+      for (i++; i < text.length && text[i] !== '"' && text[i] !== "\n"; i++) {
+        if (text[i] === "\\") i++;
+      }
+    } else if (char === "{" || char === "[" || char === "(") {
+      depth += 1;
+      if (depth > max) return true;
+    } else if (char === "}" || char === "]" || char === ")") {
+      depth = Math.max(0, depth - 1);
+    }
+  }
+  return false;
 }
 
 interface Problem {

@@ -3,6 +3,7 @@ import DataloaderPlugin from "@pothos/plugin-dataloader";
 import RelayPlugin from "@pothos/plugin-relay";
 import { GraphQLScalarType } from "graphql";
 import { DateTimeResolver, JSONObjectResolver } from "graphql-scalars";
+import { UpstreamUnavailableError } from "../upstream/errors.ts";
 import type { JsonObject } from "../upstream/json.ts";
 import type { SchemaContext } from "./context.ts";
 import { typenameForId } from "./ids.ts";
@@ -56,7 +57,14 @@ export const builder = new SchemaBuilder<SchemaTypes>({
       description: "The platform's prefixed ID, which is also the object's global ID.",
     },
     // The upstream's prefixed IDs are already globally unique: they ARE the global IDs.
-    encodeGlobalID: (_typename, id) => String(id),
+    // An upstream item without an ID is an invalid answer, never the ID "undefined".
+    encodeGlobalID: (typename, id) => {
+      if ((typeof id === "string" && id !== "") || typeof id === "number") return String(id);
+      throw new UpstreamUnavailableError(
+        "INVALID_RESPONSE",
+        `The upstream answered ${/^[AEIOU]/.test(typename) ? "an" : "a"} ${typename} without an ID.`,
+      );
+    },
     decodeGlobalID: (globalID) => ({ typename: typenameForId(globalID) ?? "", id: globalID }),
     // `node`/`nodes` are defined in node.ts, to report a bad ID per item instead of per field.
     nodeQueryOptions: false,

@@ -59,6 +59,9 @@ export interface UpstreamRequest {
   requestId?: string;
   /** Called for every response carrying the three X-RateLimit-* headers, retried ones included. */
   onRateLimit?: (rateLimit: RateLimit) => void;
+  /** Budget: asked before each retry (false: none, the last failure stands); told each answer's length. */
+  mayRetry?: () => boolean;
+  onAnswerRead?: (length: number) => void;
 }
 
 export interface UpstreamResponse<T> {
@@ -150,6 +153,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     } catch (error) {
       return fail(error);
     }
+    req.onAnswerRead?.(text.length);
     return interpretResponse<T>(req, describe, response, text);
   }
 
@@ -194,7 +198,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           outcome.retryable &&
           retries < maxRetries &&
           !deadline.combined.aborted &&
-          Date.now() + delay < deadline.expiresAt;
+          Date.now() + delay < deadline.expiresAt &&
+          (req.mayRetry?.() ?? true);
         if (!mayRetry) throw outcome.error;
         try {
           await sleep(delay, undefined, { signal: deadline.combined });

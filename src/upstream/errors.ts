@@ -79,3 +79,23 @@ export function upstreamFacts(error: UpstreamError): JsonObject {
     details: error.details ?? null,
   };
 }
+
+/** A failed call's outcome as metrics label it: the upstream's status, or "unavailable". */
+export function outcomeOf(error: unknown): string {
+  return error instanceof UpstreamError ? String(error.status) : "unavailable";
+}
+
+/**
+ * Errors the gateway answered itself, without an upstream call (a 429 from the key's memory, a
+ * per-key concurrency refusal): metrics count real upstream calls only.
+ */
+const answeredLocally = new WeakSet<Error>();
+
+export function markAnsweredLocally<E extends Error>(error: E): E {
+  answeredLocally.add(error);
+  return error;
+}
+
+export function isAnsweredLocally(error: unknown): boolean {
+  return error instanceof Error && answeredLocally.has(error);
+}

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
-import { UpstreamError } from "./errors.ts";
-import { MAX_RETRY_AFTER_S } from "./rate-limit.ts";
+import { markAnsweredLocally, UpstreamError } from "./errors.ts";
+import { MAX_LOCAL_BLOCK_S } from "./rate-limit.ts";
 
 /**
  * One form per key, whatever the spelling of its header: the scheme in any case, any spaces
@@ -60,21 +60,23 @@ export class KeyMemory {
       return undefined;
     }
     const { error } = entry;
-    return new UpstreamError({
-      status: 429,
-      code: error.code,
-      message: error.message,
-      requestId: undefined,
-      details: error.details,
-      rateLimit: error.rateLimit,
-      retryAfter: Math.max(1, Math.ceil(leftMs / 1000)),
-    });
+    return markAnsweredLocally(
+      new UpstreamError({
+        status: 429,
+        code: error.code,
+        message: error.message,
+        requestId: undefined,
+        details: error.details,
+        rateLimit: error.rateLimit,
+        retryAfter: Math.max(1, Math.ceil(leftMs / 1000)),
+      }),
+    );
   }
 
   /** Learns from an upstream answer to a call made with the key of this hash. */
   learn(hash: string, outcome: { status: number; error?: UpstreamError }): void {
     if (outcome.status === 429 && outcome.error) {
-      const seconds = Math.min(outcome.error.retryAfter ?? 1, MAX_RETRY_AFTER_S);
+      const seconds = Math.min(outcome.error.retryAfter ?? 1, MAX_LOCAL_BLOCK_S);
       const untilMs = this.#now() + seconds * 1000;
       this.#limitedUntil.set(hash, { untilMs, error: outcome.error });
       const { code, message, details } = outcome.error;
@@ -99,7 +101,7 @@ export class KeyMemory {
    */
   block({ hash, untilMs, error }: KeyBlock): void {
     const now = this.#now();
-    const until = Math.min(untilMs, now + MAX_RETRY_AFTER_S * 1000);
+    const until = Math.min(untilMs, now + MAX_LOCAL_BLOCK_S * 1000);
     if (until <= now) return;
     const current = this.#limitedUntil.get(hash);
     if (current !== undefined && current.untilMs >= until) return;

@@ -36,6 +36,12 @@ const LAST_DATE_S = 8.64e12;
 export const MAX_RETRY_AFTER_S = 86_400;
 
 /**
+ * The longest the gateway answers a key's calls locally after a 429 (docs/limits.md): then one
+ * call goes upstream again, so one absurd reset cannot block a key for a day.
+ */
+export const MAX_LOCAL_BLOCK_S = 3600;
+
+/**
  * The three `X-RateLimit-*` headers, or undefined unless all three are valid integers and the
  * reset is a date at all (an absurd header is ignored, never a failure of the call).
  */

@@ -22,7 +22,7 @@ import type {
   UpdateAgentBody,
   UpdateOrganizationBody,
 } from "./dto.ts";
-import { UpstreamError } from "./errors.ts";
+import { isAnsweredLocally, outcomeOf, UpstreamError } from "./errors.ts";
 import type { JsonObject } from "./json.ts";
 import { keyHash } from "./key-memory.ts";
 import type { RateLimit } from "./rate-limit.ts";
@@ -32,7 +32,7 @@ import { routeTemplate } from "./route-template.ts";
 export interface CallContext {
   authorization: string;
   signal?: AbortSignal;
-  /** Called once per operation sent upstream (retries not counted). */
+  /** Called once per call sent upstream, before its first attempt (retries: the client's mayRetry). */
   onRequest?: () => void;
   /** Sent upstream as `X-Request-Id`. */
   requestId?: string;
@@ -206,7 +206,7 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
       done(String(response.status));
       return response.body;
     } catch (error) {
-      done(error instanceof UpstreamError ? String(error.status) : "unavailable");
+      if (!isAnsweredLocally(error)) done(outcomeOf(error));
       if (error instanceof UpstreamError && error.status === 401) refusal = error;
       throw error;
     }

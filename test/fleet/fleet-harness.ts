@@ -18,6 +18,12 @@ export const CURSOR_SECRET = "a-fleet-wide-cursor-secret-of-32-characters!";
 export const PREFIX = "vgtest:";
 export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
+/** An answer as a client reads it. */
+export interface GraphQLBody {
+  data?: Record<string, unknown> | null;
+  errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+}
+
 /** One instance of the fleet: a real gateway listening on loopback, with its own Redis connection. */
 export interface Instance {
   url: string;
@@ -28,7 +34,7 @@ export interface Instance {
   graphql(
     query: string,
     options?: { authorization?: string; extensions?: unknown; variables?: unknown },
-  ): Promise<{ status: number; body: any }>;
+  ): Promise<{ status: number; body: GraphQLBody }>;
   metrics(): Promise<string>;
   close(): Promise<void>;
 }
@@ -112,7 +118,7 @@ export async function startInstance(
           ...(requestOptions.extensions ? { extensions: requestOptions.extensions } : {}),
         }),
       });
-      return { status: response.status, body: await response.json() };
+      return { status: response.status, body: (await response.json()) as GraphQLBody };
     },
     metrics: async () => (await fetch(`${server.url}/metrics`)).text(),
     async close() {

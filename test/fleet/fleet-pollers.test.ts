@@ -99,9 +99,9 @@ describe("conversationStatus pollers across a fleet", () => {
       await waitUntil(() => hubs.every((hub) => hub.ownedPollerCount === 1), 3_000, "both polling");
       const before = subscriptions.map((s) => payloads(s.messages).length);
       await new Promise((resolve) => setTimeout(resolve, 5 * INTERVAL_MS));
-      subscriptions.forEach((s, i) =>
-        expect(payloads(s.messages).length).toBeGreaterThan(before[i] as number),
-      );
+      for (const [i, s] of subscriptions.entries()) {
+        expect(payloads(s.messages).length).toBeGreaterThan(before[i] as number);
+      }
       await fleet.redis.restart();
       await waitUntil(
         () =>
@@ -126,6 +126,7 @@ describe("a fleet of npm start processes", () => {
     LOG_LEVEL: "warn",
     PORT: "0",
   });
+  const startWithoutSecret = scriptPerTest("src/main.ts", { PORT: "0" });
 
   it("hands a dead owner's poller to another instance within about three intervals, with no repeated or reordered update", async () => {
     const redis = closing(await startRedisServer());
@@ -184,10 +185,10 @@ describe("a fleet of npm start processes", () => {
   });
 
   it("refuses to start a fleet member without a shared CURSOR_SECRET, in one line naming it", async () => {
-    const run = scriptPerTest("src/main.ts", { PORT: "0" })({ REDIS_URL: "redis://127.0.0.1:1" });
-    const [code] = (await new Promise((resolve) =>
-      run.child.once("exit", (...args) => resolve(args)),
-    )) as [number];
+    const run = startWithoutSecret({ REDIS_URL: "redis://127.0.0.1:1" });
+    const code = await new Promise<number | null>((resolve) =>
+      run.child.once("exit", (exitCode) => resolve(exitCode)),
+    );
     expect(code).not.toBe(0);
     const { stderr } = run.output();
     expect(stderr.trim().split("\n")).toHaveLength(1);

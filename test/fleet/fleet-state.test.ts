@@ -5,7 +5,16 @@ import { createSessionVerifier } from "../../src/gateway/session/verify-session.
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { leaksOf } from "../support/key-echoes.ts";
-import { ACME, GLOBEX, PREFIX, sha256, startFleet, waitUntil } from "./fleet-harness.ts";
+import {
+  ACME,
+  GLOBEX,
+  type Instance,
+  PREFIX,
+  sha256,
+  startFleet,
+  startInstance,
+  waitUntil,
+} from "./fleet-harness.ts";
 
 // Issue 18: three instances behave as one gateway over one Redis.
 
@@ -15,7 +24,7 @@ const ORGANIZATION = "query Org { organization { id name } }";
 describe("a fleet on one Redis", () => {
   it("knows an automatic persisted query registered on one instance on every other, per key", async () => {
     const fleet = closing(await startFleet(3));
-    const [a, b, c] = fleet.instances as [any, any, any];
+    const [a, b, c] = fleet.instances as [Instance, Instance, Instance];
     const persistedQuery = { version: 1, sha256Hash: sha256(ORGANIZATION) };
     // Unknown everywhere first.
     expect(
@@ -37,7 +46,7 @@ describe("a fleet on one Redis", () => {
     const fleet = closing(
       await startFleet(3, { sandbox: { rateLimit: 3, rateWindowSeconds: 60 } }),
     );
-    const [a, b, c] = fleet.instances as [any, any, any];
+    const [a, b, c] = fleet.instances as [Instance, Instance, Instance];
     for (let i = 0; i < 3; i++) expect((await a.graphql(ORGANIZATION)).body.data).toBeTruthy();
     const limited = await a.graphql(ORGANIZATION);
     expect(limited.body.errors?.[0]?.extensions?.code).toBe("RATE_LIMITED");
@@ -60,10 +69,9 @@ describe("a fleet on one Redis", () => {
     const fleet = closing(
       await startFleet(1, { sandbox: { rateLimit: 1, rateWindowSeconds: 60 } }),
     );
-    const [a] = fleet.instances as [any];
+    const [a] = fleet.instances as [Instance];
     await a.graphql(ORGANIZATION);
     expect((await a.graphql(ORGANIZATION)).body.errors?.[0]?.extensions?.code).toBe("RATE_LIMITED");
-    const { startInstance } = await import("./fleet-harness.ts");
     const late = closing(await startInstance(fleet.redis.url, fleet.sandbox.url));
     await new Promise((resolve) => setTimeout(resolve, 200));
     fleet.takeUpstreamRequests();
@@ -93,7 +101,7 @@ describe("a fleet on one Redis", () => {
       .sign(new TextEncoder().encode(secret));
     const codes: unknown[] = [];
     for (let i = 0; i < 12; i++) {
-      const instance = fleet.instances[i % 2] as any;
+      const instance = fleet.instances[i % 2] as Instance;
       const answer = await instance.graphql(ORGANIZATION, { authorization: `Bearer ${token}` });
       codes.push(answer.body.errors?.[0]?.extensions?.code ?? "OK");
     }
@@ -104,7 +112,7 @@ describe("a fleet on one Redis", () => {
     const fleet = closing(
       await startFleet(2, { sandbox: { rateLimit: 2, rateWindowSeconds: 60 } }),
     );
-    const [a, b] = fleet.instances as [any, any];
+    const [a, b] = fleet.instances as [Instance, Instance];
     for (const authorization of [ACME, GLOBEX]) {
       const persistedQuery = { version: 1, sha256Hash: sha256(ORGANIZATION) };
       await a.graphql(ORGANIZATION, { authorization, extensions: { persistedQuery } });
@@ -131,7 +139,7 @@ describe("a fleet on one Redis", () => {
 
   it("keeps answering while Redis is gone, says so, and shares state again when it returns", async () => {
     const fleet = closing(await startFleet(2));
-    const [a, b] = fleet.instances as [any, any];
+    const [a, b] = fleet.instances as [Instance, Instance];
     await fleet.redis.kill();
     await waitUntil(
       () => !a.redis.available() && !b.redis.available(),

@@ -202,7 +202,8 @@ describe("an unreachable or unusable upstream is UPSTREAM_UNAVAILABLE", () => {
       expect(response.body).toEqual({
         data: { organization: null },
         errors: [unavailable("CONNECTION_REFUSED")],
-        extensions: { cost: { estimated: 1, upstreamCalls: 1 } },
+        // Each attempt counts against the budget: the first and its two retries.
+        extensions: { cost: { estimated: 1, upstreamCalls: 3 } },
       });
       expect(refused.takeUpstreamRequests()).toEqual([]);
     } finally {

@@ -147,7 +147,7 @@ describe("absurd upstream headers", () => {
     expect(response.body.extensions?.rateLimit).toBeUndefined();
   });
 
-  it("caps the wait of a 429 whose reset is absurdly far at one day", async () => {
+  it("caps the wait of a 429 whose reset is absurdly far at one day, and the key's local block at an hour", async () => {
     const upstream = closing(
       await startRecordingUpstream((_request, res) =>
         sendJson(
@@ -170,5 +170,9 @@ describe("absurd upstream headers", () => {
       retryAfter: 86_400,
     });
     expect(response.headers.get("retry-after")).toBe("86400");
+    // Answered locally from then on, for at most that hour: no further upstream request.
+    const again = await harness.graphql("{ organization { name } }");
+    expect(again.body.errors?.[0]?.extensions?.retryAfter).toBeLessThanOrEqual(3600);
+    expect(upstream.requests).toHaveLength(1);
   });
 });

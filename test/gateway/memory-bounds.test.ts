@@ -66,7 +66,7 @@ describe("automatic persisted queries, tied to an accepted key", () => {
   });
 
   it("never registers a document over MAX_CACHED_DOCUMENT_BYTES (it runs, and is not kept)", async () => {
-    harness = await startHarness({ gateway: { documentCaches: { maxDocumentBytes: 1024 } } });
+    harness = await startHarness({ gateway: { bounds: { maxCachedDocumentBytes: 1024 } } });
     const large = `${ORGANIZATION} #${"x".repeat(2000)}`;
     expect((await post(harness.url, withQuery(large), ACME)).body.data).toEqual({
       organization: { name: "Acme Health" },

@@ -64,7 +64,13 @@ describe.concurrent("subscription bounds", () => {
     const harness = await start(
       onTestFinished,
       { callDurationMs: 60_000 },
-      { maxSubscriptions: { perConnection: 3, perKey: 5, total: 7 } },
+      {
+        bounds: {
+          maxSubscriptionsPerConnection: 3,
+          maxSubscriptionsPerKey: 5,
+          maxSubscriptionsTotal: 7,
+        },
+      },
     );
     const first = wsClient(harness);
     const second = wsClient(harness);

@@ -76,8 +76,8 @@ describe("what reaches the upstream", () => {
       "GET /v1/organization",
       "GET /v1/organization",
     ]);
-    // One operation sent upstream; its retry is not a second call.
-    expect(response.body.extensions?.cost).toEqual({ estimated: 1, upstreamCalls: 1 });
+    // Two requests reached the upstream: the retry is a call, counted and reported (issue 17).
+    expect(response.body.extensions?.cost).toEqual({ estimated: 1, upstreamCalls: 2 });
   });
 
   it("never retries a write: a PATCH answered 503 is UPSTREAM_ERROR after one request", async () => {

@@ -1,0 +1,93 @@
+import type { ServerResponse } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  type RecordingUpstream,
+  sendJson,
+  startRecordingUpstream,
+} from "../upstream/recording-upstream.ts";
+import { type Harness, startHarness } from "./harness.ts";
+
+// Fairness between keys (issue 17, item 5): a key whose calls hang holds at most its share of the
+// upstream connections; another key's calls keep being answered.
+
+const SLOW = "Bearer sk_slow";
+const FAST = "Bearer sk_fast";
+const QUERY = "{ organization { name } }";
+
+let harness: Harness;
+let upstream: RecordingUpstream;
+const hanging: ServerResponse[] = [];
+afterEach(async () => {
+  for (const res of hanging.splice(0)) {
+    sendJson(res, 200, { id: "org_slow", name: "Slow" });
+  }
+  await harness.close();
+  await upstream.close();
+});
+
+describe("per-key concurrency upstream", () => {
+  it("keeps a slow key to its share: 100 hanging calls of one key, another key still answered", async () => {
+    let slowInFlight = 0;
+    let slowMostInFlight = 0;
+    let hang = true;
+    upstream = await startRecordingUpstream((request, res) => {
+      if (request.headers.authorization === SLOW && hang) {
+        slowInFlight += 1;
+        slowMostInFlight = Math.max(slowMostInFlight, slowInFlight);
+        res.on("close", () => {
+          slowInFlight -= 1;
+        });
+        hanging.push(res);
+        return;
+      }
+      const fast = request.headers.authorization === FAST;
+      sendJson(
+        res,
+        200,
+        fast ? { id: "org_fast", name: "Fast" } : { id: "org_slow", name: "Slow" },
+      );
+    });
+    harness = await startHarness({
+      upstream: { baseUrl: upstream.url, timeoutMs: 5_000, maxRetries: 0 },
+      gateway: { bounds: { upstreamConnectionsPerKey: 8, upstreamQueuePerKey: 64 } },
+    });
+    // 100 operations of the slow key: 8 reach the upstream, 64 wait, 28 are refused at once.
+    const slow = Array.from({ length: 100 }, () =>
+      harness.graphql(QUERY, {}, { authorization: SLOW }),
+    );
+    await sleep(300);
+    // The fast key meanwhile: 20 operations one after another, all answered.
+    const from = performance.now();
+    const fast: unknown[] = [];
+    for (let i = 0; i < 20; i++) {
+      const answer = await harness.graphql(QUERY, {}, { authorization: FAST });
+      fast.push(answer.body.data);
+    }
+    const seconds = (performance.now() - from) / 1000;
+    console.info(
+      `slow key: ${slowMostInFlight} in flight at most; fast key: 20 answers in ${seconds.toFixed(3)} s`,
+    );
+    expect(fast).toEqual(Array.from({ length: 20 }, () => ({ organization: { name: "Fast" } })));
+    expect(slowMostInFlight).toBe(8);
+    // Twenty answers well inside one upstream timeout (5 s): none waited for the slow key.
+    expect(seconds).toBeLessThan(2.5);
+
+    // The refused ones were answered at once, RATE_LIMITED, with no upstream call.
+    hang = false;
+    for (const res of hanging.splice(0)) sendJson(res, 200, { id: "org_slow", name: "Slow" });
+    const answers = await Promise.all(slow);
+    const refused = answers.filter(
+      (answer) => answer.body.errors?.[0]?.extensions?.code === "RATE_LIMITED",
+    );
+    expect(refused.length).toBe(28);
+    expect(refused[0]?.status).toBe(429);
+    expect(refused[0]?.body.errors?.[0]?.extensions).toMatchObject({
+      retryAfter: 1,
+      reason: "KEY_CONCURRENCY",
+    });
+    // The rest ran, each in its turn (8 at first, then the 64 queued as places freed).
+    const slowRequests = upstream.requests.filter((r) => r.headers.authorization === SLOW);
+    expect(slowRequests.length).toBeLessThanOrEqual(72);
+  });
+});
