@@ -92,6 +92,7 @@ async function main(): Promise<void> {
   const gateway = createGateway({
     upstream,
     ...(redis ? { fleet: { redis, keyMemory } } : {}),
+    sharing: { coalesce: config.UPSTREAM_COALESCE, cacheTtlS: config.UPSTREAM_CACHE_TTL_S },
     maxUpstreamCalls: config.MAX_UPSTREAM_CALLS,
     maxDepth: config.MAX_DEPTH,
     maxAliases: config.MAX_ALIASES,

@@ -32,6 +32,9 @@ const gatewayEnv = z.object({
   UPSTREAM_DURATION_UNIT: z
     .enum(["seconds", "milliseconds"], { error: "must be one of seconds, milliseconds" })
     .optional(),
+  // Sharing between operations (docs/upstream-sharing.md).
+  UPSTREAM_COALESCE: boolVar().default(GATEWAY_DEFAULTS.upstreamCoalesce),
+  UPSTREAM_CACHE_TTL_S: intVar(0, 86_400).default(GATEWAY_DEFAULTS.upstreamCacheTtlS),
   MAX_UPSTREAM_CALLS: intVar(1, 100_000).default(GATEWAY_DEFAULTS.maxUpstreamCalls),
   MAX_UPSTREAM_BYTES: intVar(1024, 1024 * 1024 * 1024).default(GATEWAY_DEFAULTS.maxUpstreamBytes),
   MAX_DEPTH: intVar(1, 100).default(GATEWAY_DEFAULTS.maxDepth),

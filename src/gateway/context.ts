@@ -5,6 +5,7 @@ import type { SchemaContext } from "../schema/context.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import type { RateLimit } from "../upstream/rate-limit.ts";
 import { createRestApi } from "../upstream/rest-api.ts";
+import type { SharedHow } from "../upstream/sharing.ts";
 import type { ConversationStatusHub } from "./conversation-status-hub.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import type { Session } from "./session/verify-session.ts";
@@ -19,6 +20,10 @@ export class UpstreamUsage {
    * COST_LIMIT_EXCEEDED. Undefined for subscriptions, which the poll interval bounds instead.
    */
   limit: number | undefined;
+
+  /** Calls answered by another operation's identical call in flight, or by the read cache. */
+  joinedCalls = 0;
+  cacheHits = 0;
 
   /** Characters of upstream answers read so far, and the most the operation may read. */
   answerBytes = 0;
@@ -46,6 +51,13 @@ export class UpstreamUsage {
         { cost: { maxUpstreamBytes: this.maxAnswerBytes } },
       );
     }
+  };
+
+  /** A call counted by recordCall that went to no upstream after all (upstream/sharing.ts). */
+  recordShared = (how: SharedHow): void => {
+    this.calls -= 1;
+    if (how === "joined") this.joinedCalls += 1;
+    else this.cacheHits += 1;
   };
 
   recordCall = (): void => {
@@ -88,6 +100,8 @@ export interface ContextDependencies {
   maxUpstreamBytes?: number;
   /** Told of every upstream call (metrics). */
   onCallDone?: (call: { route: string; status: string; seconds: number }) => void;
+  /** Told of every call answered without an upstream call of its own (metrics). */
+  onCallShared?: (call: { route: string; how: SharedHow }) => void;
 }
 
 /** Reads the header from a Fetch API request, or from graphql-ws connection params. */
@@ -147,11 +161,22 @@ export function createContext(
     if (request) usageByRequest.set(request, usage);
   }
   const operation = new AbortController();
+  const bypassesCache = /\bno-cache\b/i.test(request?.headers.get("cache-control") ?? "");
   // Every attempt and every answer of this operation's calls counts against its usage.
   const upstream: UpstreamClient = {
     ...deps.upstream,
     request: (req) =>
-      deps.upstream.request({ ...req, mayRetry: usage.mayRetry, onAnswerRead: usage.recordAnswer }),
+      deps.upstream.request({
+        ...req,
+        mayRetry: usage.mayRetry,
+        onAnswerRead: usage.recordAnswer,
+        onShared: (how) => {
+          usage.recordShared(how);
+          req.onShared?.(how);
+        },
+        // A client may skip the read cache for one request (docs/upstream-sharing.md).
+        cache: bypassesCache ? "bypass" : "use",
+      }),
   };
   const api = createRestApi(upstream, {
     authorization: authorization ?? "",
@@ -160,6 +185,7 @@ export function createContext(
     onRateLimit: usage.recordRateLimit,
     requestId,
     ...(deps.onCallDone ? { onCallDone: deps.onCallDone } : {}),
+    ...(deps.onCallShared ? { onCallShared: deps.onCallShared } : {}),
   });
   return {
     ...initContextCache(),

@@ -7,9 +7,12 @@ import {
   type YogaServerInstance,
 } from "graphql-yoga";
 import { createCursorKey } from "../connections/cursor.ts";
+import { createFleetReadCache } from "../fleet/read-cache.ts";
 import { schema } from "../schema/index.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { withKeyConcurrency } from "../upstream/key-concurrency.ts";
+import { createMemoryReadCache } from "../upstream/read-cache.ts";
+import { withSharing } from "../upstream/sharing.ts";
 import { type GatewayBounds, resolveBounds } from "./bounds.ts";
 import {
   authorizationFrom,
@@ -96,6 +99,11 @@ export interface GatewayOptions {
   logging?: LogLevel | YogaLogger | false;
   /** REDIS_URL: state shared by every instance of the fleet (docs/fleet.md); absent: in process. */
   fleet?: FleetOptions;
+  /**
+   * Sharing between operations (docs/upstream-sharing.md): identical GETs in flight coalesced
+   * (UPSTREAM_COALESCE, default on), and the read cache's TTL (UPSTREAM_CACHE_TTL_S, default 0: off).
+   */
+  sharing?: { coalesce?: boolean; cacheTtlS?: number };
 }
 
 export type Gateway = YogaServerInstance<Record<string, unknown>, GatewayContext> & {
@@ -115,8 +123,22 @@ export type Gateway = YogaServerInstance<Record<string, unknown>, GatewayContext
 /** The yoga app, not listening: main.ts listens on it, tests call `fetch` or listen on port 0. */
 export function createGateway(options: GatewayOptions): Gateway {
   const bounds = resolveBounds(options.bounds);
-  // Fairness between keys over the one connection pool (docs/limits.md).
-  const upstream = withKeyConcurrency(options.upstream, bounds);
+  const cacheTtlS = options.sharing?.cacheTtlS ?? GATEWAY_DEFAULTS.upstreamCacheTtlS;
+  // Fairness between keys over the one connection pool (docs/limits.md), and one call for
+  // identical reads of one key (docs/upstream-sharing.md).
+  const upstream = withSharing(withKeyConcurrency(options.upstream, bounds), {
+    coalesce: options.sharing?.coalesce ?? GATEWAY_DEFAULTS.upstreamCoalesce,
+    ...(cacheTtlS > 0
+      ? {
+          cache: {
+            ttlS: cacheTtlS,
+            store: options.fleet
+              ? createFleetReadCache(options.fleet.redis, cacheTtlS)
+              : createMemoryReadCache(),
+          },
+        }
+      : {}),
+  });
   const pollIntervalMs = options.pollIntervalMs ?? GATEWAY_DEFAULTS.pollIntervalMs;
   let yoga: YogaServerInstance<Record<string, unknown>, GatewayContext> | undefined;
   const log = (level: "info" | "warn", message: string) => yoga?.logger[level](message);
@@ -151,6 +173,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxUpstreamCalls: options.maxUpstreamCalls ?? GATEWAY_DEFAULTS.maxUpstreamCalls,
     maxUpstreamBytes: bounds.maxUpstreamBytes,
     onCallDone: metrics.recordUpstreamCall,
+    onCallShared: metrics.recordSharedCall,
   };
   const requestIds = new WeakMap<Request, string>();
   const authorize = options.session

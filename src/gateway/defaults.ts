@@ -20,6 +20,9 @@ export const GATEWAY_DEFAULTS = {
   // Caches fed by request text (docs/limits.md): bytes of text kept per cache, and per document.
   apqMaxBytes: 8 * 1024 * 1024,
   apqCapacity: 1000,
+  // Sharing between operations (docs/upstream-sharing.md).
+  upstreamCoalesce: true,
+  upstreamCacheTtlS: 0,
   documentCacheMaxBytes: 32 * 1024 * 1024,
   maxCachedDocumentBytes: 64 * 1024,
   operationDeadlineMs: 10_000,

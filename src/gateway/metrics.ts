@@ -30,6 +30,11 @@ export class GatewayMetrics {
     "Time of one upstream REST call, retries included, by route template.",
     ["route"],
   );
+  readonly sharedCalls = this.counter(
+    "voicegraph_upstream_shared_total",
+    "Calls answered without an upstream request of their own: joined to an identical call in flight, or from the read cache.",
+    ["route", "how"],
+  );
   readonly subscriptions = new Gauge({
     name: "voicegraph_active_subscriptions",
     help: "Subscriptions being served now.",
@@ -65,6 +70,11 @@ export class GatewayMetrics {
   private histogram<L extends string>(name: string, help: string, labelNames: readonly L[]) {
     return new Histogram({ name, help, labelNames, buckets: SECONDS, registers: [this.registry] });
   }
+
+  /** The CallContext hook of every call answered by another's call or the read cache. */
+  readonly recordSharedCall = (call: { route: string; how: string }) => {
+    this.sharedCalls.inc({ route: call.route, how: call.how });
+  };
 
   /** The CallContext hook of every operation's REST calls. */
   readonly recordUpstreamCall = (call: { route: string; status: string; seconds: number }) => {

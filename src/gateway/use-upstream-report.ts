@@ -38,6 +38,9 @@ function withReport(
     cost: {
       estimated: factsOf(context).estimatedUpstreamCalls ?? 0,
       upstreamCalls: usage.calls,
+      // Calls this operation did not make itself (docs/upstream-sharing.md), when there were any.
+      ...(usage.joinedCalls > 0 ? { joinedCalls: usage.joinedCalls } : {}),
+      ...(usage.cacheHits > 0 ? { cacheHits: usage.cacheHits } : {}),
     },
   };
   const headers = usage.rateLimit ? rateLimitHeaders(usage.rateLimit) : {};

@@ -59,6 +59,10 @@ export interface UpstreamRequest {
   requestId?: string;
   /** Called for every response carrying the three X-RateLimit-* headers, retried ones included. */
   onRateLimit?: (rateLimit: RateLimit) => void;
+  /** Told when the answer was another operation's call (joined) or the read cache's (sharing.ts). */
+  onShared?: (how: "joined" | "cached") => void;
+  /** `bypass`: this read is not answered from the read cache (a client's `Cache-Control: no-cache`). */
+  cache?: "use" | "bypass";
   /** Budget: asked before each retry (false: none, the last failure stands); told each answer's length. */
   mayRetry?: () => boolean;
   onAnswerRead?: (length: number) => void;

@@ -27,6 +27,7 @@ import type { JsonObject } from "./json.ts";
 import { keyHash } from "./key-memory.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { routeTemplate } from "./route-template.ts";
+import type { SharedHow } from "./sharing.ts";
 
 /** Who is calling: every operation forwards this key, signal and rate-limit observer. */
 export interface CallContext {
@@ -39,6 +40,8 @@ export interface CallContext {
   /** Called once per call with its route template, outcome (a status, or "unavailable") and time. */
   onCallDone?: (call: { route: string; status: string; seconds: number }) => void;
   onRateLimit?: (rateLimit: RateLimit) => void;
+  /** Called once per call answered by another operation's call or the read cache (no upstream call). */
+  onCallShared?: (call: { route: string; how: SharedHow }) => void;
 }
 
 /** Any of the seed's three list forms; the connection adapter tells them apart by shape. */
@@ -192,6 +195,8 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
         status,
         seconds: (performance.now() - started) / 1000,
       });
+    // Joined to another operation's call, or answered by the read cache: not a call of ours.
+    let shared: SharedHow | undefined;
     try {
       const response = await client.request<T>({
         method,
@@ -201,12 +206,16 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
         keyHash: hashOfKey(),
         signal: call.signal,
         onRateLimit: call.onRateLimit,
+        onShared: (how) => {
+          shared = how;
+        },
         ...(call.requestId === undefined ? {} : { requestId: call.requestId }),
       });
-      done(String(response.status));
+      if (shared) call.onCallShared?.({ route: routeTemplate(method, path), how: shared });
+      else done(String(response.status));
       return response.body;
     } catch (error) {
-      if (!isAnsweredLocally(error)) done(outcomeOf(error));
+      if (!isAnsweredLocally(error) && !shared) done(outcomeOf(error));
       if (error instanceof UpstreamError && error.status === 401) refusal = error;
       throw error;
     }

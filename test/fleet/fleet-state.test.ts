@@ -169,3 +169,40 @@ describe("a fleet on one Redis", () => {
     expect((await b.graphql("", { extensions: { persistedQuery: hash } })).body.data).toBeTruthy();
   });
 });
+
+describe("the read cache of a fleet", () => {
+  it("is shared by every instance, and a write through any instance is seen by every other", async () => {
+    const fleet = closing(await startFleet(2, { gateway: { sharing: { cacheTtlS: 60 } } }));
+    const [a, b] = fleet.instances as [Instance, Instance];
+    const read = "{ organization { id name } }";
+    expect((await a.graphql(read)).body.data).toMatchObject({
+      organization: { name: "Acme Health" },
+    });
+    fleet.takeUpstreamRequests();
+    const onB = await b.graphql(read);
+    expect(onB.body.data).toMatchObject({ organization: { name: "Acme Health" } });
+    expect(onB.body.extensions).toMatchObject({ cost: { upstreamCalls: 0, cacheHits: 1 } });
+    expect(fleet.takeUpstreamRequests()).toEqual([]);
+    // Globex never gets Acme's entry.
+    expect((await b.graphql(read, { authorization: GLOBEX })).body.data).toMatchObject({
+      organization: { id: "org_globex" },
+    });
+    await b.graphql(
+      'mutation { updateOrganization(input: { name: "Acme Moved" }) { organization { id } } }',
+    );
+    expect((await a.graphql(read)).body.data).toMatchObject({
+      organization: { name: "Acme Moved" },
+    });
+    const probe = new Redis(fleet.redis.url);
+    try {
+      const keys = await probe.keys(`${PREFIX}cache:*`);
+      expect(keys.length).toBeGreaterThan(0);
+      for (const key of keys) {
+        expect(await probe.pttl(key)).toBeGreaterThan(0);
+        expect(leaksOf(DEMO_KEYS.acme, `${key} ${await probe.get(key)}`)).toEqual([]);
+      }
+    } finally {
+      probe.disconnect();
+    }
+  });
+});

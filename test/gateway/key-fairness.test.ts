@@ -14,6 +14,8 @@ import { type Harness, startHarness } from "./harness.ts";
 const SLOW = "Bearer sk_slow";
 const FAST = "Bearer sk_fast";
 const QUERY = "{ organization { name } }";
+// Distinct reads: identical ones in flight would share one call (docs/upstream-sharing.md).
+const slowQuery = (i: number) => `{ agent(id: "agt_slow_${i}") { id } }`;
 
 let harness: Harness;
 let upstream: RecordingUpstream;
@@ -53,8 +55,8 @@ describe("per-key concurrency upstream", () => {
       gateway: { bounds: { upstreamConnectionsPerKey: 8, upstreamQueuePerKey: 64 } },
     });
     // 100 operations of the slow key: 8 reach the upstream, 64 wait, 28 are refused at once.
-    const slow = Array.from({ length: 100 }, () =>
-      harness.graphql(QUERY, {}, { authorization: SLOW }),
+    const slow = Array.from({ length: 100 }, (_, i) =>
+      harness.graphql(slowQuery(i), {}, { authorization: SLOW }),
     );
     await sleep(300);
     // The fast key meanwhile: 20 operations one after another, all answered.
@@ -75,7 +77,7 @@ describe("per-key concurrency upstream", () => {
 
     // The refused ones were answered at once, RATE_LIMITED, with no upstream call.
     hang = false;
-    for (const res of hanging.splice(0)) sendJson(res, 200, { id: "org_slow", name: "Slow" });
+    for (const res of hanging.splice(0)) sendJson(res, 200, { id: "agt_slow", name: "Slow" });
     const answers = await Promise.all(slow);
     const refused = answers.filter(
       (answer) => answer.body.errors?.[0]?.extensions?.code === "RATE_LIMITED",
