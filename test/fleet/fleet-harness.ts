@@ -22,6 +22,7 @@ export const sha256 = (text: string) => createHash("sha256").update(text).digest
 export interface GraphQLBody {
   data?: Record<string, unknown> | null;
   errors?: Array<{ message: string; extensions?: Record<string, unknown> }>;
+  extensions?: Record<string, unknown>;
 }
 
 /** One instance of the fleet: a real gateway listening on loopback, with its own Redis connection. */
