@@ -57,9 +57,10 @@ export const builder = new SchemaBuilder<SchemaTypes>({
       description: "The platform's prefixed ID, which is also the object's global ID.",
     },
     // The upstream's prefixed IDs are already globally unique: they ARE the global IDs.
-    // An upstream item without an ID is an invalid answer, never the ID "undefined".
+    // An upstream item without an ID is an invalid answer, never the ID "undefined" (Pothos hands
+    // over String(id): a missing, null or object ID arrives as one of these words).
     encodeGlobalID: (typename, id) => {
-      if ((typeof id === "string" && id !== "") || typeof id === "number") return String(id);
+      if (!["", "undefined", "null", "[object Object]"].includes(String(id))) return String(id);
       throw new UpstreamUnavailableError(
         "INVALID_RESPONSE",
         `The upstream answered ${/^[AEIOU]/.test(typename) ? "an" : "a"} ${typename} without an ID.`,
