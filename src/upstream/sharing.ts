@@ -1,5 +1,10 @@
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from "./client.ts";
-import { UpstreamError, UpstreamUnavailableError } from "./errors.ts";
+import {
+  isAnsweredLocally,
+  markAnsweredLocally,
+  UpstreamError,
+  UpstreamUnavailableError,
+} from "./errors.ts";
 import { keyHash } from "./key-memory.ts";
 import { operationOf } from "./operations.ts";
 import type { CachedAnswer, ReadCacheStore } from "./read-cache.ts";
@@ -150,6 +155,12 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
 
 /** Each waiter's own error object: nothing one operation does to it reaches another's. */
 function ownCopy(error: unknown): unknown {
+  const copy = copyOf(error);
+  // A refusal answered locally (a remembered 429, a full queue) stays one in every copy.
+  return copy !== error && isAnsweredLocally(error) ? markAnsweredLocally(copy as Error) : copy;
+}
+
+function copyOf(error: unknown): unknown {
   if (error instanceof UpstreamError) {
     return new UpstreamError({
       status: error.status,
