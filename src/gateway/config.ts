@@ -15,45 +15,95 @@ const httpUrl = z
   });
 
 /** The gateway's environment (README: Configuration). */
-const gatewayEnv = z.object({
-  PORT: intVar(0, 65535).default(4000),
-  HOST: z.string().min(1).default("127.0.0.1"),
-  UPSTREAM_URL: httpUrl.optional(),
-  UPSTREAM_TIMEOUT_MS: intVar(100, 120_000).default(UPSTREAM_DEFAULTS.timeoutMs),
-  UPSTREAM_CONNECTIONS: intVar(1, 1024).default(UPSTREAM_DEFAULTS.connections),
-  UPSTREAM_CONNECTIONS_PER_KEY: intVar(1, 1024).default(GATEWAY_DEFAULTS.upstreamConnectionsPerKey),
-  UPSTREAM_QUEUE_PER_KEY: intVar(0, 100_000).default(GATEWAY_DEFAULTS.upstreamQueuePerKey),
-  UPSTREAM_MAX_RETRIES: intVar(0, 5).default(UPSTREAM_DEFAULTS.maxRetries),
+export const gatewayEnv = z.object({
+  PORT: intVar(0, 65535).default(4000).describe("Gateway listen port (`0`: any free port)."),
+  HOST: z.string().min(1).default("127.0.0.1").describe("Gateway listen host."),
+  UPSTREAM_URL: httpUrl
+    .optional()
+    .describe("Base URL of the REST API, without `/v1`; unset: the embedded sandbox."),
+  UPSTREAM_TIMEOUT_MS: intVar(100, 120_000)
+    .default(UPSTREAM_DEFAULTS.timeoutMs)
+    .describe("Budget of one upstream call, retries and backoff included."),
+  UPSTREAM_CONNECTIONS: intVar(1, 1024)
+    .default(UPSTREAM_DEFAULTS.connections)
+    .describe("Keep-alive connections to the upstream."),
+  UPSTREAM_CONNECTIONS_PER_KEY: intVar(1, 1024)
+    .default(GATEWAY_DEFAULTS.upstreamConnectionsPerKey)
+    .describe("Upstream calls of one key in flight at once; the rest wait (docs/limits.md)."),
+  UPSTREAM_QUEUE_PER_KEY: intVar(0, 100_000)
+    .default(GATEWAY_DEFAULTS.upstreamQueuePerKey)
+    .describe(
+      "Calls of one key waiting for a place; past it, refused at once with `RATE_LIMITED`.",
+    ),
+  UPSTREAM_MAX_RETRIES: intVar(0, 5)
+    .default(UPSTREAM_DEFAULTS.maxRetries)
+    .describe("Retries of an idempotent GET on connection errors and 502/503/504."),
   // Where the seed is silent and answers cannot tell (README: Silent spots of the seed).
   UPSTREAM_SEARCH_PARAM: z
     .string()
     .regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, { error: "must be a query parameter name, e.g. q" })
-    .optional(),
+    .optional()
+    .describe(
+      "Name of operation 7's free-text parameter (the seed does not show it); default `search`, or the embedded sandbox dialect's.",
+    ),
   UPSTREAM_DURATION_UNIT: z
     .enum(["seconds", "milliseconds"], { error: "must be one of seconds, milliseconds" })
-    .optional(),
+    .optional()
+    .describe(
+      "`seconds` or `milliseconds`: unit of the upstream's `duration`; default `seconds`, or the embedded sandbox dialect's.",
+    ),
   // Sharing between operations (docs/upstream-sharing.md).
-  UPSTREAM_COALESCE: boolVar().default(GATEWAY_DEFAULTS.upstreamCoalesce),
-  UPSTREAM_CACHE_TTL_S: intVar(0, 86_400).default(GATEWAY_DEFAULTS.upstreamCacheTtlS),
-  MAX_UPSTREAM_CALLS: intVar(1, 100_000).default(GATEWAY_DEFAULTS.maxUpstreamCalls),
-  MAX_UPSTREAM_BYTES: intVar(1024, 1024 * 1024 * 1024).default(GATEWAY_DEFAULTS.maxUpstreamBytes),
-  MAX_DEPTH: intVar(1, 100).default(GATEWAY_DEFAULTS.maxDepth),
-  MAX_ALIASES: intVar(0, 1000).default(GATEWAY_DEFAULTS.maxAliases),
-  MAX_TOKENS: intVar(100, 1_000_000).default(GATEWAY_DEFAULTS.maxTokens),
-  MAX_REQUEST_BYTES: intVar(1024, 100 * 1024 * 1024).default(GATEWAY_DEFAULTS.maxRequestBytes),
-  POLL_INTERVAL_MS: intVar(100, 60_000).default(GATEWAY_DEFAULTS.pollIntervalMs),
-  MAX_SUBSCRIPTIONS_PER_KEY: intVar(1, 1_000_000).default(GATEWAY_DEFAULTS.maxSubscriptionsPerKey),
-  MAX_SUBSCRIPTIONS_PER_CONNECTION: intVar(1, 1_000_000).default(
-    GATEWAY_DEFAULTS.maxSubscriptionsPerConnection,
-  ),
-  APQ_MAX_BYTES: intVar(0, 1024 * 1024 * 1024).default(GATEWAY_DEFAULTS.apqMaxBytes),
-  DOCUMENT_CACHE_MAX_BYTES: intVar(0, 4 * 1024 * 1024 * 1024).default(
-    GATEWAY_DEFAULTS.documentCacheMaxBytes,
-  ),
-  MAX_CACHED_DOCUMENT_BYTES: intVar(0, 16 * 1024 * 1024).default(
-    GATEWAY_DEFAULTS.maxCachedDocumentBytes,
-  ),
-  MAX_SUBSCRIPTIONS_TOTAL: intVar(1, 1_000_000).default(GATEWAY_DEFAULTS.maxSubscriptionsTotal),
+  UPSTREAM_COALESCE: boolVar()
+    .default(GATEWAY_DEFAULTS.upstreamCoalesce)
+    .describe(
+      "Identical upstream GETs of one key in flight at once share one call (docs/upstream-sharing.md).",
+    ),
+  UPSTREAM_CACHE_TTL_S: intVar(0, 86_400)
+    .default(GATEWAY_DEFAULTS.upstreamCacheTtlS)
+    .describe(
+      "Seconds a single-resource read is kept per key (`0`: no read cache; docs/upstream-sharing.md).",
+    ),
+  MAX_UPSTREAM_CALLS: intVar(1, 100_000)
+    .default(GATEWAY_DEFAULTS.maxUpstreamCalls)
+    .describe(
+      "Most upstream calls one operation may be estimated to make, and may really make, retries included.",
+    ),
+  MAX_UPSTREAM_BYTES: intVar(1024, 1024 * 1024 * 1024)
+    .default(GATEWAY_DEFAULTS.maxUpstreamBytes)
+    .describe("Most bytes of upstream answers one operation may read."),
+  MAX_DEPTH: intVar(1, 100)
+    .default(GATEWAY_DEFAULTS.maxDepth)
+    .describe("Deepest selection allowed."),
+  MAX_ALIASES: intVar(0, 1000)
+    .default(GATEWAY_DEFAULTS.maxAliases)
+    .describe("Most aliases in one operation."),
+  MAX_TOKENS: intVar(100, 1_000_000)
+    .default(GATEWAY_DEFAULTS.maxTokens)
+    .describe("Most tokens in one GraphQL document (checked while parsing)."),
+  MAX_REQUEST_BYTES: intVar(1024, 100 * 1024 * 1024)
+    .default(GATEWAY_DEFAULTS.maxRequestBytes)
+    .describe("Largest request body, and largest graphql-ws message (413 past it)."),
+  POLL_INTERVAL_MS: intVar(100, 60_000)
+    .default(GATEWAY_DEFAULTS.pollIntervalMs)
+    .describe("How often `conversationStatus` polls operation 8."),
+  MAX_SUBSCRIPTIONS_PER_KEY: intVar(1, 1_000_000)
+    .default(GATEWAY_DEFAULTS.maxSubscriptionsPerKey)
+    .describe("Subscriptions one key may hold on this instance."),
+  MAX_SUBSCRIPTIONS_PER_CONNECTION: intVar(1, 1_000_000)
+    .default(GATEWAY_DEFAULTS.maxSubscriptionsPerConnection)
+    .describe("Subscriptions one graphql-ws socket may hold."),
+  APQ_MAX_BYTES: intVar(0, 1024 * 1024 * 1024)
+    .default(GATEWAY_DEFAULTS.apqMaxBytes)
+    .describe("Bytes of automatic-persisted-query text kept in process, all keys together."),
+  DOCUMENT_CACHE_MAX_BYTES: intVar(0, 4 * 1024 * 1024 * 1024)
+    .default(GATEWAY_DEFAULTS.documentCacheMaxBytes)
+    .describe("Estimated bytes of parsed documents kept by the parse caches."),
+  MAX_CACHED_DOCUMENT_BYTES: intVar(0, 16 * 1024 * 1024)
+    .default(GATEWAY_DEFAULTS.maxCachedDocumentBytes)
+    .describe("A document longer than this is never cached (parse caches, APQ)."),
+  MAX_SUBSCRIPTIONS_TOTAL: intVar(1, 1_000_000)
+    .default(GATEWAY_DEFAULTS.maxSubscriptionsTotal)
+    .describe("Subscriptions this instance serves at once."),
   CORS_ORIGINS: z
     .string()
     .transform((value) =>
@@ -66,73 +116,159 @@ const gatewayEnv = z.object({
     .refine((origins) => !origins.includes("null"), {
       error: 'must not list the "null" origin (any sandboxed frame or local file has it)',
     })
-    .default(["*"]),
+    .default(["*"])
+    .describe(
+      "Comma-separated browser origins allowed by CORS (`*`: any; never credentials, never `null`).",
+    ),
   // Several instances behind one balancer must share it, or each refuses the others' cursors.
   CURSOR_SECRET: z
     .string()
     .min(32, { error: "must be at least 32 characters, e.g. from openssl rand -hex 32" })
-    .optional(),
+    .optional()
+    .describe(
+      "HMAC key of connection cursors (at least 32 characters); random per process when unset; required with `REDIS_URL`.",
+    ),
   // A fleet (docs/fleet.md): state shared through one Redis; unset, everything stays in process.
   REDIS_URL: z
     .string()
     .refine((value) => URL.canParse(value) && /^rediss?:$/.test(new URL(value).protocol), {
       error: "must be a redis:// or rediss:// URL, e.g. redis://127.0.0.1:6379",
     })
-    .optional(),
+    .optional()
+    .describe(
+      "`redis://` or `rediss://`: state shared by a fleet of instances (docs/fleet.md); unset: all in process.",
+    ),
   REDIS_PREFIX: z
     .string()
     .regex(/^[A-Za-z0-9_.:-]{1,64}$/, {
       error: "must be 1 to 64 letters, digits or _ . : - (no glob characters), e.g. voicegraph:",
     })
-    .default(FLEET_REDIS_DEFAULTS.prefix),
+    .default(FLEET_REDIS_DEFAULTS.prefix)
+    .describe("Prefix of every Redis key and channel, so deployments can share one Redis."),
   // Trusted documents: the manifest codegen's client preset writes (persisted-documents.json).
-  TRUSTED_DOCUMENTS_FILE: z.string().min(1).optional(),
+  TRUSTED_DOCUMENTS_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "Trusted-documents manifest (`persisted-documents.json` from codegen's client preset).",
+    ),
   // Default: on in session mode, off in passthrough (README: Frontends).
-  TRUSTED_DOCUMENTS_ONLY: boolVar().optional(),
-  MAX_BATCH_SIZE: intVar(0, 100).default(0),
+  TRUSTED_DOCUMENTS_ONLY: boolVar()
+    .optional()
+    .describe(
+      "Only the manifest's operations run (needs `TRUSTED_DOCUMENTS_FILE`); default `false`, `true` in session mode.",
+    ),
+  MAX_BATCH_SIZE: intVar(0, 100)
+    .default(0)
+    .describe("Most operations in one batched request (JSON array body); `0`: batches refused."),
   // The node:http fast path of a JSON POST of one query or mutation (src/gateway/fast-path.ts).
-  GATEWAY_FAST_PATH: z.enum(["on", "off"], { error: "must be on or off" }).default("on"),
+  GATEWAY_FAST_PATH: z
+    .enum(["on", "off"], { error: "must be on or off" })
+    .default("on")
+    .describe("`on`/`off`: the node:http fast path of the common request (docs/operations.md)."),
   // Session mode (README: Frontends: keep the key on the server).
   AUTH_MODE: z
     .enum(["passthrough", "session"], { error: "must be passthrough or session" })
-    .default("passthrough"),
-  SESSION_KEYS_FILE: z.string().min(1).optional(),
-  SESSION_JWT_SECRET: z.string().min(32, { error: "must be at least 32 characters" }).optional(),
-  SESSION_JWKS_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
-  SESSION_ISSUER: z.string().min(1).optional(),
-  SESSION_AUDIENCE: z.string().min(1).optional(),
-  SESSION_CLOCK_SKEW_S: intVar(0, 300).default(GATEWAY_DEFAULTS.sessionClockSkewS),
-  SESSION_RATE_LIMIT: intVar(1, 1_000_000).default(GATEWAY_DEFAULTS.sessionRateLimitPerMinute),
+    .default("passthrough")
+    .describe("`passthrough` (the caller's key) or `session` (tokens; docs/security.md)."),
+  SESSION_KEYS_FILE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'Session mode: `{ "<organization>": "<API key>" }` (over the embedded sandbox: its demo keys).',
+    ),
+  SESSION_JWT_SECRET: z
+    .string()
+    .min(32, { error: "must be at least 32 characters" })
+    .optional()
+    .describe("Session mode: the HS256 secret of the sign-in's tokens (at least 32 characters)."),
+  SESSION_JWKS_URL: z
+    .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+    .optional()
+    .describe("Session mode: the sign-in's JSON Web Key Set, for asymmetric tokens."),
+  SESSION_ISSUER: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Session mode: the `iss` a token must carry, when set."),
+  SESSION_AUDIENCE: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Session mode: the `aud` a token must carry, when set."),
+  SESSION_CLOCK_SKEW_S: intVar(0, 300)
+    .default(GATEWAY_DEFAULTS.sessionClockSkewS)
+    .describe("Session mode: clock skew tolerated on `exp`/`nbf`."),
+  SESSION_RATE_LIMIT: intVar(1, 1_000_000)
+    .default(GATEWAY_DEFAULTS.sessionRateLimitPerMinute)
+    .describe(
+      "Session mode: operations one session (`org` + `sub`) may run per minute, across the fleet.",
+    ),
   // Default: on in passthrough, off in session mode.
-  INTROSPECTION: boolVar().optional(),
-  OPERATION_DEADLINE_MS: intVar(100, 600_000).default(GATEWAY_DEFAULTS.operationDeadlineMs),
+  INTROSPECTION: boolVar()
+    .optional()
+    .describe("Whether the schema may be introspected; default `true`, `false` in session mode."),
+  OPERATION_DEADLINE_MS: intVar(100, 600_000)
+    .default(GATEWAY_DEFAULTS.operationDeadlineMs)
+    .describe("Longest a query or mutation may run, retries included (not subscriptions)."),
   // Operations (README: Operations).
-  SHUTDOWN_GRACE_MS: intVar(0, 600_000).default(GATEWAY_DEFAULTS.shutdownGraceMs),
-  HEADERS_TIMEOUT_MS: intVar(100, 600_000).default(GATEWAY_DEFAULTS.headersTimeoutMs),
-  REQUEST_TIMEOUT_MS: intVar(100, 3_600_000).default(GATEWAY_DEFAULTS.requestTimeoutMs),
-  KEEP_ALIVE_TIMEOUT_MS: intVar(100, 600_000).default(GATEWAY_DEFAULTS.keepAliveTimeoutMs),
-  MAX_CONNECTIONS: intVar(1, 1_000_000).default(GATEWAY_DEFAULTS.maxConnections),
+  SHUTDOWN_GRACE_MS: intVar(0, 600_000)
+    .default(GATEWAY_DEFAULTS.shutdownGraceMs)
+    .describe("How long a SIGTERM/SIGINT drain lets in-flight requests finish."),
+  HEADERS_TIMEOUT_MS: intVar(100, 600_000)
+    .default(GATEWAY_DEFAULTS.headersTimeoutMs)
+    .describe("Longest wait for a request's headers (408 and close past it)."),
+  REQUEST_TIMEOUT_MS: intVar(100, 3_600_000)
+    .default(GATEWAY_DEFAULTS.requestTimeoutMs)
+    .describe("Longest wait for a whole request, body included (408 past it)."),
+  KEEP_ALIVE_TIMEOUT_MS: intVar(100, 600_000)
+    .default(GATEWAY_DEFAULTS.keepAliveTimeoutMs)
+    .describe("How long an idle keep-alive socket stays open."),
+  MAX_CONNECTIONS: intVar(1, 1_000_000)
+    .default(GATEWAY_DEFAULTS.maxConnections)
+    .describe("Most open sockets (HTTP and WebSocket); more are closed on arrival."),
   // Default: three quarters of MAX_CONNECTIONS; always one place fewer than it (docs/limits.md).
-  MAX_WEBSOCKETS: intVar(0, 1_000_000).optional(),
-  WS_INIT_TIMEOUT_MS: intVar(100, 600_000).default(GATEWAY_DEFAULTS.webSocketInitTimeoutMs),
-  WS_IDLE_TIMEOUT_MS: intVar(100, 3_600_000).default(GATEWAY_DEFAULTS.webSocketIdleTimeoutMs),
+  MAX_WEBSOCKETS: intVar(0, 1_000_000)
+    .optional()
+    .describe(
+      "Most graphql-ws sockets; default three quarters of `MAX_CONNECTIONS`, so HTTP clients and `/healthz` keep a share.",
+    ),
+  WS_INIT_TIMEOUT_MS: intVar(100, 600_000)
+    .default(GATEWAY_DEFAULTS.webSocketInitTimeoutMs)
+    .describe("A graphql-ws socket that sends no `connection_init` in this time is closed (4408)."),
+  WS_IDLE_TIMEOUT_MS: intVar(100, 3_600_000)
+    .default(GATEWAY_DEFAULTS.webSocketIdleTimeoutMs)
+    .describe("A graphql-ws socket that holds no subscription for this long is closed (4000)."),
   // /metrics on a port of its own, or behind a token (docs/limits.md).
-  METRICS_PORT: intVar(0, 65535).optional(),
-  METRICS_TOKEN: z.string().min(16, { error: "must be at least 16 characters" }).optional(),
+  METRICS_PORT: intVar(0, 65535)
+    .optional()
+    .describe("Serve `/metrics` on this port instead of the gateway's (on `HOST`)."),
+  METRICS_TOKEN: z
+    .string()
+    .min(16, { error: "must be at least 16 characters" })
+    .optional()
+    .describe("`/metrics` answers only `Authorization: Bearer <token>` (at least 16 characters)."),
   GRAPHIQL: z
     .enum(["true", "false"], { error: "must be true or false" })
     .transform((value) => value === "true")
-    .optional(),
+    .optional()
+    .describe(
+      "`true`/`false`: GraphiQL at `/graphql` in a browser; default on over the embedded sandbox only.",
+    ),
   LOG_LEVEL: z
     .enum(["debug", "info", "warn", "error"], { error: "must be one of debug, info, warn, error" })
-    .default("info"),
+    .default("info")
+    .describe("`debug`, `info`, `warn` or `error`."),
   // OpenTelemetry: spans are exported over OTLP/HTTP to `<endpoint>/v1/traces` when set.
   OTEL_EXPORTER_OTLP_ENDPOINT: z
     .string()
     .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
       error: "must be an http(s) URL of an OTLP/HTTP collector, e.g. http://127.0.0.1:4318",
     })
-    .optional(),
+    .optional()
+    .describe("OTLP/HTTP collector, e.g. `http://127.0.0.1:4318`: turns tracing on."),
 });
 
 export type GatewayConfig = Omit<
