@@ -1,7 +1,13 @@
-/** The operation GraphiQL opens with: the organization, an agent page and live calls. */
+/**
+ * The operations GraphiQL opens with: an overview that finds live calls (new ones keep starting,
+ * so there is always one), and a subscription to follow one of them by the ID it answered. Every
+ * node selects its `id`, so client caches key it.
+ */
 export const EXAMPLE_OPERATION = `# voicegraph: the Voice AI Agent Platform as one GraphQL schema.
+# Run Overview, then paste a live call's id into the variables pane as {"id": "cnv_…"} and run FollowCall.
 query Overview {
   organization {
+    id
     name
     timezone
   }
@@ -12,6 +18,7 @@ query Overview {
       name
       status
       voiceConfigs {
+        id
         label
         language
         isDefault
@@ -24,9 +31,21 @@ query Overview {
       duration
       channel
       agent {
+        id
         name
       }
     }
+  }
+}
+
+subscription FollowCall($id: ID!) {
+  conversationStatus(id: $id) {
+    conversation {
+      id
+      status
+    }
+    duration
+    ended
   }
 }
 `;

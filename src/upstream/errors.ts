@@ -38,13 +38,17 @@ export class UpstreamError extends Error {
   }
 }
 
-export type UnavailableReason =
-  | "TIMEOUT"
-  | "CONNECTION_REFUSED"
-  | "CONNECTION_RESET"
-  | "INVALID_RESPONSE"
-  | "ABORTED"
-  | "OPERATION_DEADLINE";
+/** Every `reason` of an UPSTREAM_UNAVAILABLE error (docs/errors.md). */
+export const UNAVAILABLE_REASONS = [
+  "TIMEOUT",
+  "CONNECTION_REFUSED",
+  "CONNECTION_RESET",
+  "INVALID_RESPONSE",
+  "ABORTED",
+  "OPERATION_DEADLINE",
+] as const;
+
+export type UnavailableReason = (typeof UNAVAILABLE_REASONS)[number];
 
 /** The abort reason of a call cut short by its whole operation's deadline (OPERATION_DEADLINE_MS). */
 export class OperationDeadlineExceeded extends Error {

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { CONFIGURATION_FILE, configurationReference } from "../../scripts/config-reference.ts";
 import { gatewayEnv } from "../../src/gateway/config.ts";
 import { sandboxEnv } from "../../src/sandbox/config.ts";
-import { CONFIGURATION_FILE, configurationReference } from "../../scripts/config-reference.ts";
 
 describe("docs/configuration.md", () => {
   it("is exactly the reference printed from the zod declarations (run `npm run docs:config`)", () => {

@@ -1,17 +1,35 @@
 import { readFileSync } from "node:fs";
-import { type OperationDefinitionNode, parse, print } from "graphql";
+import {
+  getNamedType,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+  print,
+  TypeInfo,
+  validate,
+  visit,
+  visitWithTypeInfo,
+} from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startHarness } from "./harness.ts";
+import { EXAMPLE_OPERATION } from "../../src/gateway/example-operation.ts";
+import { ACME, type Harness, startHarness } from "./harness.ts";
 
-/** Every operation in the README's "Example queries" section, in order. */
+/** Every operation of docs/examples.md and of the README's own examples, in order. */
 function readmeOperations(): OperationDefinitionNode[] {
-  const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
-  const section = readme.split("## Example queries")[1]?.split("\n## ")[0] ?? "";
-  const blocks = [...section.matchAll(/```graphql\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");
+  const text = ["../../docs/examples.md", "../../README.md"]
+    .map((file) => readFileSync(new URL(file, import.meta.url), "utf8"))
+    .join("\n");
+  const blocks = [...text.matchAll(/```graphql\n([\s\S]*?)```/g)].map((match) => match[1] ?? "");
+  // The README shows a few of the examples again: each runs once, where docs/examples.md has it.
+  const seen = new Set<string>();
   return blocks.flatMap((block) =>
     parse(block).definitions.filter(
       (definition): definition is OperationDefinitionNode =>
-        definition.kind === "OperationDefinition",
+        definition.kind === "OperationDefinition" &&
+        !seen.has(print(definition)) &&
+        Boolean(seen.add(print(definition))),
     ),
   );
 }
@@ -23,7 +41,53 @@ beforeAll(async () => {
 });
 afterAll(() => harness.close());
 
-describe("the README's example queries", () => {
+describe("the example operations of docs/examples.md and the README", () => {
+  it("are separate named operations, and the README's are among them", () => {
+    expect(operations.every((operation) => operation.name !== undefined)).toBe(true);
+    const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+    const shown = [...readme.matchAll(/```graphql\n([\s\S]*?)```/g)]
+      .flatMap((match) => parse(match[1] ?? "").definitions)
+      .filter((definition) => definition.kind === Kind.OPERATION_DEFINITION);
+    expect(shown.length).toBeGreaterThan(0);
+    const printed = new Set(operations.map((operation) => print(operation)));
+    for (const definition of shown) expect(printed.has(print(definition))).toBe(true);
+  });
+
+  it("include GraphiQL's opening operations: they validate, and Overview finds a live call", async () => {
+    const schema = harness.gateway.getEnveloped().schema;
+    expect(validate(schema, parse(EXAMPLE_OPERATION))).toEqual([]);
+    const overview = await fetch(`${harness.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: ACME },
+      body: JSON.stringify({ query: EXAMPLE_OPERATION, operationName: "Overview" }),
+    });
+    const body = (await overview.json()) as { data: { conversations: { nodes: unknown[] } } };
+    expect(body.data.conversations.nodes.length).toBeGreaterThan(0);
+  });
+
+  it("select `id` on every object that has one, so client caches can key it", () => {
+    const schema = harness.gateway.getEnveloped().schema;
+    const missing: string[] = [];
+    for (const operation of operations) {
+      const typeInfo = new TypeInfo(schema);
+      visit(
+        operation,
+        visitWithTypeInfo(typeInfo, {
+          Field(field) {
+            const type = getNamedType(typeInfo.getType());
+            if (!field.selectionSet || !(isObjectType(type) || isInterfaceType(type))) return;
+            if (!("id" in type.getFields())) return;
+            const selectsId = field.selectionSet.selections.some(
+              (selection) => selection.kind === Kind.FIELD && selection.name.value === "id",
+            );
+            if (!selectsId) missing.push(`${operation.name?.value}: ${field.name.value}`);
+          },
+        }),
+      );
+    }
+    expect(missing).toEqual([]);
+  });
+
   it("cover every root query and mutation field", () => {
     const rootFields = new Set(
       operations.flatMap((operation) =>
@@ -142,11 +206,24 @@ const EXPECTED: Record<string, unknown>[] = [
     },
   },
   {
+    conversations: {
+      nodes: [
+        {
+          id: expect.stringMatching(/^cnv_/),
+          status: "IN_PROGRESS",
+          duration: expect.any(Number),
+          startedAt: ISO,
+        },
+      ],
+    },
+  },
+  {
     conversation: {
-      status: "IN_PROGRESS",
+      id: "cnv_acme_0001",
+      status: "SUCCESS",
       duration: expect.any(Number),
       startedAt: ISO,
-      endedAt: null,
+      endedAt: ISO,
     },
   },
   {
