@@ -5,7 +5,9 @@ import { gatewayEnv } from "../src/gateway/config.ts";
 import { sandboxEnv } from "../src/sandbox/config.ts";
 
 /** docs/configuration.md: its prose, then the tables printed from the zod declarations. */
-export const CONFIGURATION_FILE = fileURLToPath(new URL("../docs/configuration.md", import.meta.url));
+export const CONFIGURATION_FILE = fileURLToPath(
+  new URL("../docs/configuration.md", import.meta.url),
+);
 
 /** A setting's default as the environment would spell it; "unset" when it has none. */
 function defaultOf(field: z.ZodType): string {
