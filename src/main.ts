@@ -176,6 +176,14 @@ async function main(): Promise<void> {
       : await serveMetrics(gateway.metrics, config.METRICS_PORT, config.HOST);
   if (metricsServer) lines.push(`  metrics: ${metricsServer.url}/metrics`);
   console.log(lines.join("\n"));
+  // Said once at start-up, which start-up does not wait for: the upstream may come up later.
+  void upstream.isReachable().then((reachable) => {
+    if (!reachable) {
+      console.warn(
+        `voicegraph: the upstream ${config.UPSTREAM_URL ?? sandbox?.url} is not reachable now; operations answer UPSTREAM_UNAVAILABLE until it is, and /readyz says so`,
+      );
+    }
+  });
 
   // A drain, not a cut: in-flight writes finish and their clients see the answer (README:
   // Operations). A second signal while draining is ignored; the grace period bounds the wait.
@@ -198,8 +206,15 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
+  const code = (error as { code?: unknown } | undefined)?.code;
   if (error instanceof ConfigError) {
     console.error(error.message);
+  } else if (code === "EADDRINUSE" || code === "EACCES") {
+    const { address, port } = error as { address?: string; port?: number };
+    const why = code === "EADDRINUSE" ? "is in use" : "may not be used by this user";
+    console.error(
+      `voicegraph could not start: port ${port} on ${address} ${why}; set PORT to another port (PORT=0: any free port)`,
+    );
   } else {
     console.error("voicegraph could not start:", error instanceof Error ? error.message : error);
   }

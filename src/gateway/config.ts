@@ -6,8 +6,14 @@ import { GATEWAY_DEFAULTS } from "./defaults.ts";
 
 const httpUrl = z
   .string()
+  // A host and port without a scheme (`127.0.0.1:4010`) is the usual slip: say so.
+  .refine((value) => /^[a-z][a-z0-9+.-]*:\/\//i.test(value), {
+    error: "must start with its scheme, http:// or https://, e.g. http://127.0.0.1:4010",
+    abort: true,
+  })
   .refine((value) => URL.canParse(value) && /^https?:$/.test(new URL(value).protocol), {
     error: "must be an http(s) URL without /v1, e.g. https://api.example.com",
+    abort: true,
   })
   // Every operation path already carries /v1: a base ending in it would ask for /v1/v1/...
   .refine((value) => !/\/v1\/?$/.test(new URL(value).pathname), {

@@ -42,11 +42,13 @@ import { useSubscriptionBounds } from "./subscription-bounds.ts";
 import { boundedParserCaches } from "./text-caches.ts";
 import { useOperationSpans } from "./tracing.ts";
 import { useApiKeyGate } from "./use-api-key-gate.ts";
+import { useBatchRefusal } from "./use-batch-refusal.ts";
 import { useCostLimit } from "./use-cost-limit.ts";
 import { useCsrfPrevention } from "./use-csrf-prevention.ts";
 import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
 import { useIncrementalDelivery } from "./use-incremental-delivery.ts";
 import { keyProblem, useKeyBound } from "./use-key-bound.ts";
+import { useLandingPage } from "./use-landing-page.ts";
 import { type MetricsAccess, useMetrics } from "./use-metrics.ts";
 import { useNoBodyEcho } from "./use-no-body-echo.ts";
 import { useOperationDeadline } from "./use-operation-deadline.ts";
@@ -237,6 +239,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     batching: (options.maxBatchSize ?? 0) > 0 ? { limit: options.maxBatchSize } : false,
     plugins: [
       fastPath.plugin,
+      useBatchRefusal(options.maxBatchSize ?? 0),
+      useLandingPage("/graphql", Boolean(options.graphiql)),
       useMetrics(metrics, options.metricsAccess),
       useCsrfPrevention(),
       ...(options.graphiql ? [useGraphiQLAssets()] : []),

@@ -95,11 +95,22 @@ export async function listen(
   // ws refuses (close 1009) a message over maxPayload from its length header, before reading it.
   // Upgrades past the WebSocket share are refused: the rest of the slots stay for HTTP.
   const share = webSocketShare(server.maxConnections, options.maxWebSockets);
+  // `noServer`: the HTTP server's own errors (a busy port) stay its own, and reach the caller of
+  // listen() once, instead of being re-emitted on the WebSocket server first.
   const webSockets: WebSocketServer = new WebSocketServer({
-    server,
-    path: gateway.graphqlEndpoint,
+    noServer: true,
     maxPayload: options.maxMessageBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
     verifyClient: verifyUpgrade(share, () => webSockets.clients.size),
+  });
+  server.on("upgrade", (request, socket, head) => {
+    const path = new URL(request.url ?? "/", "http://localhost").pathname;
+    if (path !== gateway.graphqlEndpoint) {
+      socket.destroy();
+      return;
+    }
+    webSockets.handleUpgrade(request, socket, head, (webSocket) =>
+      webSockets.emit("connection", webSocket, request),
+    );
   });
   const idle = createIdleSweeper(
     options.webSocketIdleTimeoutMs ?? GATEWAY_DEFAULTS.webSocketIdleTimeoutMs,
