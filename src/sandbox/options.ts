@@ -15,6 +15,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
   cursorTtlMs: 15 * 60_000,
   campaignsMaxLimit: 100,
   random: Math.random,
+  now: Date.now,
   dialect: "standard",
 };
 

@@ -115,7 +115,7 @@ export async function handleRequest(
   }
   if (runtime.options.latencyMs > 0) await runtime.sleep(runtime.options.latencyMs);
 
-  const nowMs = Date.now();
+  const nowMs = runtime.options.now();
   const authorization = req.headers.authorization;
   const caller = identifyCaller(authorization);
   // Unknown callers have no organization: they share a bucket per remote address.

@@ -31,6 +31,11 @@ export interface SandboxOptions {
   campaignsMaxLimit?: number;
   /** For fault injection; default Math.random. */
   random?: () => number;
+  /**
+   * The sandbox's clock (live calls' durations and arrivals, rate-limit windows, cursor ages);
+   * default Date.now. A test that must know when the list moves brings its own.
+   */
+  now?: () => number;
   /** The reading of the seed's silent spots (src/sandbox/dialects.ts); default "standard". */
   dialect?: DialectName;
 }
@@ -89,7 +94,7 @@ export async function startSandbox(
 ): Promise<Sandbox> {
   const { port = 0, host = "127.0.0.1", ...rest } = options;
   const resolved = resolveOptions(rest);
-  const startMs = Date.now();
+  const startMs = resolved.now();
   const timers = new Set<NodeJS.Timeout>();
   const dialect = DIALECTS[resolved.dialect];
   const runtime: SandboxRuntime = {

@@ -36,8 +36,10 @@ describe.concurrent("conversationStatus pollers", () => {
     expect(new Set(together)).toEqual(new Set([ACME]));
     expect(together.length).toBeGreaterThanOrEqual(2);
     expect(together.length).toBeLessThanOrEqual(Math.floor(elapsed / 95) + 1);
-    // Both saw the same first update: the one the shared poller fetched.
-    expect(payloads(second.messages)[0]).toEqual(payloads(first.messages).at(-1));
+    // The second's first update is one the first also received from the shared poller. (Not
+    // necessarily the first's last one: by now the live call's duration has grown again, and
+    // under load the last may be newer than the one current when the second joined.)
+    expect(payloads(first.messages)).toContainEqual(payloads(second.messages)[0]);
 
     // One subscriber leaving keeps the poller for the other.
     first.disconnect();
