@@ -28,8 +28,10 @@ export async function spawnServer(
   env: Record<string, string> = {},
   /** For a server that prints nothing: wait (≤ 30 s) until it answers here instead. */
   knownUrl?: string,
+  /** The program; default this Node (`node args…`). */
+  program: string = process.execPath,
 ): Promise<Child> {
-  const child: ChildProcess = spawn(process.execPath, args, {
+  const child: ChildProcess = spawn(program, args, {
     env: { ...process.env, ...env },
     // Stderr is kept (last 4 kB) for a failed start only: clients cut off at the end of a run make noise.
     stdio: ["ignore", "pipe", "pipe"],

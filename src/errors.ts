@@ -29,6 +29,12 @@ export const ERROR_CODES = {
   UPSTREAM_UNAVAILABLE: 503,
   // The gateway is draining (SIGTERM): the client should retry, on another instance.
   SHUTTING_DOWN: 503,
+  /** A body over MAX_REQUEST_BYTES (declared or streamed). */
+  PAYLOAD_TOO_LARGE: 413,
+  /** A POST that is not JSON (CSRF prevention: it runs nothing). */
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  /** Anything unexpected, masked as "Unexpected error." (logged, never detailed to the client). */
+  INTERNAL_SERVER_ERROR: 500,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;

@@ -177,8 +177,10 @@ async function main(): Promise<void> {
   if (metricsServer) lines.push(`  metrics: ${metricsServer.url}/metrics`);
   console.log(lines.join("\n"));
   // Said once at start-up, which start-up does not wait for: the upstream may come up later.
-  void upstream.isReachable().then((reachable) => {
-    if (!reachable) {
+  // A drain does not wait for it either.
+  const startupCheck = new AbortController();
+  void upstream.isReachable(startupCheck.signal).then((reachable) => {
+    if (!reachable && !startupCheck.signal.aborted) {
       console.warn(
         `voicegraph: the upstream ${config.UPSTREAM_URL ?? sandbox?.url} is not reachable now; operations answer UPSTREAM_UNAVAILABLE until it is, and /readyz says so`,
       );
@@ -192,6 +194,7 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     console.log(`voicegraph: ${signal}: draining for at most ${config.SHUTDOWN_GRACE_MS} ms`);
+    startupCheck.abort();
     await server.drain(config.SHUTDOWN_GRACE_MS);
     await metricsServer?.close();
     await upstream.close();

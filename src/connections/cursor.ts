@@ -1,4 +1,5 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { MAX_ID_LENGTH } from "../upstream/ids.ts";
 import { isJsonObject } from "../upstream/json.ts";
 import { cursorNotIssuedHere } from "./errors.ts";
 import type { PageForm } from "./types.ts";
@@ -27,8 +28,7 @@ const DIGEST_LENGTH = 16;
 const MAC_BYTES = 16;
 /** No list this gateway serves reaches this far; a larger position is not one we issued. */
 export const MAX_POSITION = 10_000_000;
-/** Longest item ID and upstream cursor a gateway cursor carries (longer ones are not kept). */
-export const MAX_ID_LENGTH = 256;
+/** Longest upstream cursor a gateway cursor carries (longer ones are not kept). */
 export const MAX_UPSTREAM_CURSOR_LENGTH = 2048;
 /** Longer input is refused before any decoding: the mac is never computed over megabytes. */
 const MAX_CURSOR_LENGTH = 4096;

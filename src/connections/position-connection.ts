@@ -1,4 +1,4 @@
-import { MAX_ID_LENGTH } from "./cursor.ts";
+import { MAX_ID_LENGTH } from "../upstream/ids.ts";
 import { invalidConnectionArgument } from "./errors.ts";
 import type { PositionAnswer } from "./list-answer.ts";
 import type { ListContext } from "./list-context.ts";

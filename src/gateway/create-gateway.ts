@@ -11,6 +11,7 @@ import { createFleetReadCache } from "../fleet/read-cache.ts";
 import { schema } from "../schema/index.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { withKeyConcurrency } from "../upstream/key-concurrency.ts";
+import { RATE_LIMIT_HEADERS } from "../upstream/rate-limit.ts";
 import { createMemoryReadCache } from "../upstream/read-cache.ts";
 import { withSharing } from "../upstream/sharing.ts";
 import { type GatewayBounds, resolveBounds } from "./bounds.ts";
@@ -326,13 +327,7 @@ function corsFor(origins: readonly string[]) {
   const common = {
     credentials: false,
     // Browsers may read the rate-limit figures the gateway forwards.
-    exposedHeaders: [
-      "X-RateLimit-Limit",
-      "X-RateLimit-Remaining",
-      "X-RateLimit-Reset",
-      "Retry-After",
-      "X-Request-Id",
-    ],
+    exposedHeaders: [...Object.values(RATE_LIMIT_HEADERS), "Retry-After", "X-Request-Id"],
   };
   const anyOrigin = origins.includes("*");
   return (request: Request) => {

@@ -6,7 +6,7 @@ export const GATEWAY_DEFAULTS = {
   maxUpstreamCalls: 200,
   maxUpstreamBytes: 32 * 1024 * 1024,
   // A quarter of the default pool (UPSTREAM_CONNECTIONS 32) per key, and a bounded queue.
-  upstreamConnectionsPerKey: 8,
+  upstreamConnectionsPerKey: 16,
   upstreamQueuePerKey: 64,
   maxDepth: 12,
   maxAliases: 30,

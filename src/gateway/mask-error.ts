@@ -4,6 +4,7 @@ import { ConnectionError } from "../connections/errors.ts";
 import { type ErrorCode, gatewayError } from "../errors.ts";
 import { UpstreamError, UpstreamUnavailableError, upstreamFacts } from "../upstream/errors.ts";
 import type { JsonObject } from "../upstream/json.ts";
+import { DEFAULT_RETRY_AFTER_S } from "../upstream/rate-limit.ts";
 
 const CODE_BY_UPSTREAM_STATUS: Record<number, ErrorCode> = {
   400: "BAD_USER_INPUT",
@@ -20,7 +21,7 @@ const CODE_BY_UPSTREAM_STATUS: Record<number, ErrorCode> = {
  * upstream's own figure, fixed when its answer arrived, or 1 second when it sent none.
  */
 export function retryAfterSeconds(error: UpstreamError): number {
-  return error.retryAfter ?? 1;
+  return error.retryAfter ?? DEFAULT_RETRY_AFTER_S;
 }
 
 /**

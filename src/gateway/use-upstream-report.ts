@@ -1,7 +1,7 @@
 import { type ExecutionResult, type GraphQLError, getOperationAST, Kind } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import { UpstreamError } from "../upstream/errors.ts";
-import { rateLimitHeaders } from "../upstream/rate-limit.ts";
+import { DEFAULT_RETRY_AFTER_S, rateLimitHeaders } from "../upstream/rate-limit.ts";
 import type { GatewayContext } from "./context.ts";
 import { retryAfterSeconds, upstreamFailureOf } from "./mask-error.ts";
 import { factsOf } from "./operation-facts.ts";
@@ -96,7 +96,7 @@ function retryAfterOf(error: GraphQLError): number {
   const upstream = upstreamOf(error);
   if (upstream) return retryAfterSeconds(upstream);
   const fromExtensions = error.extensions.retryAfter;
-  return typeof fromExtensions === "number" ? fromExtensions : 1;
+  return typeof fromExtensions === "number" ? fromExtensions : DEFAULT_RETRY_AFTER_S;
 }
 
 /** The upstream's 429, 5xx or other answer behind a field error, if there is one. */

@@ -1,5 +1,5 @@
 import { badUserInput } from "../errors.ts";
-import { ID_PREFIX } from "../upstream/ids.ts";
+import { ID_PREFIX, MAX_ID_LENGTH } from "../upstream/ids.ts";
 
 /** GraphQL type of each node ID prefix: `node(id:)` dispatches on it. */
 export const NODE_TYPE_BY_PREFIX = {
@@ -20,12 +20,6 @@ export function typenameForId(id: string): NodeTypename | undefined {
   }
   return undefined;
 }
-
-/**
- * The longest ID sent upstream. The seed sets no bound; a longer string cannot be a real ID,
- * and sending it would only earn an upstream 404 or 431.
- */
-export const MAX_ID_LENGTH = 255;
 
 /** An ID as quoted back in an error message: a long one is cut. */
 export function quoteId(id: string): string {

@@ -52,33 +52,3 @@ export interface ListConversationsQuery {
 
 // ---------------------------------------------------------------------------------------------
 // Contacts (operation 10)
-
-/** Sandbox choice; there is no contact read operation, only its stats. */
-export interface ContactDto {
-  id: string;
-  firstName: string;
-  lastName: string;
-  phoneNumber: string;
-  email: string | null;
-  createdAt: string;
-}
-
-export interface ContactStatsDto {
-  contactId: string;
-  totalConversations: number;
-  inbound: number;
-  outbound: number;
-  byStatus: { [S in ConversationStatus]?: number };
-  totalDurationSeconds: number;
-  lastInteractionAt: string | null;
-}
-
-export interface AgentStatsDto {
-  agentId: string;
-  totalConversations: number;
-  activeConversations: number;
-  byStatus: { [S in ConversationStatus]?: number };
-  byChannel: { [C in ConversationChannel]?: number };
-  averageDurationSeconds: number;
-  lastConversationAt: string | null;
-}

@@ -14,11 +14,6 @@ import type { JsonObject } from "./json.ts";
 // ---------------------------------------------------------------------------------------------
 // Errors and pagination (seed: Errors, Pagination conventions)
 
-export interface ErrorBody {
-  error: { code: string; message: string; details?: JsonObject };
-  requestId?: string;
-}
-
 /** Form 1: page/pageSize (default 20, max 100). */
 export interface PageResponse<T> {
   items: T[];
@@ -138,35 +133,12 @@ export interface CampaignDto {
   updatedAt: string;
 }
 
-/** Operation 12's 200 body (not shown by the seed; sandbox choice). */
-export interface RetryCampaignResponse {
-  campaignId: string;
-  retriedRows: number;
-  status: CampaignStatus;
-}
-
 // ---------------------------------------------------------------------------------------------
 // Phone numbers, properties, tools, documents (operations 6, 9, 13, 14)
-
-export interface PhoneNumberDto {
-  id: string;
-  number: string;
-  country: string;
-  agentId: string | null;
-  assignedAt: string | null;
-}
 
 export interface AssignPhoneNumberBody {
   phoneNumberId: string;
   agentId: string;
-}
-
-export interface PropertyDefinitionDto {
-  id: string;
-  key: string;
-  label: string;
-  type: "STRING" | "NUMBER" | "BOOLEAN" | "DATE";
-  createdAt: string;
 }
 
 export interface ToolCatalogEntryDto {
@@ -176,11 +148,6 @@ export interface ToolCatalogEntryDto {
   category: string;
   type: "FUNCTION" | "INTEGRATION";
   parameters: JsonObject;
-}
-
-/** Operation 13's body (sandbox choice: an object with `items`; the gateway also reads an array). */
-export interface ToolCatalogResponse {
-  items: ToolCatalogEntryDto[];
 }
 
 export interface DocumentDto {

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
+import { bearerToken } from "./authorization.ts";
 import { markAnsweredLocally, UpstreamError } from "./errors.ts";
-import { MAX_LOCAL_BLOCK_S } from "./rate-limit.ts";
+import { DEFAULT_RETRY_AFTER_S, MAX_LOCAL_BLOCK_S } from "./rate-limit.ts";
 
 /**
  * One form per key, whatever the spelling of its header: the scheme in any case, any spaces
@@ -9,9 +10,8 @@ import { MAX_LOCAL_BLOCK_S } from "./rate-limit.ts";
  * state (rate-limit memory, pollers). The header itself is still forwarded verbatim.
  */
 export function normalizedKey(authorization: string): string {
-  const trimmed = authorization.trim();
-  const bearer = /^bearer\s+(.*)$/is.exec(trimmed);
-  return bearer ? `Bearer ${bearer[1]?.trim()}` : trimmed.replace(/\s+/g, " ");
+  const token = bearerToken(authorization);
+  return token !== undefined ? `Bearer ${token}` : authorization.trim().replace(/\s+/g, " ");
 }
 
 /** What per-key state is keyed by: a hash, so no key is ever held in memory as a map key. */
@@ -76,7 +76,10 @@ export class KeyMemory {
   /** Learns from an upstream answer to a call made with the key of this hash. */
   learn(hash: string, outcome: { status: number; error?: UpstreamError }): void {
     if (outcome.status === 429 && outcome.error) {
-      const seconds = Math.min(outcome.error.retryAfter ?? 1, MAX_LOCAL_BLOCK_S);
+      const seconds = Math.min(
+        outcome.error.retryAfter ?? DEFAULT_RETRY_AFTER_S,
+        MAX_LOCAL_BLOCK_S,
+      );
       const untilMs = this.#now() + seconds * 1000;
       this.#limitedUntil.set(hash, { untilMs, error: outcome.error });
       const { code, message, details } = outcome.error;

@@ -1,3 +1,4 @@
+import { parseAuthorization } from "./authorization.ts";
 import { isJsonObject } from "./json.ts";
 
 /** What stands where a piece of the key was. */
@@ -17,9 +18,7 @@ const SHORTEST_KEY = 4;
  * whole value when it has no scheme.
  */
 export function tokenOf(authorization: string): string {
-  const trimmed = authorization.trim();
-  const scheme = /^\S+\s+(\S.*)$/s.exec(trimmed);
-  return scheme ? (scheme[1] as string).trim() : trimmed;
+  return parseAuthorization(authorization).token;
 }
 
 /**

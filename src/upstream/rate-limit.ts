@@ -14,14 +14,24 @@ export interface RateLimit {
   reset: number;
 }
 
+/** The three headers' names, as the seed spells them (the gateway's CORS exposes them too). */
+export const RATE_LIMIT_HEADERS = {
+  limit: "X-RateLimit-Limit",
+  remaining: "X-RateLimit-Remaining",
+  reset: "X-RateLimit-Reset",
+} as const;
+
 /** The headers as the seed names them, as the gateway passes them on to its clients. */
 export function rateLimitHeaders(rateLimit: RateLimit): Record<string, string> {
   return {
-    "X-RateLimit-Limit": String(rateLimit.limit),
-    "X-RateLimit-Remaining": String(rateLimit.remaining),
-    "X-RateLimit-Reset": String(rateLimit.reset),
+    [RATE_LIMIT_HEADERS.limit]: String(rateLimit.limit),
+    [RATE_LIMIT_HEADERS.remaining]: String(rateLimit.remaining),
+    [RATE_LIMIT_HEADERS.reset]: String(rateLimit.reset),
   };
 }
+
+/** Whole seconds to wait when a 429 said nothing of when to retry. */
+export const DEFAULT_RETRY_AFTER_S = 1;
 
 function parseNonNegativeInteger(value: string | undefined): number | undefined {
   if (value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined;
@@ -46,9 +56,10 @@ export const MAX_LOCAL_BLOCK_S = 3600;
  * reset is a date at all (an absurd header is ignored, never a failure of the call).
  */
 export function parseRateLimit(headers: IncomingHttpHeaders): RateLimit | undefined {
-  const limit = parseNonNegativeInteger(headerValue(headers, "x-ratelimit-limit"));
-  const remaining = parseNonNegativeInteger(headerValue(headers, "x-ratelimit-remaining"));
-  const reset = parseNonNegativeInteger(headerValue(headers, "x-ratelimit-reset"));
+  const read = (name: string) => parseNonNegativeInteger(headerValue(headers, name.toLowerCase()));
+  const limit = read(RATE_LIMIT_HEADERS.limit);
+  const remaining = read(RATE_LIMIT_HEADERS.remaining);
+  const reset = read(RATE_LIMIT_HEADERS.reset);
   if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
   if (reset > LAST_DATE_S) return undefined;
   return { limit, remaining, reset };

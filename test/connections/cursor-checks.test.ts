@@ -117,7 +117,7 @@ describe("forged and out-of-reach cursors", () => {
   it.each([
     ["a position near 2^53 under a valid mac", signed({ f: "offset", p: 2 ** 53 - 2, i: null })],
     ["a position past 10^7", signed({ f: "offset", p: 10_000_001, i: null })],
-    ["an ID past 256 characters", signed({ f: "offset", p: 3, i: "x".repeat(257) })],
+    ["an ID past 255 characters", signed({ f: "offset", p: 3, i: "x".repeat(256) })],
     ["an ID that is no string", signed({ f: "offset", p: 3, i: 7 })],
     ["a skip near 2^53", signed({ f: "cursor", u: null, s: 2 ** 53 - 1 })],
     ["an upstream cursor past 2048 characters", signed({ f: "cursor", u: "u".repeat(2049), s: 0 })],

@@ -48,7 +48,7 @@ describe("unexpected errors and secrets", () => {
           message: "Unexpected error.",
           locations: [{ line: 1, column: 23 }],
           path: ["agents", "nodes", 0, "primaryLanguage"],
-          extensions: { code: "INTERNAL_SERVER_ERROR" },
+          extensions: { code: "INTERNAL_SERVER_ERROR", http: { status: 500 } },
         },
       ],
       extensions: { cost: { estimated: 3, upstreamCalls: 1 } },

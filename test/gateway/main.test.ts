@@ -41,8 +41,10 @@ describe("npm start", () => {
       expect(banner).toContain("GraphiQL off; GRAPHIQL=true turns it on");
       const url = /GraphQL at (\S+)/.exec(banner)?.[1] as string;
       const page = await fetch(url, { headers: { accept: "text/html" } });
-      expect(page.headers.get("content-type") ?? "").not.toContain("text/html");
-      await page.arrayBuffer();
+      // Not GraphiQL: the short page that says how to turn it on.
+      const html = await page.text();
+      expect(html).toContain("GRAPHIQL=true");
+      expect(html).not.toMatch(/graphiql\/assets/);
 
       const answer = await fetch(url, {
         method: "POST",
@@ -52,8 +54,14 @@ describe("npm start", () => {
       expect(await answer.json()).toMatchObject({
         data: { organization: { name: expect.any(String) } },
       });
-      expect(upstream.requests.map((request) => `${request.method} ${request.url}`)).toEqual([
-        "GET /v1/organization",
+      // The operation's call, with its key; and the start-up's reachability probe, with none.
+      const seen = upstream.requests.map(
+        (request) =>
+          `${request.method} ${request.url} ${request.headers.authorization ?? "(no key)"}`,
+      );
+      expect(seen.sort()).toEqual([
+        "GET /v1/organization (no key)",
+        "GET /v1/organization Bearer sk_test_globex",
       ]);
     } finally {
       await upstream.close();

@@ -5,6 +5,7 @@ import {
   type JWTVerifyGetKey,
   jwtVerify,
 } from "jose";
+import { bearerToken } from "../../upstream/authorization.ts";
 import { GATEWAY_DEFAULTS } from "../defaults.ts";
 
 /** Who a frontend's token says is calling. */
@@ -48,8 +49,8 @@ export function createSessionVerifier(options: SessionVerifierOptions) {
   if (!secret && !jwks) throw new Error("session mode needs a secret or a JWKS URL");
 
   return async function verify(authorization: string | undefined): Promise<Session> {
-    const token = /^bearer\s+(\S+)\s*$/i.exec(authorization?.trim() ?? "")?.[1];
-    if (token === undefined)
+    const token = bearerToken(authorization ?? "");
+    if (token === undefined || /\s/.test(token))
       throw new SessionRefused(
         "A session token is required: send `Authorization: Bearer <token>`.",
       );
