@@ -60,6 +60,7 @@ import {
 } from "./use-persisted-documents.ts";
 import { useReadiness } from "./use-readiness.ts";
 import { useRequestSizeLimit } from "./use-request-size-limit.ts";
+import { useSseSingleConnection } from "./use-sse-single-connection.ts";
 import { useUpstreamReport } from "./use-upstream-report.ts";
 import { useVariableErrors } from "./use-variable-errors.ts";
 import { useWellFormedInput } from "./use-well-formed-input.ts";
@@ -252,6 +253,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       // After the size limit, which may replace the request: the ID is kept on the final one.
       useRequestId(requestIds),
       useRequestLogScope(requestIds),
+      // After the size limit and the request ID: graphql-sse's own endpoint (/graphql/stream).
+      useSseSingleConnection(),
       useOperationSpans(),
       usePersistedDocuments({
         ...bounds,

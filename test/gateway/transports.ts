@@ -1,3 +1,4 @@
+import { createClient as createSseClient } from "graphql-sse";
 import { createClient } from "graphql-ws";
 import { WebSocket } from "ws";
 import type { Harness } from "./harness.ts";
@@ -11,7 +12,7 @@ export interface Seen {
 
 /** A transport as a client uses it: run operations with one Authorization value. */
 export interface Transport {
-  readonly name: "HTTP" | "SSE" | "graphql-ws";
+  readonly name: "HTTP" | "SSE" | "graphql-sse single connection" | "graphql-ws";
   /** Which Authorization values it can carry at all (HTTP headers carry no control character). */
   carries(authorization: string): boolean;
   /** Opens a client with this Authorization; `run` sends one operation and reads its answer. */
@@ -52,6 +53,35 @@ export const SSE: Transport = {
     isOpen: () => true,
     close: async () => undefined,
   }),
+};
+
+export const SSE_SINGLE_CONNECTION: Transport = {
+  name: "graphql-sse single connection",
+  carries: headerSafe,
+  open(harness, authorization) {
+    const client = createSseClient({
+      url: `${harness.url}/graphql/stream`,
+      singleConnection: true,
+      // One stream, kept open between operations, as a dashboard's would be.
+      lazy: false,
+      headers: { authorization },
+      retryAttempts: 0,
+    });
+    return {
+      async run(query) {
+        const results: Seen[] = [];
+        const iterate = (async () => {
+          for await (const result of client.iterate({ query })) results.push(result as Seen);
+        })();
+        await within(iterate, 5_000, "graphql-sse operation still open");
+        const [first] = results;
+        if (first === undefined) throw new Error("graphql-sse operation without a result");
+        return first;
+      },
+      isOpen: () => true,
+      close: async () => client.dispose(),
+    };
+  },
 };
 
 export const GRAPHQL_WS: Transport = {
@@ -98,4 +128,4 @@ export const GRAPHQL_WS: Transport = {
   },
 };
 
-export const TRANSPORTS: readonly Transport[] = [HTTP, SSE, GRAPHQL_WS];
+export const TRANSPORTS: readonly Transport[] = [HTTP, SSE, SSE_SINGLE_CONNECTION, GRAPHQL_WS];
