@@ -19,28 +19,36 @@ export function requestLevel(error: GraphQLError): GraphQLError {
 }
 
 /**
- * yoga removes `extensions.http` from every error before serialising (it uses it for the
- * response status). The contract shows `http.status` to clients, so it is put back, from the
- * code, for every error of the catalogue.
+ * The one rule for HTTP statuses (docs/http.md): an error that stopped the operation before it
+ * ran (no `path`) shows `extensions.http.status`, the response's own status; a field error, which
+ * leaves the response at 200, shows none (an upstream's status is in `extensions.upstream`).
+ * yoga removes `extensions.http` from every error before serialising (it uses it for the response
+ * status), so it is put back here, from the catalogue.
  */
 export function stringifyWithHttpStatus(result: ExecutionResult, requestId?: string): string {
   return JSON.stringify(formatWithHttpStatus(result, requestId));
 }
 
 /**
- * The result as sent (graphql-ws sends this too): catalogue errors with `extensions.http.status`,
- * and every error with the request's ID when there is one, so a client can quote it.
+ * The result as sent (graphql-ws and graphql-sse send this too): request-level errors with
+ * `extensions.http.status`, every error with the request's ID when there is one, so a client can
+ * quote it, and no transport instructions (`extensions.http` of the result) left in it.
  */
 export function formatWithHttpStatus(result: ExecutionResult, requestId?: string) {
-  if (!result.errors?.length) return result;
-  return { ...result, errors: result.errors.map((error) => withHttpStatus(error, requestId)) };
+  const { http: _transport, ...extensions } = (result.extensions ?? {}) as Record<string, unknown>;
+  const shown = result.extensions === undefined ? result : { ...result, extensions };
+  if (!result.errors?.length) return shown;
+  return { ...shown, errors: result.errors.map((error) => withHttpStatus(error, requestId)) };
 }
 
 function withHttpStatus(error: GraphQLError | Record<string, unknown>, requestId?: string) {
   const json = error instanceof GraphQLError ? error.toJSON() : error;
-  const extensions = (json.extensions ?? {}) as Record<string, unknown>;
-  const { code, ...rest } = extensions;
+  const { code, http: _http, ...rest } = (json.extensions ?? {}) as Record<string, unknown>;
   const id = requestId === undefined ? {} : { requestId };
-  if (!isGatewayErrorCode(code)) return { ...json, extensions: { ...extensions, ...id } };
+  const coded = code === undefined ? {} : { code };
+  // graphql-js's and yoga's own refusals (parse, validation) keep yoga's statuses and show none.
+  if (json.path !== undefined || !isGatewayErrorCode(code)) {
+    return { ...json, extensions: { ...coded, ...rest, ...id } };
+  }
   return { ...json, extensions: { code, http: { status: ERROR_CODES[code] }, ...rest, ...id } };
 }

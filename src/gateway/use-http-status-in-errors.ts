@@ -17,9 +17,11 @@ export function useHttpStatusInErrors(
         setResult(mapAsyncIterator(result, (value) => ({ ...value, stringify })));
         return;
       }
-      const results = Array.isArray(result) ? result : [result];
-      const withStatus = results.map((single) => ({ ...single, stringify }));
-      setResult(Array.isArray(result) ? withStatus : (withStatus[0] ?? result));
+      if (Array.isArray(result)) {
+        setResult(result.map((single) => ({ ...single, stringify })));
+        return;
+      }
+      setResult({ ...result, stringify });
     },
   };
 }

@@ -159,7 +159,6 @@ describe("an upstream cursor past the sandbox's TTL", () => {
       expect(body.data).toEqual({ campaigns: null });
       expect(body.errors?.[0]?.extensions).toMatchObject({
         code: "CURSOR_EXPIRED",
-        http: { status: 400 },
         upstream: INVALID_CURSOR,
       });
       expect(harness.takeUpstreamRequests()).toEqual([

@@ -172,7 +172,6 @@ describe("cursors a client cannot forge", () => {
       expect(body.data).toEqual({ conversations: null });
       expect(body.errors?.[0]?.extensions).toMatchObject({
         code: "BAD_USER_INPUT",
-        http: { status: 400 },
       });
     }
     expect(performance.now() - started).toBeLessThan(1000);

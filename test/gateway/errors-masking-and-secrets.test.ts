@@ -48,7 +48,7 @@ describe("unexpected errors and secrets", () => {
           message: "Unexpected error.",
           locations: [{ line: 1, column: 23 }],
           path: ["agents", "nodes", 0, "primaryLanguage"],
-          extensions: { code: "INTERNAL_SERVER_ERROR", http: { status: 500 } },
+          extensions: { code: "INTERNAL_SERVER_ERROR" },
         },
       ],
       extensions: { cost: { estimated: 3, upstreamCalls: 1 } },
@@ -125,7 +125,6 @@ describe("unexpected errors and secrets", () => {
     expect(byPath).toEqual({
       agent: {
         code: "NOT_FOUND",
-        http: { status: 404 },
         upstream: {
           status: 404,
           code: "NOT_FOUND",
@@ -136,7 +135,6 @@ describe("unexpected errors and secrets", () => {
       },
       document: {
         code: "FORBIDDEN",
-        http: { status: 403 },
         upstream: {
           status: 403,
           code: "[REDACTED]",
@@ -147,7 +145,6 @@ describe("unexpected errors and secrets", () => {
       },
       campaign: {
         code: "UPSTREAM_ERROR",
-        http: { status: 502 },
         upstream: {
           status: 500,
           code: "INTERNAL",

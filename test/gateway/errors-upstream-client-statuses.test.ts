@@ -28,7 +28,6 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
           path: ["organization"],
           extensions: {
             code: "BAD_USER_INPUT",
-            http: { status: 400 },
             upstream: {
               status: 400,
               code: "INVALID_PARAMETER",
@@ -58,7 +57,6 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
         path: ["organization"],
         extensions: {
           code: "UNAUTHENTICATED",
-          http: { status: 401 },
           upstream: {
             status: 401,
             code: sandboxErrorCode("UNAUTHORIZED"),
@@ -88,7 +86,6 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
         path: ["updateOrganization"],
         extensions: {
           code: "FORBIDDEN",
-          http: { status: 403 },
           upstream: {
             status: 403,
             code: sandboxErrorCode("FORBIDDEN"),
@@ -116,7 +113,6 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
         path: ["agent"],
         extensions: {
           code: "NOT_FOUND",
-          http: { status: 404 },
           upstream: {
             status: 404,
             code: "NOT_FOUND",
@@ -163,7 +159,6 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
         path: ["retryCampaign"],
         extensions: {
           code: "CONFLICT",
-          http: { status: 409 },
           upstream: {
             status: 409,
             code: "CONFLICT",
@@ -193,7 +188,6 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
         path: ["updateOrganization"],
         extensions: {
           code: "VALIDATION_FAILED",
-          http: { status: 422 },
           upstream: {
             status: 422,
             code: sandboxErrorCode("VALIDATION_ERROR"),

@@ -31,7 +31,6 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
       const error = response.body.errors?.[0];
       expect(error?.extensions).toEqual({
         code: "RATE_LIMITED",
-        http: { status: 429 },
         upstream: {
           status: 429,
           code: sandboxErrorCode("RATE_LIMITED"),
@@ -66,7 +65,6 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
           path: ["organization"],
           extensions: {
             code: "UPSTREAM_ERROR",
-            http: { status: 502 },
             upstream: {
               status: 500,
               code: sandboxErrorCode("INTERNAL_ERROR"),
@@ -97,7 +95,6 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
       expect(response.body.errors?.[0]?.message).toBe(`The upstream API failed (HTTP ${status}).`);
       expect(response.body.errors?.[0]?.extensions).toMatchObject({
         code: "UPSTREAM_ERROR",
-        http: { status: 502 },
         upstream: { status, code },
       });
       expect(harness.takeUpstreamRequests()).toEqual([
@@ -133,7 +130,7 @@ describe("an unreachable or unusable upstream is UPSTREAM_UNAVAILABLE", () => {
       message: UNAVAILABLE,
       locations: [{ line: 1, column: 3 }],
       path: ["organization"],
-      extensions: { code: "UPSTREAM_UNAVAILABLE", http: { status: 503 }, reason },
+      extensions: { code: "UPSTREAM_UNAVAILABLE", reason },
     };
   }
 

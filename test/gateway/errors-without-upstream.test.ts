@@ -16,7 +16,7 @@ describe("what the gateway decides without the upstream", () => {
           message: '`id` must be an agent ID starting with "agt_", got "cnt_acme_maria".',
           locations: [{ line: 1, column: 3 }],
           path: ["agent"],
-          extensions: { code: "BAD_USER_INPUT", http: { status: 400 }, argument: "id" },
+          extensions: { code: "BAD_USER_INPUT", argument: "id" },
         },
       ],
       extensions: { cost: { estimated: 1, upstreamCalls: 0 } },
@@ -28,9 +28,9 @@ describe("what the gateway decides without the upstream", () => {
     const response = await harness.graphql('{ node(id: "usr_1") { id } }');
 
     expect(response.body.data).toEqual({ node: null });
+    // A field error: the response stays 200, so no http.status of its own (docs/http.md).
     expect(response.body.errors?.[0]?.extensions).toEqual({
       code: "BAD_USER_INPUT",
-      http: { status: 400 },
       argument: "id",
     });
     expect(harness.takeUpstreamRequests()).toEqual([]);

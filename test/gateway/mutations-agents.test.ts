@@ -184,7 +184,6 @@ describe("createAgent", () => {
       path: ["createAgent"],
       extensions: {
         code: "CONFLICT",
-        http: { status: 409 },
         upstream: {
           status: 409,
           code: "CONFLICT",

@@ -28,7 +28,7 @@ describe("deletePropertyDefinition", () => {
     expect(second.body.errors?.[0]).toMatchObject({
       message: "Property definition prp_acme_insurance_provider was not found.",
       path: ["deletePropertyDefinition"],
-      extensions: { code: "NOT_FOUND", http: { status: 404 }, upstream: { status: 404 } },
+      extensions: { code: "NOT_FOUND", upstream: { status: 404 } },
     });
     expect(upstreamCalls()).toEqual([
       ["DELETE /v1/properties/prp_acme_insurance_provider", undefined, DELETE_STATUS],

@@ -157,7 +157,6 @@ describe("a read-only key", () => {
         path: [mutation],
         extensions: {
           code: "FORBIDDEN",
-          http: { status: 403 },
           upstream: { status: 403, code: sandboxErrorCode("FORBIDDEN") },
         },
       });

@@ -117,7 +117,7 @@ describe("node(id) dispatches on the ID's prefix", () => {
         message: `"${id}" is not a node ID: it must start with one of ${NODE_ID_PREFIXES}.`,
         locations: [{ line: 2, column: 3 }],
         path: ["node"],
-        extensions: { code: "BAD_USER_INPUT", http: { status: 400 }, argument: "id" },
+        extensions: { code: "BAD_USER_INPUT", argument: "id" },
       },
     ]);
     expect(harness.takeUpstreamRequests()).toEqual([]);
@@ -136,7 +136,6 @@ describe("node(id) dispatches on the ID's prefix", () => {
       path: ["node"],
       extensions: {
         code: "NOT_FOUND",
-        http: { status: 404 },
         upstream: { status: 404, code: "NOT_FOUND" },
       },
     });
@@ -211,7 +210,6 @@ describe("nodes(ids)", () => {
       path: ["nodes", 1],
       extensions: {
         code: "NOT_FOUND",
-        http: { status: 404 },
         upstream: {
           status: 404,
           code: "NOT_FOUND",

@@ -36,7 +36,6 @@ describe("HTTP 429 when every root field was rate-limited", () => {
         path: [field],
         extensions: {
           code: "RATE_LIMITED",
-          http: { status: 429 },
           upstream: {
             status: 429,
             code: sandboxErrorCode("RATE_LIMITED"),
@@ -171,7 +170,6 @@ describe("HTTP 429 when every root field was rate-limited", () => {
     expect(response.headers.get("retry-after")).toBe("3");
     expect(response.body.errors?.[0]?.extensions).toEqual({
       code: "RATE_LIMITED",
-      http: { status: 429 },
       upstream: {
         status: 429,
         code: "HTTP_429",
