@@ -1,5 +1,6 @@
 import type { ExecutionResult } from "graphql";
 import { isAsyncIterable, mapAsyncIterator, type Plugin } from "graphql-yoga";
+import { ERROR_CODES, isGatewayErrorCode } from "../errors.ts";
 import { stringifyWithHttpStatus } from "./http-status.ts";
 
 /**
@@ -21,7 +22,25 @@ export function useHttpStatusInErrors(
         setResult(result.map((single) => ({ ...single, stringify })));
         return;
       }
-      setResult({ ...result, stringify });
+      setResult({ ...withRequestStatus(result), stringify });
     },
   };
+}
+
+/**
+ * An operation refused before it ran (no data) with a catalogue error answers that error's status,
+ * the one its `extensions.http.status` shows, whatever the client accepts: yoga would answer 200
+ * to a client that accepts only `application/json` for a refusal made during validation (a depth
+ * or alias limit), and the error would contradict the response (docs/http.md).
+ */
+function withRequestStatus(result: ExecutionResult): ExecutionResult {
+  if (result.data !== undefined || !result.errors?.length) return result;
+  const statuses = result.errors.flatMap((error) => {
+    const code = error.extensions?.code;
+    return isGatewayErrorCode(code) ? [ERROR_CODES[code]] : [];
+  });
+  if (statuses.length === 0) return result;
+  const http = (result.extensions?.http ?? {}) as { status?: number };
+  const status = Math.max(...statuses, http.status ?? 0);
+  return { ...result, extensions: { ...result.extensions, http: { ...http, status } } };
 }

@@ -5,6 +5,7 @@ import type { GraphQLError, ValidationContext } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { type ErrorCode, gatewayError } from "../errors.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
+import { requestLevel } from "./http-status.ts";
 
 export interface OperationLimitsOptions {
   /** Deepest selection allowed (introspection's `__schema` not counted); default 12. */
@@ -52,6 +53,7 @@ export function useOperationLimits(options: OperationLimitsOptions = {}): Plugin
 function report(code: ErrorCode, limit: number) {
   return (context: ValidationContext | null, rejection: GraphQLError): void => {
     const message = rejection.message.replace(/^Syntax Error: /, "");
-    context?.reportError(gatewayError(code, message, { limit }));
+    // A catalogue refusal with its status: 400 whatever the client accepts (docs/http.md).
+    context?.reportError(requestLevel(gatewayError(code, message, { limit })));
   };
 }

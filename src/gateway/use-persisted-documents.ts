@@ -138,7 +138,7 @@ export function usePersistedDocuments(options: PersistedDocumentsOptions = {}): 
             persistedQueryOnly: {
               message:
                 "Only trusted documents run on this gateway: send a `documentId` from its manifest.",
-              extensions: { code: "PERSISTED_QUERY_ONLY" },
+              extensions: { code: "PERSISTED_QUERY_ONLY", http: { status: 400 } },
             },
             keyNotFound: {
               message: "Send a query, a `documentId` or a persisted-query hash.",

@@ -152,3 +152,56 @@ describe("pages a browser lands on", () => {
     expect(await query.json()).toMatchObject({ data: { __typename: "Query" } });
   });
 });
+
+describe("one rule for HTTP statuses, whatever the client accepts", () => {
+  const asJsonOnly = (harness: { url: string }, query: string) =>
+    fetch(`${harness.url}/graphql`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json",
+        authorization: ACME,
+      },
+      body: JSON.stringify({ query }),
+    });
+
+  it.each([
+    [
+      "a depth refusal",
+      `{ agent(id: "agt_1") { conversations { nodes { agent { conversations { nodes { agent { conversations { nodes { agent { conversations { nodes { id } } } } } } } } } } } } }`,
+      "DEPTH_LIMIT_EXCEEDED",
+    ],
+    [
+      "an alias refusal",
+      `{ ${Array.from({ length: 31 }, (_, i) => `a${i}: organization { id }`).join(" ")} }`,
+      "ALIAS_LIMIT_EXCEEDED",
+    ],
+  ])("answers %s with the status its error shows", async (_what, query, code) => {
+    const harness = closing(await startHarness());
+    const response = await asJsonOnly(harness, query);
+    const body = (await response.json()) as {
+      errors: Array<{ extensions: Record<string, unknown> }>;
+    };
+    expect(body.errors[0]?.extensions.code).toBe(code);
+    expect(response.status).toBe(400);
+    expect(body.errors[0]?.extensions.http).toEqual({ status: 400 });
+  });
+
+  it("answers a wrong key 200 with its field error carrying the upstream's 401, and no http.status", async () => {
+    const harness = closing(await startHarness());
+    const response = await fetch(`${harness.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: "Bearer sk_wrong_key_123" },
+      body: JSON.stringify({ query: "{ organization { id } }" }),
+    });
+    const body = (await response.json()) as {
+      errors: Array<{ extensions: Record<string, unknown> }>;
+    };
+    expect(response.status).toBe(200);
+    expect(body.errors[0]?.extensions).toMatchObject({
+      code: "UNAUTHENTICATED",
+      upstream: { status: 401 },
+    });
+    expect(body.errors[0]?.extensions.http).toBeUndefined();
+  });
+});
