@@ -1,23 +1,14 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { SEED_IDS } from "../src/sandbox/seed-data.ts";
 import type { Sandbox } from "../src/sandbox/server.ts";
-import { type Child, spawnServer } from "./processes.ts";
+import { type Child, freePort, spawnServer } from "./processes.ts";
 
 /**
  * The peer: Hive Gateway serving a supergraph that Mesh Compose generates from the sandbox's own
  * OpenAPI document. Installed for the bench only (bench/peer has its own package.json and lock).
  */
 const dir = "bench/peer";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 export async function startPeer(upstream: Sandbox): Promise<Child> {
   if (!existsSync(`${dir}/node_modules`)) {

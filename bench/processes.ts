@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
+import { createServer } from "node:net";
 
 /**
  * The V8 flags `npm start` gives the gateway (package.json): the bench starts it with the same
@@ -16,6 +17,15 @@ export const GATEWAY_NODE_FLAGS: string[] = (
   .filter((word) => word.startsWith("--"));
 
 /** A server under test in its own process, so the RSS read from /proc is its own. */
+/** A loopback port that was free a moment ago, for a server that must be told its port. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 export interface Child {
   url: string;
   pid: number;

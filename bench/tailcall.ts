@@ -1,9 +1,8 @@
 import { execFileSync } from "node:child_process";
 import { existsSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { SEED_IDS } from "../src/sandbox/seed-data.ts";
 import type { Sandbox } from "../src/sandbox/server.ts";
-import { type Child, spawnServer } from "./processes.ts";
+import { type Child, freePort, spawnServer } from "./processes.ts";
 
 /**
  * The second peer: Tailcall 1.0.0, a REST-to-GraphQL gateway in Rust (from npm; 1.6.14 needs
@@ -14,14 +13,6 @@ import { type Child, spawnServer } from "./processes.ts";
  */
 const dir = "bench/tailcall";
 const binary = `${dir}/node_modules/@tailcallhq/core-linux-x64-gnu/bin/tailcall`;
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** Its configuration over one sandbox: the REST operations the two bench queries need. */
 export function tailcallConfig(upstream: string, port: number): string {
