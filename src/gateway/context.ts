@@ -8,6 +8,7 @@ import { createRestApi } from "../upstream/rest-api.ts";
 import type { SharedHow } from "../upstream/sharing.ts";
 import type { ConversationStatusHub } from "./conversation-status-hub.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
+import type { OperationFacts } from "./operation-facts.ts";
 import type { Session } from "./session/verify-session.ts";
 
 /** What one GraphQL operation did upstream: reported in `extensions` and response headers. */
@@ -88,6 +89,8 @@ export interface GatewayContext extends SchemaContext {
   readonly requestId: string;
   /** In session mode, who the token says is calling. */
   readonly session?: Session;
+  /** What the plugins learned about the operation before it ran (operation-facts.ts). */
+  facts?: OperationFacts;
 }
 
 export interface ContextDependencies {
@@ -100,6 +103,11 @@ export interface ContextDependencies {
   maxUpstreamBytes?: number;
   /** Told of every upstream call (metrics). */
   onCallDone?: (call: { route: string; status: string; seconds: number }) => void;
+  /**
+   * The usage of each HTTP request: the operations of one batch share it, so one budget
+   * (MAX_BATCH_SIZE). One map per gateway, keyed by the request, gone with it.
+   */
+  usageByRequest?: WeakMap<Request, UpstreamUsage>;
   /** Told of every call answered without an upstream call of its own (metrics). */
   onCallShared?: (call: { route: string; how: SharedHow }) => void;
 }
@@ -121,8 +129,6 @@ export function authorizationParam(connectionParams: unknown): unknown {
     params.Authorization ?? params.authorization ?? headers.Authorization ?? headers.authorization
   );
 }
-
-const usageByRequest = new WeakMap<Request, UpstreamUsage>();
 
 /**
  * A subscription event's own context (subscription-bounds.ts): fresh loads, its own budget and a
@@ -155,10 +161,10 @@ export function createContext(
   /** The HTTP request: the operations of one batch share its usage, so one budget (MAX_BATCH_SIZE). */
   request?: Request,
 ): GatewayContext {
-  let usage = request && usageByRequest.get(request);
+  let usage = request && deps.usageByRequest?.get(request);
   if (usage === undefined) {
     usage = new UpstreamUsage(deps.maxUpstreamCalls, deps.maxUpstreamBytes);
-    if (request) usageByRequest.set(request, usage);
+    if (request) deps.usageByRequest?.set(request, usage);
   }
   const operation = new AbortController();
   const bypassesCache = /\bno-cache\b/i.test(request?.headers.get("cache-control") ?? "");

@@ -178,6 +178,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxUpstreamBytes: bounds.maxUpstreamBytes,
     onCallDone: metrics.recordUpstreamCall,
     onCallShared: metrics.recordSharedCall,
+    usageByRequest: new WeakMap(),
   };
   const requestIds = new WeakMap<Request, string>();
   const authorize = options.session

@@ -39,7 +39,7 @@ export interface UpstreamFactsPolicy {
 
 const PASSTHROUGH: UpstreamFactsPolicy = { plainCodesOnly: false };
 
-function factsOf(error: UpstreamError, policy: UpstreamFactsPolicy): JsonObject {
+function upstreamFactsFor(error: UpstreamError, policy: UpstreamFactsPolicy): JsonObject {
   const facts = upstreamFacts(error);
   if (policy.plainCodesOnly && !PLAIN_CODE.test(error.code)) facts.code = `HTTP_${error.status}`;
   return facts;
@@ -60,7 +60,7 @@ export function fromUpstreamError(
     );
   }
   const code = CODE_BY_UPSTREAM_STATUS[error.status] ?? "UPSTREAM_ERROR";
-  const extensions: JsonObject = { upstream: factsOf(error, policy) };
+  const extensions: JsonObject = { upstream: upstreamFactsFor(error, policy) };
   if (code === "RATE_LIMITED") extensions.retryAfter = retryAfterSeconds(error);
   const message =
     code === "UPSTREAM_ERROR" ? `The upstream API failed (HTTP ${error.status}).` : error.message;
@@ -73,7 +73,7 @@ function fromConnectionError(error: ConnectionError, policy: UpstreamFactsPolicy
   return gatewayError(
     error.code,
     error.message,
-    cause instanceof UpstreamError ? { upstream: factsOf(cause, policy) } : {},
+    cause instanceof UpstreamError ? { upstream: upstreamFactsFor(cause, policy) } : {},
   );
 }
 

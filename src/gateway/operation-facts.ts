@@ -1,6 +1,6 @@
 /**
- * What the plugins learn about one operation before it runs, passed from one to the next through
- * this typed store (keyed by the operation's context) rather than through fields on the context.
+ * What the plugins learn about one operation before it runs, passed from one to the next in one
+ * typed field of the operation's context (`facts`), never in a module-level map.
  */
 export interface OperationFacts {
   /** The variables coerced to their types (use-variable-errors.ts). */
@@ -9,13 +9,12 @@ export interface OperationFacts {
   estimatedUpstreamCalls?: number;
 }
 
-const facts = new WeakMap<object, OperationFacts>();
-
+/**
+ * The facts of the operation whose context this is: a typed field of the context itself
+ * (GatewayContext.facts, made by createContext), so they live and die with the operation.
+ */
 export function factsOf(context: object): OperationFacts {
-  let known = facts.get(context);
-  if (known === undefined) {
-    known = {};
-    facts.set(context, known);
-  }
-  return known;
+  const holder = context as { facts?: OperationFacts };
+  holder.facts ??= {};
+  return holder.facts;
 }

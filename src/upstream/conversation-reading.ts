@@ -28,12 +28,17 @@ function seconds(duration: unknown, reading: UpstreamReading): unknown {
   return Math.round(duration / 1000);
 }
 
-/** Each read conversation's object as the upstream sent it, for `raw`. */
-const originals = new WeakMap<object, unknown>();
+/**
+ * Where a read conversation keeps the object the upstream sent, for `raw`: a property of the
+ * read object itself (a symbol, not enumerable, so no copy or serialisation carries it), which
+ * lives and dies with it, rather than an entry of a module-level map.
+ */
+const ORIGINAL = Symbol("the upstream's own object");
 
 /** The upstream's own object behind a conversation `readConversation` returned (itself otherwise). */
 export function upstreamOriginal<T>(read: T): unknown {
-  return typeof read === "object" && read !== null ? (originals.get(read) ?? read) : read;
+  if (typeof read !== "object" || read === null) return read;
+  return (read as { [ORIGINAL]?: unknown })[ORIGINAL] ?? read;
 }
 
 /**
@@ -49,7 +54,7 @@ export function readConversation<T>(raw: T, reading: UpstreamReading): T {
     if (id !== undefined) read[`${name}Id`] = id;
   }
   if ("duration" in raw) read.duration = seconds(raw.duration, reading);
-  originals.set(read, raw);
+  Object.defineProperty(read, ORIGINAL, { value: raw, enumerable: false });
   return read as T;
 }
 
