@@ -4,7 +4,7 @@ import { gatewayError } from "../errors.ts";
 import type { PollerFleet, PollerUpdate, SharedPoller } from "../fleet/poller-lease.ts";
 import type { ConversationStatusFeed, StatusEvent } from "../schema/context.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
-import type { ConversationStatusDto } from "../upstream/conversation-dto.ts";
+import type { ConversationStatusDto } from "../upstream/dto.ts";
 import {
   type UnavailableReason,
   UpstreamError,

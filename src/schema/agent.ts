@@ -1,6 +1,7 @@
 import { resolveConnection } from "../connections/resolve-connection.ts";
 import type { AgentDto } from "../upstream/dto.ts";
 import { AGENT_STATUSES } from "../upstream/enums.ts";
+import { listOf } from "../upstream/operations.ts";
 import { builder } from "./builder.ts";
 import { connectionArgs } from "./connection-args.ts";
 import { assertId } from "./ids.ts";
@@ -9,11 +10,10 @@ import { nodeByIdQuery } from "./node-by-id.ts";
 import { patchBody } from "./patch-body.ts";
 import { listKey, readOnce } from "./read-once.ts";
 import { carriedFields } from "./shared-fields.ts";
+import { callsOf, connectionOf, listSourceOf } from "./upstream-calls.ts";
 import { VoiceConfig, VoiceConfigInput, voiceConfigsBody } from "./voice-config.ts";
 
 /** The upstream's default page size (seed), which the list and its cost estimate share. */
-const AGENTS_PAGE_SIZE = 20;
-
 export const AgentStatus = builder.enumType("AgentStatus", {
   description:
     "An agent's state; a value the upstream sends that the schema does not know resolves to null.",
@@ -78,7 +78,7 @@ Agent.implement({
       type: "JSONObject",
       nullable: true,
       description: "The agent's statistics, as the upstream reports them.",
-      extensions: { upstreamCalls: 1 },
+      extensions: callsOf("getAgentStats"),
       load: (ids: string[], context) => loadEach(ids, (id) => context.api.getAgentStats(id)),
       resolve: (agent) => agent.id,
     }),
@@ -137,7 +137,7 @@ const UpdateAgentPayload = builder.objectRef<{ agent: AgentDto }>("UpdateAgentPa
       description:
         "The agent as the update answered it; selecting `status`, which that answer omits, costs one GET.",
       // The answer has no `status`: selecting it costs one GET, which the estimate must bound.
-      extensions: { upstreamCalls: 1 },
+      extensions: callsOf("getAgent"),
     }),
   }),
 });
@@ -150,23 +150,25 @@ function agentBody<T extends typeof UpdateAgentInput.$inferInput>(input: T) {
     : fields;
 }
 
-nodeByIdQuery("agent", Agent, { noun: "An agent", how: " (GET /v1/agents/{agentId})" });
+nodeByIdQuery("agent", Agent, {
+  noun: "An agent",
+  how: " (GET /v1/agents/{agentId})",
+  calls: callsOf("getAgent"),
+});
 
 builder.queryFields((t) => ({
   agents: t.field({
     type: AgentConnection,
     // Nullable, as root fields that call upstream are: a failure here leaves siblings intact.
     nullable: true,
-    description:
-      "The organization's agents (GET /v1/agents, paged by page and pageSize; 20 a page by default).",
+    description: `The organization's agents (GET /v1/agents, paged by page and pageSize; ${listOf("listAgents").defaultSize} a page by default).`,
     args: connectionArgs(t.arg),
-    extensions: { upstreamCalls: 3, connection: { defaultSize: AGENTS_PAGE_SIZE } },
+    extensions: connectionOf("listAgents"),
     resolve: async (_root, args, context) => {
       const connection = await resolveConnection<AgentDto>(
         {
           name: "agents",
-          assumedForm: "page",
-          defaultSize: AGENTS_PAGE_SIZE,
+          ...listSourceOf("listAgents"),
           filters: {},
           cursorKey: context.cursorKey,
           itemId: (agent) => agent.id,
@@ -191,7 +193,7 @@ builder.mutationFields((t) => ({
     description:
       "Creates an agent, sending `name` and exactly the other fields given (POST /v1/agents).",
     args: { input: t.arg({ type: CreateAgentInput, required: true }) },
-    extensions: { upstreamCalls: 1 },
+    extensions: callsOf("createAgent"),
     resolve: async (_root, { input }, context) => {
       const agent = await context.api.createAgent({ name: input.name, ...agentBody(input) });
       // As for list items: only a complete agent may stand in for a GET.
@@ -207,7 +209,7 @@ builder.mutationFields((t) => ({
       id: t.arg.id({ required: true }),
       input: t.arg({ type: UpdateAgentInput, required: true }),
     },
-    extensions: { upstreamCalls: 1 },
+    extensions: callsOf("updateAgent"),
     resolve: async (_root, { id, input }, context) => {
       const agent = await context.api.updateAgent(assertId("agent", id), agentBody(input));
       // The update answer has no `status`: a later selection of it must GET the agent afresh.

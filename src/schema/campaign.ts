@@ -2,6 +2,7 @@ import { resolveConnection } from "../connections/resolve-connection.ts";
 import type { CampaignDto } from "../upstream/dto.ts";
 import { CAMPAIGN_STATUSES } from "../upstream/enums.ts";
 import type { JsonObject } from "../upstream/json.ts";
+import { listOf } from "../upstream/operations.ts";
 import { Agent } from "./agent.ts";
 import { builder } from "./builder.ts";
 import { forwardConnectionArgs } from "./connection-args.ts";
@@ -10,10 +11,9 @@ import { enumOrNull, loadEach } from "./load-each.ts";
 import { nodeByIdQuery } from "./node-by-id.ts";
 import { listKey, readOnce } from "./read-once.ts";
 import { carriedFields, RAW_ANSWER, rawField, rawResource } from "./shared-fields.ts";
+import { callsOf, connectionOf, listSourceOf } from "./upstream-calls.ts";
 
 /** The upstream's default page size (seed), which the list and its cost estimate share. */
-const CAMPAIGNS_PAGE_SIZE = 25;
-
 export const CampaignStatus = builder.enumType("CampaignStatus", {
   description:
     "A campaign's state (the sandbox's set: the REST API names none); an upstream value the schema does not know resolves to null.",
@@ -46,7 +46,7 @@ Campaign.implement({
       type: Agent,
       nullable: true,
       description: "The campaign's agent, loaded with one GET; null when the upstream names none.",
-      extensions: { upstreamCalls: 1, sharedByItems: true },
+      extensions: { ...callsOf("getAgent"), sharedByItems: true },
       resolve: (c) => c.agentId ?? null,
     }),
     totalRows: carriedFields(t).int("totalRows", "How many rows the campaign holds"),
@@ -104,7 +104,7 @@ const RetryCampaignPayload = builder
         type: Campaign,
         nullable: true,
         description: "The campaign after the retry started, loaded with one GET when selected.",
-        extensions: { upstreamCalls: 1 },
+        extensions: callsOf("getCampaign"),
         resolve: (payload) => payload.campaignId,
       }),
       raw: rawField(t, RAW_ANSWER, (payload) => payload.raw),
@@ -114,6 +114,7 @@ const RetryCampaignPayload = builder
 nodeByIdQuery("campaign", Campaign, {
   noun: "A campaign",
   how: " (GET /v1/campaigns/{campaignId})",
+  calls: callsOf("getCampaign"),
 });
 
 builder.queryFields((t) => ({
@@ -121,20 +122,15 @@ builder.queryFields((t) => ({
     type: CampaignConnection,
     // Nullable, as root fields that call upstream are: a failure here leaves siblings intact.
     nullable: true,
-    description:
-      "The organization's campaigns, forward only: the upstream pages them with opaque cursors (GET /v1/campaigns; 25 a page by default).",
+    description: `The organization's campaigns, forward only: the upstream pages them with opaque cursors (GET /v1/campaigns; ${listOf("listCampaigns").defaultSize} a page by default).`,
     args: { ...forwardConnectionArgs(t.arg), filter: t.arg({ type: CampaignFilter }) },
-    extensions: {
-      upstreamCalls: 2,
-      connection: { defaultSize: CAMPAIGNS_PAGE_SIZE, forwardOnly: true },
-    },
+    extensions: connectionOf("listCampaigns"),
     resolve: async (_root, { filter, ...args }, context) => {
       const status = filter?.status ?? undefined;
       const connection = await resolveConnection<CampaignShape>(
         {
           name: "campaigns",
-          assumedForm: "cursor",
-          defaultSize: CAMPAIGNS_PAGE_SIZE,
+          ...listSourceOf("listCampaigns"),
           filters: { status },
           cursorKey: context.cursorKey,
           itemId: (campaign) => campaign.id,
@@ -159,7 +155,7 @@ builder.mutationFields((t) => ({
     type: DeleteCampaignPayload,
     description: "Deletes a campaign (DELETE /v1/campaigns/{campaignId}).",
     args: { id: t.arg.id({ required: true }) },
-    extensions: { upstreamCalls: 1 },
+    extensions: callsOf("deleteCampaign"),
     resolve: async (_root, { id }, context) => {
       await context.api.deleteCampaign(assertId("campaign", id));
       Campaign.getDataloader(context).clear(id);
@@ -171,7 +167,7 @@ builder.mutationFields((t) => ({
     description:
       "Retries a campaign's failed rows; sends no body (POST /v1/campaigns/{campaignId}/retry).",
     args: { id: t.arg.id({ required: true }) },
-    extensions: { upstreamCalls: 1 },
+    extensions: callsOf("retryCampaign"),
     resolve: async (_root, { id }, context) => {
       const raw = await context.api.retryCampaign(assertId("campaign", id));
       Campaign.getDataloader(context).clear(id);

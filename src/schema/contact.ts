@@ -2,6 +2,7 @@ import type { JsonObject } from "../upstream/json.ts";
 import { builder } from "./builder.ts";
 import { loadEach } from "./load-each.ts";
 import { nodeByIdQuery } from "./node-by-id.ts";
+import { callsOf } from "./upstream-calls.ts";
 
 /**
  * The REST API has no contact read operation, only the contact's stats (operation 10): a
@@ -34,7 +35,7 @@ Contact.implement({
       type: "JSONObject",
       nullable: true,
       description: "Call and interaction statistics, as the upstream reports them.",
-      extensions: { upstreamCalls: 1 },
+      extensions: callsOf("getContactStats"),
       resolve: async (contact, _args, context) =>
         contact.stats ?? (await Contact.getDataloader(context).load(contact.id)).stats ?? null,
     }),
@@ -44,4 +45,5 @@ Contact.implement({
 nodeByIdQuery("contact", Contact, {
   noun: "A contact",
   how: ", proved to exist by loading its stats (GET /v1/contacts/{contactId}/stats)",
+  calls: callsOf("getContactStats"),
 });

@@ -1,5 +1,5 @@
 import type { CursorKey } from "../connections/cursor.ts";
-import type { ConversationStatusDto } from "../upstream/conversation-dto.ts";
+import type { ConversationStatusDto } from "../upstream/dto.ts";
 import type { RestApi } from "../upstream/rest-api.ts";
 
 /** One poll's answer for a followed conversation, or the failure that ends the stream. */

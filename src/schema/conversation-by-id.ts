@@ -1,11 +1,13 @@
-import type { ConversationDto } from "../upstream/conversation-dto.ts";
+import type { ConversationDto } from "../upstream/dto.ts";
 import { UpstreamUnavailableError } from "../upstream/errors.ts";
+import { listOf } from "../upstream/operations.ts";
 import type { SchemaContext } from "./context.ts";
 import { loadEach } from "./load-each.ts";
 import { listKey, readOnce } from "./read-once.ts";
+import { callsOf } from "./upstream-calls.ts";
 
-/** The widest page operation 7 grants (seed: `limit` 1 to 100). */
-const LIST_LIMIT = 100;
+/** `conversation(id)` and `node(id)` of a conversation: its status view, then one list page. */
+export const CONVERSATION_BY_ID_CALLS = callsOf("getConversationStatus", "listConversations");
 
 /**
  * Conversations by ID, each as its full list item, so `conversation(id)`, `node(id)` and every
@@ -58,7 +60,7 @@ async function itemsStartedAt(
 ) {
   const second = Math.floor(startedAtMs / 1000) * 1000;
   const query = {
-    limit: LIST_LIMIT,
+    limit: listOf("listConversations").maxSize,
     startDate: new Date(second).toISOString(),
     endDate: new Date(second + 999).toISOString(),
   };

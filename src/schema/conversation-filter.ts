@@ -1,5 +1,5 @@
 import { badUserInput } from "../errors.ts";
-import type { ListConversationsQuery } from "../upstream/conversation-dto.ts";
+import type { ListConversationsQuery } from "../upstream/dto.ts";
 import { builder } from "./builder.ts";
 import {
   ConversationChannel,

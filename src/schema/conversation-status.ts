@@ -1,10 +1,11 @@
-import type { ConversationStatusDto } from "../upstream/conversation-dto.ts";
+import type { ConversationStatusDto } from "../upstream/dto.ts";
 import { builder } from "./builder.ts";
 import type { StatusEvent } from "./context.ts";
 import { Conversation } from "./conversation.ts";
 import { conversationOfView } from "./conversation-by-id.ts";
 import { assertId } from "./ids.ts";
 import { callTimingFields } from "./shared-fields.ts";
+import { callsOf } from "./upstream-calls.ts";
 
 /**
  * One change of a live call. It has no ID of its own (an ID belongs to one type only): the
@@ -21,7 +22,7 @@ const ConversationStatusUpdate = builder
         type: Conversation,
         description:
           "The conversation as it is now: the same item `conversation(id)` answers (one list request per update when selected).",
-        extensions: { upstreamCalls: 1 },
+        extensions: callsOf("listConversations"),
         resolve: (update, _args, context) => conversationOfView(context, update, "fresh"),
       }),
       ...callTimingFields(t),
@@ -38,7 +39,8 @@ builder.subscriptionField("conversationStatus", (t) =>
     description:
       "Follows a live call: emits when its status view changes and completes after the call ends.",
     args: { id: t.arg.id({ required: true }) },
-    extensions: { upstreamCalls: 1 },
+    // The hub's poll of operation 8, shared by every subscriber of the call across the fleet.
+    extensions: callsOf("getConversationStatus"),
     subscribe: (_root, { id }, context) =>
       context.conversationStatusHub.subscribe(
         context.authorization ?? "",

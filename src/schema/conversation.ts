@@ -1,18 +1,19 @@
 import { resolveConnection } from "../connections/resolve-connection.ts";
-import type { ConversationDto, ListConversationsQuery } from "../upstream/conversation-dto.ts";
 import { upstreamOriginal } from "../upstream/conversation-reading.ts";
+import type { ConversationDto, ListConversationsQuery } from "../upstream/dto.ts";
 import {
   CONVERSATION_CHANNELS,
   CONVERSATION_DIRECTIONS,
   CONVERSATION_STATUSES,
 } from "../upstream/enums.ts";
 import type { JsonObject } from "../upstream/json.ts";
+import { listOf } from "../upstream/operations.ts";
 import { Agent } from "./agent.ts";
 import { builder } from "./builder.ts";
 import { connectionArgs } from "./connection-args.ts";
 import { Contact } from "./contact.ts";
 import type { SchemaContext } from "./context.ts";
-import { loadConversationsById } from "./conversation-by-id.ts";
+import { CONVERSATION_BY_ID_CALLS, loadConversationsById } from "./conversation-by-id.ts";
 import {
   ConversationChannel,
   ConversationDirection,
@@ -23,10 +24,9 @@ import { enumOrNull } from "./load-each.ts";
 import { nodeByIdQuery } from "./node-by-id.ts";
 import { listKey, readOnce } from "./read-once.ts";
 import { callTimingFields, rawField, rawResource } from "./shared-fields.ts";
+import { callsOf, connectionOf, listSourceOf } from "./upstream-calls.ts";
 
 /** The upstream's default page size (seed), which the list and its cost estimate share. */
-const CONVERSATIONS_PAGE_SIZE = 50;
-
 export const Conversation = builder.loadableNodeRef("Conversation", {
   id: {
     description: "The conversation's ID (`cnv_` prefix).",
@@ -63,7 +63,7 @@ Conversation.implement({
       nullable: true,
       description:
         "The agent in the conversation, loaded with one GET per distinct agent; null when the upstream names none.",
-      extensions: { upstreamCalls: 1, sharedByItems: true },
+      extensions: { ...callsOf("getAgent"), sharedByItems: true },
       resolve: (c) => c.agentId ?? null,
     }),
     contact: t.field({
@@ -101,8 +101,7 @@ function listConversations(
   return resolveConnection<ConversationDto>(
     {
       name: "conversations",
-      assumedForm: "offset",
-      defaultSize: CONVERSATIONS_PAGE_SIZE,
+      ...listSourceOf("listConversations"),
       filters: { ...query },
       cursorKey: context.cursorKey,
       itemId: (conversation) => conversation.id,
@@ -118,12 +117,12 @@ function listConversations(
 }
 
 // Two requests cover any window; `last` without `before` may need a third (README: Connections).
-const connectionField = { upstreamCalls: 3, connection: { defaultSize: CONVERSATIONS_PAGE_SIZE } };
+const connectionField = connectionOf("listConversations");
 
 nodeByIdQuery("conversation", Conversation, {
   noun: "A conversation",
   how: ", the same item the lists hold: its status view (GET /v1/conversations/{conversationId}/status) gives its start time, and the list filtered to that second gives the item",
-  upstreamCalls: 2,
+  calls: CONVERSATION_BY_ID_CALLS,
 });
 
 builder.queryFields((t) => ({
@@ -131,8 +130,7 @@ builder.queryFields((t) => ({
     type: ConversationConnection,
     // Nullable, as root fields that call upstream are: a failure here leaves siblings intact.
     nullable: true,
-    description:
-      "The organization's conversations, filtered (GET /v1/conversations, paged by limit and offset; 50 a page by default).",
+    description: `The organization's conversations, filtered (GET /v1/conversations, paged by limit and offset; ${listOf("listConversations").defaultSize} a page by default).`,
     args: { ...connectionArgs(t.arg), filter: t.arg({ type: ConversationFilter }) },
     extensions: connectionField,
     resolve: (_root, { filter, ...args }, context) =>

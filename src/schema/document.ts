@@ -5,6 +5,7 @@ import { builder } from "./builder.ts";
 import { enumOrNull, loadEach } from "./load-each.ts";
 import { nodeByIdQuery } from "./node-by-id.ts";
 import { carriedFields, rawField, rawResource } from "./shared-fields.ts";
+import { callsOf } from "./upstream-calls.ts";
 
 export const DocumentStatus = builder.enumType("DocumentStatus", {
   description:
@@ -52,4 +53,5 @@ Document.implement({
 nodeByIdQuery("document", Document, {
   noun: "A knowledge-base document",
   how: " (GET /v1/documents/{documentId})",
+  calls: callsOf("getDocument"),
 });

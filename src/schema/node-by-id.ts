@@ -10,7 +10,7 @@ type Types = typeof builder.$inferSchemaTypes;
 export function nodeByIdQuery<Shape>(
   kind: Exclude<IdKind, "property">,
   type: PothosSchemaTypes.ObjectRef<Types, string | Shape, Shape>,
-  description: { noun: string; how: string; upstreamCalls?: number },
+  description: { noun: string; how: string; calls: { upstreamCalls: number } },
 ) {
   builder.queryField(kind, (t) =>
     t.field({
@@ -18,7 +18,7 @@ export function nodeByIdQuery<Shape>(
       nullable: true,
       description: `${description.noun} by ID${description.how}. Null, with a NOT_FOUND error, when it does not exist.`,
       args: { id: t.arg.id({ required: true }) },
-      extensions: { upstreamCalls: description.upstreamCalls ?? 1 },
+      extensions: description.calls,
       // The ID stands for the node: the type's DataLoader loads it (or answers NOT_FOUND). The
       // cast: Pothos cannot resolve its result type over a generic `Shape`; a string is valid.
       resolve: (_root, { id }) => assertId(kind, id) as never,

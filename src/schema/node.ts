@@ -6,6 +6,7 @@ import { Campaign } from "./campaign.ts";
 import { Contact } from "./contact.ts";
 import type { SchemaContext } from "./context.ts";
 import { Conversation } from "./conversation.ts";
+import { CONVERSATION_BY_ID_CALLS } from "./conversation-by-id.ts";
 import { Document } from "./document.ts";
 import { assertIdLength, quoteId, typenameForId } from "./ids.ts";
 
@@ -39,8 +40,8 @@ builder.queryFields((t) => ({
     description:
       "Any object by its ID; the prefix (agt_, cnt_, cnv_, cmp_, prp_, doc_) picks the type.",
     args: { id: t.arg.id({ required: true }) },
-    // A conversation takes two calls (conversation-by-id.ts); every other type one at most.
-    extensions: { upstreamCalls: 2 },
+    // A conversation is the costliest node (conversation-by-id.ts); every other type one call.
+    extensions: CONVERSATION_BY_ID_CALLS,
     resolve: (_root, { id }, context) => loadNode(id, context) as never,
   }),
   nodes: t.field({
@@ -48,7 +49,9 @@ builder.queryFields((t) => ({
     nullable: { list: false, items: true },
     description: "Objects by ID, in order; an ID that fails yields null and its own error.",
     args: { ids: t.arg.idList({ required: true }) },
-    extensions: { upstreamCalls: { perItemOf: "ids", each: 2 } },
+    extensions: {
+      upstreamCalls: { perItemOf: "ids", each: CONVERSATION_BY_ID_CALLS.upstreamCalls },
+    },
     resolve: (_root, { ids }, context) => ids.map(async (id) => loadNode(id, context)) as never,
   }),
 }));

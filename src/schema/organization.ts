@@ -8,6 +8,7 @@ import { builder } from "./builder.ts";
 import { patchBody } from "./patch-body.ts";
 import { readOnce } from "./read-once.ts";
 import { rawField } from "./shared-fields.ts";
+import { callsOf } from "./upstream-calls.ts";
 
 /** What each writable organization field holds (the seed types them all as plain strings). */
 const FIELD_DESCRIPTIONS: Record<(typeof ORGANIZATION_WRITABLE_FIELDS)[number], string> = {
@@ -91,7 +92,7 @@ builder.queryField("organization", (t) =>
     type: Organization,
     nullable: true,
     description: "The organization the API key acts for (GET /v1/organization).",
-    extensions: { upstreamCalls: 1 },
+    extensions: callsOf("getOrganization"),
     resolve: (_root, _args, context) =>
       readOnce(context, "organization", () => context.api.getOrganization()),
   }),
@@ -103,7 +104,7 @@ builder.mutationField("updateOrganization", (t) =>
     description:
       "Sends exactly the fields given (PATCH /v1/organization); an explicit null is refused.",
     args: { input: t.arg({ type: UpdateOrganizationInput, required: true }) },
-    extensions: { upstreamCalls: 1 },
+    extensions: callsOf("updateOrganization"),
     resolve: async (_root, { input }, { api }) => {
       const body: UpdateOrganizationBody = patchBody(input, "input");
       return { organization: await api.updateOrganization(body) };

@@ -3,6 +3,7 @@ import { Agent } from "./agent.ts";
 import { builder } from "./builder.ts";
 import { assertId, assertIdLength } from "./ids.ts";
 import { RAW_ANSWER, rawField } from "./shared-fields.ts";
+import { callsOf } from "./upstream-calls.ts";
 
 const AssignPhoneNumberInput = builder.inputType("AssignPhoneNumberInput", {
   description: "Which phone number to assign to which agent; both are sent as given.",
@@ -29,7 +30,7 @@ const AssignPhoneNumberPayload = builder
         type: Agent,
         nullable: true,
         description: "The agent the number now rings, loaded with one GET when selected.",
-        extensions: { upstreamCalls: 1 },
+        extensions: callsOf("getAgent"),
         resolve: (payload) => payload.agentId,
       }),
       raw: rawField(t, RAW_ANSWER, (payload) => payload.raw),
@@ -42,7 +43,7 @@ builder.mutationField("assignPhoneNumber", (t) =>
     description:
       "Assigns a phone number to an agent, sending `phoneNumberId` and `agentId` (POST /v1/phone-numbers/assign).",
     args: { input: t.arg({ type: AssignPhoneNumberInput, required: true }) },
-    extensions: { upstreamCalls: 1 },
+    extensions: callsOf("assignPhoneNumber"),
     resolve: async (_root, { input }, context) => {
       const agentId = assertId("agent", input.agentId, "input.agentId");
       const raw = await context.api.assignPhoneNumber({

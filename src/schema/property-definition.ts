@@ -1,5 +1,6 @@
 import { builder } from "./builder.ts";
 import { assertId } from "./ids.ts";
+import { callsOf } from "./upstream-calls.ts";
 
 /**
  * The REST API can only delete a property definition; it has no read operation. The node is
@@ -35,7 +36,7 @@ builder.mutationField("deletePropertyDefinition", (t) =>
     description:
       "Deletes a custom property definition (DELETE /v1/properties/{propertyDefinitionId}).",
     args: { id: t.arg.id({ required: true }) },
-    extensions: { upstreamCalls: 1 },
+    extensions: callsOf("deletePropertyDefinition"),
     resolve: async (_root, { id }, { api }) => {
       await api.deletePropertyDefinition(assertId("property", id));
       return { deletedId: id };

@@ -4,6 +4,7 @@ import { isJsonObject, type JsonObject } from "../upstream/json.ts";
 import { builder } from "./builder.ts";
 import { readOnce } from "./read-once.ts";
 import { carriedFields, rawField, rawResource } from "./shared-fields.ts";
+import { callsOf } from "./upstream-calls.ts";
 
 /** The seed does not show a catalog entry: every field may be missing, `raw` keeps it all. */
 type ToolCatalogEntryShape = Partial<ToolCatalogEntryDto>;
@@ -51,7 +52,7 @@ builder.queryField("toolCatalog", (t) =>
     nullable: { list: true, items: false },
     description:
       "The tools and integrations agents can use (GET /v1/tools/catalog, read as a bare list or as `{ items }`).",
-    extensions: { upstreamCalls: 1 },
+    extensions: callsOf("getToolCatalog"),
     resolve: async (_root, _args, context) =>
       catalogEntries(await readOnce(context, "toolCatalog", () => context.api.getToolCatalog())),
   }),

@@ -4,6 +4,7 @@ import { backoffDelay, type Deadline, startDeadline } from "./call-timing.ts";
 import { DEFAULT_READING, type UpstreamReading } from "./conversation-reading.ts";
 import { UpstreamError } from "./errors.ts";
 import { KeyMemory, keyHash } from "./key-memory.ts";
+import { type OperationCall, operationOf } from "./operations.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { type AttemptOutcome, interpretResponse } from "./response-parsing.ts";
 import { isRetryableTransportError, toUnavailableError } from "./transport-errors.ts";
@@ -51,6 +52,8 @@ export interface UpstreamRequest {
   body?: unknown;
   /** The caller's Authorization header, forwarded verbatim. */
   authorization: string;
+  /** The operation called, when the caller knows it (the REST client does); else found by path. */
+  operation?: OperationCall;
   /** `keyHash(authorization)` when the caller already has it (once per operation). */
   keyHash?: string;
   /** Client disconnect: aborts the upstream call. */
@@ -190,6 +193,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const path = buildPath(prefix, req.path, req.query);
     const describe = `${req.method} ${req.path}`;
     const deadline = startDeadline(timeoutMs, req.signal);
+    // Whether the operation may be sent again is a fact of its row (operations.ts): reads only.
+    const retry = (req.operation ?? operationOf(req.method, req.path))?.row.retry === true;
     try {
       for (let retries = 0; ; retries++) {
         const outcome = await inUpstreamSpan(req.method, req.path, (traceHeaders) =>
@@ -198,7 +203,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         if ("response" in outcome) return outcome.response;
         const delay = backoffDelay(retries, retryDelayMs);
         const mayRetry =
-          req.method === "GET" &&
+          retry &&
           outcome.retryable &&
           retries < maxRetries &&
           !deadline.combined.aborted &&

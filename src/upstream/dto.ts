@@ -1,14 +1,22 @@
 /**
  * Wire shapes of the Voice AI Agent Platform REST API (`/v1`), as the gateway reads them:
- * declared once and used by the REST client, the loaders and the Pothos refs (conversations,
- * contacts and stats: conversation-dto.ts). The sandbox keeps its own (src/sandbox/wire-shapes.ts).
+ * declared once and used by the REST client, the loaders and the Pothos refs; the operations
+ * table (operations.ts) names which operation answers each. The sandbox keeps its own
+ * (src/sandbox/wire-shapes.ts).
  *
  * Shapes the seed shows are typed as it shows them. Shapes it does not show (contacts,
  * campaigns, documents, tools, phone numbers, stats) are the sandbox's choices, listed in the
  * README; the gateway reads them defensively because another upstream may send other fields.
  */
 
-import type { AgentStatus, CampaignStatus, DocumentStatus } from "./enums.ts";
+import type {
+  AgentStatus,
+  CampaignStatus,
+  ConversationChannel,
+  ConversationDirection,
+  ConversationStatus,
+  DocumentStatus,
+} from "./enums.ts";
 import type { JsonObject } from "./json.ts";
 
 // ---------------------------------------------------------------------------------------------
@@ -159,3 +167,63 @@ export interface DocumentDto {
   createdAt: string;
   updatedAt: string;
 }
+
+// ---------------------------------------------------------------------------------------------
+// Conversations (operations 7, 8)
+
+/** List item (the seed does not show it; sandbox choice). */
+export interface ConversationDto {
+  id: string;
+  agentId: string | null;
+  contactId: string | null;
+  status: ConversationStatus;
+  direction: ConversationDirection;
+  channel: ConversationChannel;
+  /** Seconds (the seed does not give the unit). */
+  duration: number;
+  startedAt: string;
+  endedAt: string | null;
+  summary: string | null;
+  createdAt: string;
+}
+
+/**
+ * Operation 8. The seed shows id, duration, startedAt, endedAt; the sandbox adds the call's
+ * status and parties, so a conversation loaded by ID can show its agent and contact.
+ */
+export interface ConversationStatusDto {
+  id: string;
+  duration: number;
+  startedAt: string;
+  endedAt: string | null;
+  status?: ConversationStatus;
+  agentId?: string | null;
+  contactId?: string | null;
+  direction?: ConversationDirection;
+  channel?: ConversationChannel;
+}
+
+export interface ListConversationsQuery {
+  limit?: number;
+  offset?: number;
+  agentId?: string;
+  contactId?: string;
+  status?: ConversationStatus;
+  direction?: ConversationDirection;
+  channel?: ConversationChannel;
+  search?: string;
+  startDate?: string;
+  endDate?: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Statistics (operations 5, 10)
+
+/**
+ * Operation 5's answer. The seed does not show its body, so the gateway keeps no field of it:
+ * any JSON object, exposed as `Agent.stats: JSONObject` as it comes.
+ */
+export type AgentStatsDto = JsonObject;
+
+/** Operation 10's answer ("call and interaction statistics"; body not shown), as AgentStatsDto. */
+export type ContactStatsDto = JsonObject;

@@ -1,15 +1,27 @@
+import type { ListConversationsQuery } from "./dto.ts";
+
 /**
- * The REST operations the gateway calls, one row each: the seed's number (or "assumed"), the
- * method and path template, and what sharing between operations may do with it (issue 20): whether
- * a successful answer may be kept by the read cache (single-resource reads only: never a list,
- * never the live status) and which cached reads a write makes stale. `git grep "operation: 7"`
- * finds every fact of an operation here.
+ * The REST operations the gateway calls, one row each, named as the REST client's method: every
+ * fact the gateway holds about an operation is stated here once, and read from here by the REST
+ * client (method, path, filters, retries), the metrics and spans (route templates), the schema
+ * (page sizes, list forms, the upstream calls each field declares for the cost limit) and the
+ * read cache (issue 20). `git grep "operation: 7,"` finds the row; the method name
+ * (`listConversations`) finds every face of it. The sandbox keeps its own table
+ * (src/sandbox/routes.ts): it must not learn the gateway's reading of the seed.
  */
 export interface RestOperation {
+  /** The seed's number, or "assumed" for an operation the seed does not list (README). */
   operation: number | "assumed";
   method: "GET" | "POST" | "PATCH" | "DELETE";
   /** `{id}` stands for one path segment. */
   template: string;
+  /**
+   * Idempotent: a failed attempt that may not have reached the upstream (a reset, a 502/503/504)
+   * is tried again (UPSTREAM_RETRIES). Only reads: a write is never sent twice.
+   */
+  retry: boolean;
+  /** A list: its form, page sizes and filters. */
+  list?: ListFacts;
   /** A successful answer may be kept for UPSTREAM_CACHE_TTL_S (per key). */
   cacheable?: true;
   /**
@@ -19,63 +31,165 @@ export interface RestOperation {
   invalidates?: (call: { ids: readonly string[]; body: unknown }) => string[];
 }
 
+export interface ListFacts {
+  /**
+   * The form the gateway expects before an answer shows one (answers are read by their shape:
+   * connections/list-answer.ts): the seed's, or the one assumed where it is silent.
+   */
+  form: "page" | "cursor" | "offset";
+  /** Items a page holds when the client gives neither `first` nor `last`. */
+  defaultSize: number;
+  /** The largest page the upstream grants, and the largest `first`/`last` a client may ask. */
+  maxSize: number;
+  /** The filters sent, in this order, after the paging parameters. */
+  filters: readonly string[];
+  /**
+   * The most upstream calls one connection window takes: a window of page or offset form needs
+   * at most two pages, and `last` without `before` a third to find the end; a cursor list at most
+   * two (connections/position-plan.ts, cursor-connection.ts).
+   */
+  windowCalls: number;
+}
+
+// The seed's list contract (Pagination conventions): page form 20 a page, cursor form 25,
+// the conversation list 50; at most 100 in every form.
+const MAX_PAGE = 100;
+
+/** The filters of operation 7, in the order the DTO declares them; the compiler insists on all. */
+const CONVERSATION_FILTERS = Object.keys({
+  agentId: true,
+  contactId: true,
+  status: true,
+  direction: true,
+  channel: true,
+  search: true,
+  startDate: true,
+  endDate: true,
+} satisfies Record<Exclude<keyof ListConversationsQuery, "limit" | "offset">, true>);
+
 const agentOf = (body: unknown): string[] => {
   const agentId = (body as { agentId?: unknown } | undefined)?.agentId;
   return typeof agentId === "string" ? [`/v1/agents/${encodeURIComponent(agentId)}`] : [];
 };
 
-export const REST_OPERATIONS: readonly RestOperation[] = [
-  { operation: 1, method: "GET", template: "/v1/organization", cacheable: true },
-  {
+const read = { method: "GET", retry: true } as const;
+const write = { retry: false } as const;
+
+export const OPERATIONS = {
+  getOrganization: { operation: 1, ...read, template: "/v1/organization", cacheable: true },
+  updateOrganization: {
     operation: 2,
+    ...write,
     method: "PATCH",
     template: "/v1/organization",
     invalidates: () => ["/v1/organization"],
   },
-  { operation: 3, method: "GET", template: "/v1/agents/{id}", cacheable: true },
-  {
+  getAgent: { operation: 3, ...read, template: "/v1/agents/{id}", cacheable: true },
+  updateAgent: {
     operation: 4,
+    ...write,
     method: "PATCH",
     template: "/v1/agents/{id}",
     invalidates: ({ ids }) => [`/v1/agents/${ids[0]}`],
   },
-  { operation: 5, method: "GET", template: "/v1/agents/{id}/stats", cacheable: true },
+  getAgentStats: { operation: 5, ...read, template: "/v1/agents/{id}/stats", cacheable: true },
   // The assignment shows on the agent (its phone numbers): the agent named in the body.
-  {
+  assignPhoneNumber: {
     operation: 6,
+    ...write,
     method: "POST",
     template: "/v1/phone-numbers/assign",
     invalidates: ({ body }) => agentOf(body),
   },
-  { operation: 7, method: "GET", template: "/v1/conversations" },
-  { operation: 8, method: "GET", template: "/v1/conversations/{id}/status" },
-  { operation: 9, method: "DELETE", template: "/v1/properties/{id}", invalidates: () => [] },
-  { operation: 10, method: "GET", template: "/v1/contacts/{id}/stats", cacheable: true },
-  {
+  listConversations: {
+    operation: 7,
+    ...read,
+    template: "/v1/conversations",
+    list: {
+      form: "offset",
+      defaultSize: 50,
+      maxSize: MAX_PAGE,
+      filters: CONVERSATION_FILTERS,
+      windowCalls: 3,
+    },
+  },
+  // Never cached: it is polled for the live status.
+  getConversationStatus: { operation: 8, ...read, template: "/v1/conversations/{id}/status" },
+  deletePropertyDefinition: {
+    operation: 9,
+    ...write,
+    method: "DELETE",
+    template: "/v1/properties/{id}",
+    invalidates: () => [],
+  },
+  getContactStats: { operation: 10, ...read, template: "/v1/contacts/{id}/stats", cacheable: true },
+  deleteCampaign: {
     operation: 11,
+    ...write,
     method: "DELETE",
     template: "/v1/campaigns/{id}",
     invalidates: ({ ids }) => [`/v1/campaigns/${ids[0]}`],
   },
-  {
+  retryCampaign: {
     operation: 12,
+    ...write,
     method: "POST",
     template: "/v1/campaigns/{id}/retry",
     invalidates: ({ ids }) => [`/v1/campaigns/${ids[0]}`],
   },
-  { operation: 13, method: "GET", template: "/v1/tools/catalog", cacheable: true },
-  { operation: 14, method: "GET", template: "/v1/documents/{id}", cacheable: true },
-  { operation: "assumed", method: "POST", template: "/v1/agents", invalidates: () => [] },
-  { operation: "assumed", method: "GET", template: "/v1/agents" },
-  { operation: "assumed", method: "GET", template: "/v1/campaigns" },
-  { operation: "assumed", method: "GET", template: "/v1/campaigns/{id}", cacheable: true },
-];
+  getToolCatalog: { operation: 13, ...read, template: "/v1/tools/catalog", cacheable: true },
+  getDocument: { operation: 14, ...read, template: "/v1/documents/{id}", cacheable: true },
+  createAgent: {
+    operation: "assumed",
+    ...write,
+    method: "POST",
+    template: "/v1/agents",
+    invalidates: () => [],
+  },
+  listAgents: {
+    operation: "assumed",
+    ...read,
+    template: "/v1/agents",
+    list: { form: "page", defaultSize: 20, maxSize: MAX_PAGE, filters: [], windowCalls: 3 },
+  },
+  listCampaigns: {
+    operation: "assumed",
+    ...read,
+    template: "/v1/campaigns",
+    list: {
+      form: "cursor",
+      defaultSize: 25,
+      maxSize: MAX_PAGE,
+      filters: ["status"],
+      windowCalls: 2,
+    },
+  },
+  getCampaign: { operation: "assumed", ...read, template: "/v1/campaigns/{id}", cacheable: true },
+} as const satisfies Record<string, RestOperation>;
 
-/** The row of a call and the path segments its `{id}`s stand for; undefined for no operation. */
-export function operationOf(
-  method: string,
-  path: string,
-): { row: RestOperation; ids: string[] } | undefined {
+export type OperationName = keyof typeof OPERATIONS;
+
+/** The rows, in the table's order. */
+export const REST_OPERATIONS: readonly RestOperation[] = Object.values(OPERATIONS);
+
+/** A list operation's facts. */
+export function listOf(name: OperationName): ListFacts {
+  const list = (OPERATIONS[name] as RestOperation).list;
+  if (!list) throw new Error(`${name} is not a list operation`);
+  return list;
+}
+
+/** A call of one operation: its row and the (encoded) path segments its `{id}`s stand for. */
+export interface OperationCall {
+  row: RestOperation;
+  ids: readonly string[];
+}
+
+/**
+ * The operation a call belongs to, by its method and path; undefined for no operation. The REST
+ * client names its calls' rows itself (rest-api.ts); this serves calls made without one.
+ */
+export function operationOf(method: string, path: string): OperationCall | undefined {
   const segments = path.split("?")[0]?.split("/") ?? [];
   for (const row of REST_OPERATIONS) {
     if (row.method !== method) continue;

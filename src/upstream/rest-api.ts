@@ -1,9 +1,4 @@
 import type { QueryValue, UpstreamClient, UpstreamRequest } from "./client.ts";
-import type {
-  ConversationDto,
-  ConversationStatusDto,
-  ListConversationsQuery,
-} from "./conversation-dto.ts";
 import {
   DEFAULT_READING,
   readConversation,
@@ -12,10 +7,15 @@ import {
 } from "./conversation-reading.ts";
 import type {
   AgentDto,
+  AgentStatsDto,
   AssignPhoneNumberBody,
   CampaignDto,
+  ContactStatsDto,
+  ConversationDto,
+  ConversationStatusDto,
   CreateAgentBody,
   CursorResponse,
+  ListConversationsQuery,
   OffsetResponse,
   OrganizationDto,
   PageResponse,
@@ -25,8 +25,14 @@ import type {
 import { isAnsweredLocally, outcomeOf, UpstreamError } from "./errors.ts";
 import type { JsonObject } from "./json.ts";
 import { keyHash } from "./key-memory.ts";
+import {
+  listOf,
+  OPERATIONS,
+  type OperationCall,
+  type OperationName,
+  type RestOperation,
+} from "./operations.ts";
 import type { RateLimit } from "./rate-limit.ts";
-import { routeTemplate } from "./route-template.ts";
 import type { SharedHow } from "./sharing.ts";
 
 /** Who is calling: every operation forwards this key, signal and rate-limit observer. */
@@ -57,7 +63,8 @@ export type PageParams = {
 
 export type ListCampaignsParams = { status?: string } & PageParams;
 
-export interface RestApi {
+/** One method per row of the operations table (operations.ts), named as the row. */
+export interface RestApi extends Record<OperationName, (...args: never[]) => Promise<unknown>> {
   /** Operation 1: GET /v1/organization. */
   getOrganization(): Promise<OrganizationDto>;
   /** Operation 2: PATCH /v1/organization. */
@@ -67,7 +74,7 @@ export interface RestApi {
   /** Operation 4: PATCH /v1/agents/{agentId}; the answer has no `status`. */
   updateAgent(agentId: string, body: UpdateAgentBody): Promise<AgentDto>;
   /** Operation 5: GET /v1/agents/{agentId}/stats. */
-  getAgentStats(agentId: string): Promise<JsonObject>;
+  getAgentStats(agentId: string): Promise<AgentStatsDto>;
   /** Operation 6: POST /v1/phone-numbers/assign; `{}` when the answer has no body. */
   assignPhoneNumber(body: AssignPhoneNumberBody): Promise<JsonObject>;
   /** Operation 7: GET /v1/conversations. */
@@ -77,7 +84,7 @@ export interface RestApi {
   /** Operation 9: DELETE /v1/properties/{propertyDefinitionId}. */
   deletePropertyDefinition(propertyDefinitionId: string): Promise<JsonObject>;
   /** Operation 10: GET /v1/contacts/{contactId}/stats. */
-  getContactStats(contactId: string): Promise<JsonObject>;
+  getContactStats(contactId: string): Promise<ContactStatsDto>;
   /** Operation 11: DELETE /v1/campaigns/{campaignId}. */
   deleteCampaign(campaignId: string): Promise<JsonObject>;
   /** Operation 12: POST /v1/campaigns/{campaignId}/retry, no body. */
@@ -96,35 +103,22 @@ export interface RestApi {
   getCampaign(campaignId: string): Promise<CampaignDto>;
 }
 
-// Pagination first, in this order, so each form reads page,pageSize | cursor,limit | limit,offset.
+// Pagination first, in this order, so each form reads page,pageSize | cursor,limit | limit,offset;
+// then the list's filters, in the order of its row (operations.ts).
 const PAGINATION_KEYS = ["page", "pageSize", "cursor", "limit", "offset"] as const;
 
-// Records rather than arrays so the compiler insists every filter is listed; their key order is
-// the order the filters are sent in (the DTO's declared order).
-type FilterKeys<Q> = Record<Exclude<keyof Q, keyof PageParams>, true>;
-const CONVERSATION_FILTERS: FilterKeys<ListConversationsQuery> = {
-  agentId: true,
-  contactId: true,
-  status: true,
-  direction: true,
-  channel: true,
-  search: true,
-  startDate: true,
-  endDate: true,
-};
-const CAMPAIGN_FILTERS: FilterKeys<ListCampaignsParams> = { status: true };
-
-function listQuery<Q extends PageParams>(
-  query: Q,
-  filters: FilterKeys<Q>,
-): Record<string, QueryValue> {
+function listQuery(name: OperationName, query: PageParams): Record<string, QueryValue> {
   const values = query as Record<string, QueryValue>;
   const ordered: Record<string, QueryValue> = {};
-  for (const key of [...PAGINATION_KEYS, ...Object.keys(filters)]) ordered[key] = values[key];
+  for (const key of [...PAGINATION_KEYS, ...listOf(name).filters]) ordered[key] = values[key];
   return ordered;
 }
 
-const segment = encodeURIComponent;
+/** The row's template with each `{id}` replaced by the next ID, encoded as one path segment. */
+function pathOf(row: RestOperation, ids: readonly string[]): string {
+  let next = 0;
+  return row.template.replace(/\{id\}/g, () => ids[next++] as string);
+}
 
 /** Sends the free-text filter under the upstream's name for it, in the same place. */
 function renameSearch(
@@ -159,9 +153,10 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
     return hash;
   };
 
+  /** Calls operation `name` with these path IDs (in the template's order). */
   async function send<T>(
-    method: UpstreamRequest["method"],
-    path: string,
+    name: OperationName,
+    ids: readonly string[] = [],
     extra: Pick<UpstreamRequest, "query" | "body"> = {},
   ): Promise<T> {
     if (
@@ -174,7 +169,9 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
     }
     started += 1;
     try {
-      return await request<T>(method, path, extra);
+      const row: RestOperation = OPERATIONS[name];
+      const encoded = ids.map((id) => encodeURIComponent(id));
+      return await request<T>({ row, ids: encoded }, pathOf(row, encoded), extra);
     } finally {
       answered = true;
       firstAnswer?.resolve();
@@ -182,16 +179,18 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
   }
 
   async function request<T>(
-    method: UpstreamRequest["method"],
+    operation: OperationCall,
     path: string,
     extra: Pick<UpstreamRequest, "query" | "body">,
   ): Promise<T> {
     if (refusal) throw refusal;
     call.onRequest?.();
     const started = performance.now();
+    const { method } = operation.row;
+    const route = `${method} ${operation.row.template}`;
     const done = (status: string) =>
       call.onCallDone?.({
-        route: routeTemplate(method, path),
+        route,
         status,
         seconds: (performance.now() - started) / 1000,
       });
@@ -201,6 +200,7 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
       const response = await client.request<T>({
         method,
         path,
+        operation,
         ...extra,
         authorization: call.authorization,
         keyHash: hashOfKey(),
@@ -211,7 +211,7 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
         },
         ...(call.requestId === undefined ? {} : { requestId: call.requestId }),
       });
-      if (shared) call.onCallShared?.({ route: routeTemplate(method, path), how: shared });
+      if (shared) call.onCallShared?.({ route, how: shared });
       else done(String(response.status));
       return response.body;
     } catch (error) {
@@ -222,38 +222,35 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
   }
 
   return {
-    getOrganization: () => send("GET", "/v1/organization"),
-    updateOrganization: (body) => send("PATCH", "/v1/organization", { body }),
-    getAgent: (agentId) => send("GET", `/v1/agents/${segment(agentId)}`),
-    updateAgent: (agentId, body) => send("PATCH", `/v1/agents/${segment(agentId)}`, { body }),
-    getAgentStats: (agentId) => send("GET", `/v1/agents/${segment(agentId)}/stats`),
-    assignPhoneNumber: (body) => send("POST", "/v1/phone-numbers/assign", { body }),
+    getOrganization: () => send("getOrganization"),
+    updateOrganization: (body) => send("updateOrganization", [], { body }),
+    getAgent: (agentId) => send("getAgent", [agentId]),
+    updateAgent: (agentId, body) => send("updateAgent", [agentId], { body }),
+    getAgentStats: (agentId) => send("getAgentStats", [agentId]),
+    assignPhoneNumber: (body) => send("assignPhoneNumber", [], { body }),
     listConversations: async (query) =>
       readConversationList(
-        await send<ListBody<ConversationDto>>("GET", "/v1/conversations", {
-          query: renameSearch(listQuery(query, CONVERSATION_FILTERS), reading),
+        await send<ListBody<ConversationDto>>("listConversations", [], {
+          query: renameSearch(listQuery("listConversations", query), reading),
         }),
         reading,
       ),
     getConversationStatus: async (conversationId) =>
       readConversation(
-        await send<ConversationStatusDto>(
-          "GET",
-          `/v1/conversations/${segment(conversationId)}/status`,
-        ),
+        await send<ConversationStatusDto>("getConversationStatus", [conversationId]),
         reading,
       ),
     deletePropertyDefinition: (propertyDefinitionId) =>
-      send("DELETE", `/v1/properties/${segment(propertyDefinitionId)}`),
-    getContactStats: (contactId) => send("GET", `/v1/contacts/${segment(contactId)}/stats`),
-    deleteCampaign: (campaignId) => send("DELETE", `/v1/campaigns/${segment(campaignId)}`),
-    retryCampaign: (campaignId) => send("POST", `/v1/campaigns/${segment(campaignId)}/retry`),
-    getToolCatalog: () => send("GET", "/v1/tools/catalog"),
-    getDocument: (documentId) => send("GET", `/v1/documents/${segment(documentId)}`),
-    createAgent: (body) => send("POST", "/v1/agents", { body }),
-    listAgents: (query) => send("GET", "/v1/agents", { query: listQuery(query, {}) }),
+      send("deletePropertyDefinition", [propertyDefinitionId]),
+    getContactStats: (contactId) => send("getContactStats", [contactId]),
+    deleteCampaign: (campaignId) => send("deleteCampaign", [campaignId]),
+    retryCampaign: (campaignId) => send("retryCampaign", [campaignId]),
+    getToolCatalog: () => send("getToolCatalog"),
+    getDocument: (documentId) => send("getDocument", [documentId]),
+    createAgent: (body) => send("createAgent", [], { body }),
+    listAgents: (query) => send("listAgents", [], { query: listQuery("listAgents", query) }),
     listCampaigns: (query) =>
-      send("GET", "/v1/campaigns", { query: listQuery(query, CAMPAIGN_FILTERS) }),
-    getCampaign: (campaignId) => send("GET", `/v1/campaigns/${segment(campaignId)}`),
+      send("listCampaigns", [], { query: listQuery("listCampaigns", query) }),
+    getCampaign: (campaignId) => send("getCampaign", [campaignId]),
   };
 }
