@@ -1,0 +1,47 @@
+import { startSandbox } from "../src/sandbox/server.ts";
+import { GATEWAY_NODE_FLAGS, spawnServer } from "./processes.ts";
+import { loadSingle } from "./profiling.ts";
+
+/**
+ * `npm run bench:pair -- <other checkout>`: before/after figures for one change. Starts this
+ * checkout's gateway and another checkout's (e.g. a `git worktree` at the commit before the
+ * change) side by side over one sandbox, and loads the single resource on each in turn,
+ * alternating BENCH_ROUNDS times (default 5) for BENCH_SECONDS each (default 3), so the machine's
+ * drift falls on both alike. Prints each round and the medians' ratio.
+ */
+const other = process.argv[2];
+if (!other) throw new Error("usage: npm run bench:pair -- <path of the other checkout>");
+const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
+const seconds = Number(process.env.BENCH_SECONDS ?? 3);
+const sandbox = await startSandbox({ rateLimit: 1e9 });
+const env = {
+  UPSTREAM_URL: sandbox.url,
+  PORT: "0",
+  LOG_LEVEL: "error",
+  UPSTREAM_CONNECTIONS_PER_KEY: "32",
+  UPSTREAM_QUEUE_PER_KEY: "100000",
+};
+const gateways = {
+  this: await spawnServer([...GATEWAY_NODE_FLAGS, "src/main.ts"], env),
+  other: await spawnServer([...GATEWAY_NODE_FLAGS, `${other}/src/main.ts`], env),
+};
+const seen: Record<keyof typeof gateways, number[]> = { this: [], other: [] };
+try {
+  for (const gateway of Object.values(gateways)) await loadSingle(gateway.url, 1);
+  for (let round = 0; round < rounds; round += 1) {
+    const order = round % 2 === 0 ? (["this", "other"] as const) : (["other", "this"] as const);
+    for (const name of order) {
+      const result = await loadSingle(gateways[name].url, seconds);
+      if (result.errors > 0) throw new Error(`${name}: ${result.errors} errors`);
+      seen[name].push(result.rps);
+    }
+    console.log(`round ${round + 1}: this ${seen.this.at(-1)} req/s, other ${seen.other.at(-1)}`);
+  }
+} finally {
+  await Promise.all(Object.values(gateways).map((gateway) => gateway.stop()));
+  await sandbox.close();
+}
+const median = (values: number[]) =>
+  [...values].sort((a, b) => a - b)[values.length >> 1] as number;
+const [mine, theirs] = [median(seen.this), median(seen.other)];
+console.log(`median: this ${mine}, other ${theirs}: ${(mine / theirs).toFixed(3)}×`);
