@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { sendJson, startRecordingUpstream } from "../upstream/recording-upstream.ts";
-import { startHarness } from "./harness.ts";
+import { GATEWAY_REQUEST_ID, startHarness } from "./harness.ts";
 
 /** A yoga logger keeping every line it is given, at every level. */
 function capturingLogger() {
@@ -48,7 +48,7 @@ describe("unexpected errors and secrets", () => {
           message: "Unexpected error.",
           locations: [{ line: 1, column: 23 }],
           path: ["agents", "nodes", 0, "primaryLanguage"],
-          extensions: { code: "INTERNAL_SERVER_ERROR" },
+          extensions: { code: "INTERNAL_SERVER_ERROR", requestId: GATEWAY_REQUEST_ID },
         },
       ],
       extensions: { cost: { estimated: 3, upstreamCalls: 1 } },
@@ -125,6 +125,7 @@ describe("unexpected errors and secrets", () => {
     expect(byPath).toEqual({
       agent: {
         code: "NOT_FOUND",
+        requestId: GATEWAY_REQUEST_ID,
         upstream: {
           status: 404,
           code: "NOT_FOUND",
@@ -135,6 +136,7 @@ describe("unexpected errors and secrets", () => {
       },
       document: {
         code: "FORBIDDEN",
+        requestId: GATEWAY_REQUEST_ID,
         upstream: {
           status: 403,
           code: "[REDACTED]",
@@ -145,6 +147,7 @@ describe("unexpected errors and secrets", () => {
       },
       campaign: {
         code: "UPSTREAM_ERROR",
+        requestId: GATEWAY_REQUEST_ID,
         upstream: {
           status: 500,
           code: "INTERNAL",

@@ -2,7 +2,7 @@ import { expect } from "vitest";
 
 // What the error tests share: how the seed and the gateway word what they answer.
 
-export const REQUEST_ID = expect.stringMatching(/^req_[a-z0-9]+$/);
+export const UPSTREAM_REQUEST_ID = expect.stringMatching(/^req_[a-z0-9]+$/);
 
 export const UNAVAILABLE = "The upstream API is unavailable; try again later.";
 

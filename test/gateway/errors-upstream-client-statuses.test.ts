@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import { REQUEST_ID, seedError } from "./errors-support.ts";
+import { seedError, UPSTREAM_REQUEST_ID } from "./errors-support.ts";
 import { harness, oneHarnessPerFile } from "./file-harness.ts";
-import { ACME_READONLY } from "./harness.ts";
+import { ACME_READONLY, GATEWAY_REQUEST_ID } from "./harness.ts";
 import { INVALID_KEY_DETAILS, READ_ONLY_DETAILS, sandboxErrorCode } from "./sandbox-answers.ts";
 
 oneHarnessPerFile();
@@ -28,6 +28,7 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
           path: ["organization"],
           extensions: {
             code: "BAD_USER_INPUT",
+            requestId: GATEWAY_REQUEST_ID,
             upstream: {
               status: 400,
               code: "INVALID_PARAMETER",
@@ -57,11 +58,12 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
         path: ["organization"],
         extensions: {
           code: "UNAUTHENTICATED",
+          requestId: GATEWAY_REQUEST_ID,
           upstream: {
             status: 401,
             code: sandboxErrorCode("UNAUTHORIZED"),
             message: "Invalid API key or malformed Authorization header.",
-            requestId: REQUEST_ID,
+            requestId: UPSTREAM_REQUEST_ID,
             details: INVALID_KEY_DETAILS,
           },
         },
@@ -86,11 +88,12 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
         path: ["updateOrganization"],
         extensions: {
           code: "FORBIDDEN",
+          requestId: GATEWAY_REQUEST_ID,
           upstream: {
             status: 403,
             code: sandboxErrorCode("FORBIDDEN"),
             message: "This API key is read-only; it cannot change data.",
-            requestId: REQUEST_ID,
+            requestId: UPSTREAM_REQUEST_ID,
             details: READ_ONLY_DETAILS,
           },
         },
@@ -113,11 +116,12 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
         path: ["agent"],
         extensions: {
           code: "NOT_FOUND",
+          requestId: GATEWAY_REQUEST_ID,
           upstream: {
             status: 404,
             code: "NOT_FOUND",
             message: "Agent agt_acme_missing was not found.",
-            requestId: REQUEST_ID,
+            requestId: UPSTREAM_REQUEST_ID,
             details: { id: "agt_acme_missing" },
           },
         },
@@ -159,11 +163,12 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
         path: ["retryCampaign"],
         extensions: {
           code: "CONFLICT",
+          requestId: GATEWAY_REQUEST_ID,
           upstream: {
             status: 409,
             code: "CONFLICT",
             message: "The campaign has no failed rows to retry.",
-            requestId: REQUEST_ID,
+            requestId: UPSTREAM_REQUEST_ID,
             details: { id: SEED_IDS.acmeCampaignWithoutFailedRows, failedRows: 0 },
           },
         },
@@ -188,11 +193,12 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
         path: ["updateOrganization"],
         extensions: {
           code: "VALIDATION_FAILED",
+          requestId: GATEWAY_REQUEST_ID,
           upstream: {
             status: 422,
             code: sandboxErrorCode("VALIDATION_ERROR"),
             message: "Body field `email` must be an email address.",
-            requestId: REQUEST_ID,
+            requestId: UPSTREAM_REQUEST_ID,
             details: { location: "body", field: "email", reason: "must be an email address" },
           },
         },

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { closedPortUrl } from "../upstream/recording-upstream.ts";
-import { REQUEST_ID, UNAVAILABLE } from "./errors-support.ts";
+import { UNAVAILABLE, UPSTREAM_REQUEST_ID } from "./errors-support.ts";
 import { harness, oneHarnessPerFile } from "./file-harness.ts";
-import { startHarness } from "./harness.ts";
+import { GATEWAY_REQUEST_ID, startHarness } from "./harness.ts";
 import { sandboxErrorCode } from "./sandbox-answers.ts";
 
 oneHarnessPerFile();
@@ -31,11 +31,12 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
       const error = response.body.errors?.[0];
       expect(error?.extensions).toEqual({
         code: "RATE_LIMITED",
+        requestId: GATEWAY_REQUEST_ID,
         upstream: {
           status: 429,
           code: sandboxErrorCode("RATE_LIMITED"),
           message: "Injected fault: HTTP 429.",
-          requestId: REQUEST_ID,
+          requestId: UPSTREAM_REQUEST_ID,
           details: null,
         },
         retryAfter: expect.any(Number),
@@ -65,11 +66,12 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
           path: ["organization"],
           extensions: {
             code: "UPSTREAM_ERROR",
+            requestId: GATEWAY_REQUEST_ID,
             upstream: {
               status: 500,
               code: sandboxErrorCode("INTERNAL_ERROR"),
               message: "Injected fault: HTTP 500.",
-              requestId: REQUEST_ID,
+              requestId: UPSTREAM_REQUEST_ID,
               details: null,
             },
           },
@@ -130,7 +132,7 @@ describe("an unreachable or unusable upstream is UPSTREAM_UNAVAILABLE", () => {
       message: UNAVAILABLE,
       locations: [{ line: 1, column: 3 }],
       path: ["organization"],
-      extensions: { code: "UPSTREAM_UNAVAILABLE", reason },
+      extensions: { code: "UPSTREAM_UNAVAILABLE", requestId: GATEWAY_REQUEST_ID, reason },
     };
   }
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { harness, oneHarnessPerFile } from "./file-harness.ts";
+import { GATEWAY_REQUEST_ID } from "./harness.ts";
 
 oneHarnessPerFile();
 
@@ -16,7 +17,7 @@ describe("what the gateway decides without the upstream", () => {
           message: '`id` must be an agent ID starting with "agt_", got "cnt_acme_maria".',
           locations: [{ line: 1, column: 3 }],
           path: ["agent"],
-          extensions: { code: "BAD_USER_INPUT", argument: "id" },
+          extensions: { code: "BAD_USER_INPUT", requestId: GATEWAY_REQUEST_ID, argument: "id" },
         },
       ],
       extensions: { cost: { estimated: 1, upstreamCalls: 0 } },
@@ -31,6 +32,7 @@ describe("what the gateway decides without the upstream", () => {
     // A field error: the response stays 200, so no http.status of its own (docs/http.md).
     expect(response.body.errors?.[0]?.extensions).toEqual({
       code: "BAD_USER_INPUT",
+      requestId: GATEWAY_REQUEST_ID,
       argument: "id",
     });
     expect(harness.takeUpstreamRequests()).toEqual([]);
@@ -46,7 +48,11 @@ describe("what the gateway decides without the upstream", () => {
       errors: [
         {
           message: "An API key is required: send the header `Authorization: Bearer <API key>`.",
-          extensions: { code: "UNAUTHENTICATED", http: { status: 401 } },
+          extensions: {
+            code: "UNAUTHENTICATED",
+            requestId: GATEWAY_REQUEST_ID,
+            http: { status: 401 },
+          },
         },
       ],
       extensions: { cost: { estimated: 1, upstreamCalls: 0 } },
@@ -81,7 +87,11 @@ describe("variables that do not fit their types", () => {
       {
         message: expect.stringContaining('Variable "$f" got invalid value "yesterday"'),
         locations: [{ line: 1, column: 8 }],
-        extensions: { code: "BAD_USER_INPUT", http: { status: 400 } },
+        extensions: {
+          code: "BAD_USER_INPUT",
+          requestId: GATEWAY_REQUEST_ID,
+          http: { status: 400 },
+        },
       },
     ]);
     expect(harness.takeUpstreamRequests()).toEqual([]);

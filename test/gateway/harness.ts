@@ -136,8 +136,16 @@ export async function startHarness(
 }
 
 /**
+ * What `takeRequestIds` leaves in each error's `extensions.requestId`, once it has checked the ID
+ * against the response's `X-Request-Id`: tests state it in their expected errors
+ * (`requestId: GATEWAY_REQUEST_ID`), so an error that lost its ID, or gained one, fails them.
+ */
+export const GATEWAY_REQUEST_ID = "<the response's X-Request-Id>";
+
+/**
  * Every error of a gateway answer carries the request ID of its `X-Request-Id` header: checked
- * for every operation a test sends, then taken out so tests state the rest of each error exactly.
+ * for every operation a test sends, then replaced by GATEWAY_REQUEST_ID, the same in every response, so
+ * tests can state each whole error exactly. Tests about the ID itself read the header.
  */
 export function takeRequestIds(
   body: { errors?: ReadonlyArray<{ extensions?: Record<string, unknown> }> },
@@ -151,7 +159,7 @@ export function takeRequestIds(
         `error without the request ID ${requestId}: ${JSON.stringify(error).slice(0, 300)}`,
       );
     }
-    delete extensions.requestId;
+    extensions.requestId = GATEWAY_REQUEST_ID;
   }
 }
 

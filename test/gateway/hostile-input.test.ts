@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { sendJson, startRecordingUpstream } from "../upstream/recording-upstream.ts";
-import { ACME, type Harness, startHarness, takeRequestIds } from "./harness.ts";
+import { ACME, GATEWAY_REQUEST_ID, type Harness, startHarness, takeRequestIds } from "./harness.ts";
 
 const LONE_SURROGATE = "agt_\ud800x";
 
@@ -40,7 +40,12 @@ describe("input the gateway judges alone", () => {
       expect(response.body.errors).toEqual([
         {
           message: "$v is not well-formed Unicode (it holds a lone surrogate).",
-          extensions: { code: "BAD_USER_INPUT", argument: "$v", http: { status: 400 } },
+          extensions: {
+            code: "BAD_USER_INPUT",
+            requestId: GATEWAY_REQUEST_ID,
+            argument: "$v",
+            http: { status: 400 },
+          },
         },
       ]);
       expect(harness.takeUpstreamRequests()).toEqual([]);
@@ -74,6 +79,7 @@ describe("input the gateway judges alone", () => {
         message: `$input.metadata${".a".repeat(31)} nests objects and lists deeper than 32 levels.`,
         extensions: {
           code: "BAD_USER_INPUT",
+          requestId: GATEWAY_REQUEST_ID,
           argument: `$input.metadata${".a".repeat(31)}`,
           http: { status: 400 },
         },

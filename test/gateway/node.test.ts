@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { NodeByIdDocument, NodesByIdsDocument } from "../generated/graphql.ts";
 import { harness, NO_NEW_CALLS, oneHarnessPerFile } from "./file-harness.ts";
-import { GLOBEX } from "./harness.ts";
+import { GATEWAY_REQUEST_ID, GLOBEX } from "./harness.ts";
 import { sandboxDate, statsDuration } from "./sandbox-answers.ts";
 
 oneHarnessPerFile(NO_NEW_CALLS);
@@ -117,7 +117,7 @@ describe("node(id) dispatches on the ID's prefix", () => {
         message: `"${id}" is not a node ID: it must start with one of ${NODE_ID_PREFIXES}.`,
         locations: [{ line: 2, column: 3 }],
         path: ["node"],
-        extensions: { code: "BAD_USER_INPUT", argument: "id" },
+        extensions: { code: "BAD_USER_INPUT", requestId: GATEWAY_REQUEST_ID, argument: "id" },
       },
     ]);
     expect(harness.takeUpstreamRequests()).toEqual([]);

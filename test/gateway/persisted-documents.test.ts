@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { ApolloClient, ApolloLink, gql, HttpLink, InMemoryCache } from "@apollo/client";
 import { PersistedQueryLink } from "@apollo/client/link/persisted-queries";
 import { afterEach, describe, expect, it } from "vitest";
-import { ACME, type Harness, startHarness, takeRequestIds } from "./harness.ts";
+import { ACME, GATEWAY_REQUEST_ID, type Harness, startHarness, takeRequestIds } from "./harness.ts";
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 
@@ -134,7 +134,11 @@ describe("trusted documents only", () => {
       {
         message:
           "Only trusted documents run on this gateway: send a `documentId` from its manifest.",
-        extensions: { code: "PERSISTED_QUERY_ONLY", http: { status: 400 } },
+        extensions: {
+          code: "PERSISTED_QUERY_ONLY",
+          requestId: GATEWAY_REQUEST_ID,
+          http: { status: 400 },
+        },
       },
     ]);
     const unknown = await post({ documentId: sha256("{ agents { totalCount } }") });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import { GATEWAY_REQUEST_ID } from "./harness.ts";
 import {
   rateLimitHeaders,
   secondsUntil,
@@ -7,6 +8,7 @@ import {
   TWO_ROOT_FIELDS,
   windowReset,
 } from "./rate-limit-support.ts";
+
 import { sandboxErrorCode } from "./sandbox-answers.ts";
 
 describe("HTTP 429 when every root field was rate-limited", () => {
@@ -36,6 +38,7 @@ describe("HTTP 429 when every root field was rate-limited", () => {
         path: [field],
         extensions: {
           code: "RATE_LIMITED",
+          requestId: GATEWAY_REQUEST_ID,
           upstream: {
             status: 429,
             code: sandboxErrorCode("RATE_LIMITED"),
@@ -170,6 +173,7 @@ describe("HTTP 429 when every root field was rate-limited", () => {
     expect(response.headers.get("retry-after")).toBe("3");
     expect(response.body.errors?.[0]?.extensions).toEqual({
       code: "RATE_LIMITED",
+      requestId: GATEWAY_REQUEST_ID,
       upstream: {
         status: 429,
         code: "HTTP_429",

@@ -34,6 +34,10 @@ function capturedLog() {
   return { lines, logger };
 }
 
+/** The cases a transport can send at all: HTTP headers carry no control character (transports.ts). */
+const carried = (transport: Transport, cases: Array<[string, string]>) =>
+  cases.filter(([, value]) => transport.carries(value));
+
 const codes = (seen: Seen) => (seen.errors ?? []).map((error) => error.extensions?.code);
 
 describe.each(TRANSPORTS.map((transport) => [transport.name, transport] as const))(
@@ -121,14 +125,15 @@ describe.each(TRANSPORTS.map((transport) => [transport.name, transport] as const
       }
     });
 
-    it.each([
-      ["a NUL", "Bearer ab\u0000cd"],
-      ["a line break", "Bearer ab\r\ncd"],
-      ["a lone surrogate", "Bearer ab\ud800cd"],
-      ["a non-ASCII character", "Bearer ab\u00e9cd"],
-      ["5000 bytes", `Bearer ${"a".repeat(5000)}`],
-    ])("refuses a token with %s as UNAUTHENTICATED, with no stack trace", async (_what, value) => {
-      if (!transport.carries(value)) return; // this transport cannot even send it
+    it.each(
+      carried(transport, [
+        ["a NUL", "Bearer ab\u0000cd"],
+        ["a line break", "Bearer ab\r\ncd"],
+        ["a lone surrogate", "Bearer ab\ud800cd"],
+        ["a non-ASCII character", "Bearer ab\u00e9cd"],
+        ["5000 bytes", `Bearer ${"a".repeat(5000)}`],
+      ]),
+    )("refuses a token with %s as UNAUTHENTICATED, with no stack trace", async (_what, value) => {
       const client = transport.open(harness, value);
       try {
         harness.takeUpstreamRequests();
@@ -152,16 +157,17 @@ describe.each(TRANSPORTS.map((transport) => [transport.name, transport] as const
     });
     afterAll(() => harness.close());
 
-    it.each([
-      ["a NUL", `Bearer ${DEMO_KEYS.acme}\u0000`],
-      ["a line break", `Bearer ${DEMO_KEYS.acme}\r\nX-Injected: 1`],
-      ["a lone surrogate", `Bearer ${DEMO_KEYS.acme}\ud800`],
-      ["a non-ASCII character", `Bearer ${DEMO_KEYS.acme}\u00e9`],
-      ["5000 bytes", `Bearer ${"a".repeat(5000)}`],
-    ])(
+    it.each(
+      carried(transport, [
+        ["a NUL", `Bearer ${DEMO_KEYS.acme}\u0000`],
+        ["a line break", `Bearer ${DEMO_KEYS.acme}\r\nX-Injected: 1`],
+        ["a lone surrogate", `Bearer ${DEMO_KEYS.acme}\ud800`],
+        ["a non-ASCII character", `Bearer ${DEMO_KEYS.acme}\u00e9`],
+        ["5000 bytes", `Bearer ${"a".repeat(5000)}`],
+      ]),
+    )(
       "refuses a key with %s as UNAUTHENTICATED, with no upstream call and no stack trace",
       async (_what, value) => {
-        if (!transport.carries(value)) return;
         const client = transport.open(harness, value);
         try {
           harness.takeUpstreamRequests();

@@ -95,6 +95,8 @@ export const GRAPHQL_WS: Transport = {
       connectionParams: { Authorization: authorization },
       retryAttempts: 0,
       lazy: false,
+      // A refused socket rejects the operation in `run`, which reads it; not a console line too.
+      onNonLazyError: () => undefined,
       on: { closed: () => (open = false) },
     });
     return {

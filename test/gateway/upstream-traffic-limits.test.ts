@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { harness, oneHarnessPerFile } from "./file-harness.ts";
+import { GATEWAY_REQUEST_ID } from "./harness.ts";
 import {
   MAX_ALIASES,
   MAX_DEPTH,
@@ -25,6 +26,7 @@ describe("the static cost check", () => {
             "Ask for smaller pages or fewer nested lists.",
           extensions: {
             code: "COST_LIMIT_EXCEEDED",
+            requestId: GATEWAY_REQUEST_ID,
             http: { status: 400 },
             cost: { estimated, upstreamCalls: 0, limit: MAX_UPSTREAM_CALLS },
           },
@@ -82,7 +84,12 @@ describe("the static cost check", () => {
       errors: [
         {
           message: "Query depth limit of 4 exceeded, found 5.",
-          extensions: { code: "DEPTH_LIMIT_EXCEEDED", http: { status: 400 }, limit: MAX_DEPTH },
+          extensions: {
+            code: "DEPTH_LIMIT_EXCEEDED",
+            requestId: GATEWAY_REQUEST_ID,
+            http: { status: 400 },
+            limit: MAX_DEPTH,
+          },
         },
       ],
     });
@@ -108,7 +115,12 @@ describe("the static cost check", () => {
       errors: [
         {
           message: "Aliases limit of 2 exceeded, found 3.",
-          extensions: { code: "ALIAS_LIMIT_EXCEEDED", http: { status: 400 }, limit: MAX_ALIASES },
+          extensions: {
+            code: "ALIAS_LIMIT_EXCEEDED",
+            requestId: GATEWAY_REQUEST_ID,
+            http: { status: 400 },
+            limit: MAX_ALIASES,
+          },
         },
       ],
     });
@@ -130,7 +142,16 @@ describe("connection bounds, judged before any upstream call", () => {
 
     expect(response.status).toBe(400);
     expect(response.body).toEqual({
-      errors: [{ message, extensions: { code: "BAD_USER_INPUT", http: { status: 400 } } }],
+      errors: [
+        {
+          message,
+          extensions: {
+            code: "BAD_USER_INPUT",
+            requestId: GATEWAY_REQUEST_ID,
+            http: { status: 400 },
+          },
+        },
+      ],
     });
     expect(harness.takeUpstreamRequests()).toEqual([]);
   });
@@ -155,7 +176,7 @@ describe("connection bounds, judged before any upstream call", () => {
         {
           message: 'Unknown argument "last" on field "Query.campaigns".',
           locations: [{ line: 1, column: 13 }],
-          extensions: { code: "GRAPHQL_VALIDATION_FAILED" },
+          extensions: { code: "GRAPHQL_VALIDATION_FAILED", requestId: GATEWAY_REQUEST_ID },
         },
       ],
     });

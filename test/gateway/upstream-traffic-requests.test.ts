@@ -65,6 +65,30 @@ describe("what reaches the upstream", () => {
     ]);
   });
 
+  it("names the request ID in every error, as the header does (read here without the harness)", async () => {
+    const response = await fetch(`${harness.url}/graphql`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        authorization: ACME,
+        "x-request-id": "req_from_caller",
+      },
+      body: JSON.stringify({
+        query: '{ a: agent(id: "usr_1") { id } b: node(id: "usr_2") { id } }',
+      }),
+    });
+    const body = (await response.json()) as {
+      errors: Array<{ path: string[]; extensions: Record<string, unknown> }>;
+    };
+
+    expect(response.headers.get("x-request-id")).toBe("req_from_caller");
+    expect(body.errors.map((error) => [error.path[0], error.extensions.requestId])).toEqual([
+      ["a", "req_from_caller"],
+      ["b", "req_from_caller"],
+    ]);
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
   it("retries a GET answered 503 and succeeds on the second request", async () => {
     harness.sandbox.injectFault({ method: "GET", path: "/v1/organization", status: 503 });
 
