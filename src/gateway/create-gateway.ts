@@ -27,10 +27,10 @@ import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import { cancelOnDisconnect, createFastPath, type FastPath } from "./fast-path.ts";
 import { createFleetState, type FleetOptions } from "./fleet-state.ts";
 import { renderGraphiQLPage, useGraphiQLAssets } from "./graphiql-page.ts";
-import { createGatewayLogger, useRequestLogScope } from "./logger.ts";
+import { createGatewayLogger } from "./logger.ts";
 import { maskError, maskSessionError } from "./mask-error.ts";
 import { GatewayMetrics } from "./metrics.ts";
-import { requestIdOf, useRequestId } from "./request-id.ts";
+import { type GatewayServerContext, requestIdOf, useRequestId } from "./request-id.ts";
 import {
   createSessionAuthorizer,
   type SessionModeOptions,
@@ -110,7 +110,7 @@ export interface GatewayOptions {
   sharing?: { coalesce?: boolean; cacheTtlS?: number };
 }
 
-export type Gateway = YogaServerInstance<Record<string, unknown>, GatewayContext> & {
+export type Gateway = YogaServerInstance<GatewayServerContext, GatewayContext> & {
   conversationStatusHub: ConversationStatusHub;
   /** The node:http fast path of the common case, through the same plugins (fast-path.ts). */
   fastPath: FastPath;
@@ -144,7 +144,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       : {}),
   });
   const pollIntervalMs = options.pollIntervalMs ?? GATEWAY_DEFAULTS.pollIntervalMs;
-  let yoga: YogaServerInstance<Record<string, unknown>, GatewayContext> | undefined;
+  let yoga: YogaServerInstance<GatewayServerContext, GatewayContext> | undefined;
   const log = (level: "info" | "warn", message: string) => yoga?.logger[level](message);
   const metrics = new GatewayMetrics({
     total: () => conversationStatusHub.pollerCount,
@@ -180,7 +180,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     onCallShared: metrics.recordSharedCall,
     usageByRequest: new WeakMap(),
   };
-  const requestIds = new WeakMap<Request, string>();
   const authorize = options.session
     ? createSessionAuthorizer({
         ...(fleet
@@ -199,7 +198,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     enabled: !options.session && !options.persistedDocuments?.trustedOnly,
   });
 
-  yoga = createYoga<Record<string, unknown>, GatewayContext>({
+  yoga = createYoga<GatewayServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: "/graphql",
     healthCheckEndpoint: "/healthz",
@@ -218,11 +217,11 @@ export function createGateway(options: GatewayOptions): Gateway {
     // Session mode forwards no upstream text it cannot vouch for (docs/security.md).
     maskedErrors: { maskError: options.session ? maskSessionError : maskError },
     // Over graphql-ws there is no Fetch request: the key comes in the connection params.
-    context: async ({ request, connectionParams }) => {
+    context: async ({ request, connectionParams, requestId: serverRequestId }) => {
       const header = authorizationFrom(
         request?.headers.get("authorization") ?? authorizationParam(connectionParams),
       );
-      const requestId = (request && requestIds.get(request)) ?? requestIdOf(request);
+      const requestId = serverRequestId ?? requestIdOf(request);
       // Session mode exchanges the frontend's token for its organization's key, or refuses.
       const authorized = authorize ? await authorize(header) : undefined;
       const context = createContext(
@@ -251,9 +250,9 @@ export function createGateway(options: GatewayOptions): Gateway {
       useRequestSizeLimit({
         maxBytes: options.maxRequestBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
       }),
-      // After the size limit, which may replace the request: the ID is kept on the final one.
-      useRequestId(requestIds),
-      useRequestLogScope(requestIds),
+      // After the plugins that answer a request themselves (a refusal of the size limit's
+      // among them): an operation's request gets its ID here, and every answer to it names it.
+      useRequestId(),
       // After the size limit and the request ID: graphql-sse's own endpoint (/graphql/stream).
       useSseSingleConnection(),
       useOperationSpans(),
@@ -294,7 +293,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       useApiKeyGate(),
       useUpstreamReport(),
       useSubscriptionBounds(bounds, eventContextFor(dependencies, options.operationDeadlineMs)),
-      useHttpStatusInErrors((request) => requestIds.get(request)),
+      useHttpStatusInErrors(),
     ],
   });
   const session = options.session;

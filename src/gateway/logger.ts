@@ -1,5 +1,5 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { LogLevel, Plugin, YogaLogger } from "graphql-yoga";
+import type { LogLevel, YogaLogger } from "graphql-yoga";
 import { type DestinationStream, pino } from "pino";
 import { UpstreamError } from "../upstream/errors.ts";
 import { upstreamFailureOf } from "./mask-error.ts";
@@ -10,7 +10,7 @@ const requestScope = new AsyncLocalStorage<{ requestId?: string }>();
 /**
  * Runs one HTTP request's handling in its own log scope. The scope wraps the whole handling
  * (yoga's hooks cannot: a scope entered inside one does not reach the promises yoga chained
- * before it); `useRequestLogScope` names the request in it once it has an ID.
+ * before it); `useRequestId` names the request in it once it has an ID.
  */
 export function inRequestScope<T>(handle: () => T): T {
   return requestScope.run({}, handle);
@@ -27,14 +27,10 @@ export function inThisRequestScope<A extends unknown[]>(
   return scope === undefined ? handle : (...args) => requestScope.run(scope, handle, ...args);
 }
 
-/** Puts the request's ID (`ids`, filled by `useRequestId`, which must come first) in its scope. */
-export function useRequestLogScope(ids: WeakMap<Request, string>): Plugin {
-  return {
-    onRequest({ request }) {
-      const scope = requestScope.getStore();
-      if (scope) scope.requestId = ids.get(request);
-    },
-  };
+/** Names the current request's log scope (if it runs in one) by its ID. */
+export function nameRequestScope(requestId: string): void {
+  const scope = requestScope.getStore();
+  if (scope) scope.requestId = requestId;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Plugin } from "graphql-yoga";
+import { nameRequestScope } from "./logger.ts";
 
 /** An incoming `X-Request-Id` the gateway accepts: short, and safe in a header and a log. */
 const SANE = /^[A-Za-z0-9._-]{1,128}$/;
@@ -11,17 +12,31 @@ export function requestIdOf(request: Request | undefined): string {
 }
 
 /**
- * Gives each request its ID as it arrives (before parsing, so even a syntax error carries it) and
- * answers it in the `X-Request-Id` header. `ids` is shared with the context factory.
+ * What the gateway adds to yoga's server context: the one home of a request's ID. yoga builds a
+ * server context per request (the node:http adapter's, the fast path's, `fetch`'s) and hands the
+ * same object to every hook and to the context factory, whichever Request a plugin put in its
+ * place (the size limit does).
  */
-export function useRequestId(ids: WeakMap<Request, string>): Plugin {
+export interface RequestIdContext {
+  requestId?: string;
+}
+
+/** yoga's server context as the gateway types it: whatever the adapter puts there, and the ID. */
+export type GatewayServerContext = Record<string, unknown> & RequestIdContext;
+
+/**
+ * Gives each request its ID as it arrives (before parsing, so even a syntax error carries it),
+ * names its log scope by it, and answers it in the `X-Request-Id` header.
+ */
+export function useRequestId(): Plugin<Record<string, never>, RequestIdContext> {
   return {
-    onRequest({ request }) {
-      ids.set(request, requestIdOf(request));
+    onRequest({ request, serverContext }) {
+      const requestId = requestIdOf(request);
+      serverContext.requestId = requestId;
+      nameRequestScope(requestId);
     },
-    onResponse({ request, response }) {
-      const requestId = ids.get(request);
-      if (requestId) response.headers.set("x-request-id", requestId);
+    onResponse({ response, serverContext }) {
+      if (serverContext.requestId) response.headers.set("x-request-id", serverContext.requestId);
     },
   };
 }

@@ -2,17 +2,16 @@ import type { ExecutionResult } from "graphql";
 import { isAsyncIterable, mapAsyncIterator, type Plugin } from "graphql-yoga";
 import { ERROR_CODES, isGatewayErrorCode } from "../errors.ts";
 import { stringifyWithHttpStatus } from "./http-status.ts";
+import type { RequestIdContext } from "./request-id.ts";
 
 /**
  * Shows `extensions.http.status` on catalogue errors, and the request's ID on every error, in
  * every result yoga serialises: single results, batches, and each event of a stream.
  */
-export function useHttpStatusInErrors(
-  requestIdOf: (request: Request) => string | undefined = () => undefined,
-): Plugin {
+export function useHttpStatusInErrors(): Plugin<Record<string, never>, RequestIdContext> {
   return {
-    onResultProcess({ request, result, setResult }) {
-      const requestId = requestIdOf(request);
+    onResultProcess({ result, setResult, serverContext }) {
+      const requestId = serverContext.requestId;
       const stringify = (value: ExecutionResult) => stringifyWithHttpStatus(value, requestId);
       if (isAsyncIterable(result)) {
         setResult(mapAsyncIterator(result, (value) => ({ ...value, stringify })));
