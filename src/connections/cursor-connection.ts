@@ -1,7 +1,7 @@
 import { UpstreamError } from "../upstream/errors.ts";
 import { cursorExpired } from "./errors.ts";
 import { type CursorAnswer, type PositionAnswer, readListAnswer } from "./list-answer.ts";
-import type { ListContext } from "./list-context.ts";
+import { type ListContext, pageInfoOf } from "./list-context.ts";
 import type { Connection, UpstreamPageParams } from "./types.ts";
 
 /** Where a cursor-form read resumes: an upstream page (null: the first) and items seen on it. */
@@ -40,17 +40,15 @@ export async function resolveCursorConnection<T>(
       seen === pageLength && answer.nextCursor !== null
         ? { upstreamCursor: answer.nextCursor, skip: 0 }
         : { upstreamCursor: from.upstreamCursor, skip: seen };
-    return { cursor: list.issue({ form: "cursor", ...resume }), node };
+    return list.edge(node, () => ({ form: "cursor", ...resume }));
   });
   const connection: Connection<T> = {
     edges,
-    pageInfo: {
+    pageInfo: pageInfoOf(edges, {
       hasNextPage: answer.nextCursor !== null || pageLength > from.skip + nodes.length,
       // Exact is impossible going forward by upstream cursor; Relay allows "after was given".
       hasPreviousPage: hasAfter,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
+    }),
     totalCount: answer.total,
   };
   return { connection };

@@ -1,7 +1,7 @@
 import { MAX_ID_LENGTH } from "../upstream/ids.ts";
 import { invalidConnectionArgument } from "./errors.ts";
 import type { PositionAnswer } from "./list-answer.ts";
-import type { ListContext } from "./list-context.ts";
+import { type ListContext, pageInfoOf } from "./list-context.ts";
 import { findMovedItem, type Mark } from "./moved-item.ts";
 import type { Window } from "./position-plan.ts";
 import { createPositionReader, type FormSwitch, type PositionReader } from "./position-reader.ts";
@@ -106,20 +106,17 @@ function connectionOf<T>(
   const { start, nodes } = run;
   const end = start + nodes.length;
   const total = reader.total ?? null;
-  const edges = nodes.map((node, offset) => ({
-    cursor: list.issue({ form: reader.form, position: start + offset, id: idOf(list, node) }),
-    node,
-  }));
+  const edges = nodes.map((node, offset) =>
+    list.edge(node, () => ({ form: reader.form, position: start + offset, id: idOf(list, node) })),
+  );
   return {
     edges,
-    pageInfo: {
+    pageInfo: pageInfoOf(edges, {
       // Items after the window anywhere in the list (`before`'s own item included, as
       // hasPreviousPage looks before it): the total tells, else the look-ahead item does.
       hasNextPage: reader.item(end) !== undefined || end < reader.knownEnd,
       hasPreviousPage: Math.min(start, total ?? start) > 0,
-      startCursor: edges[0]?.cursor ?? null,
-      endCursor: edges.at(-1)?.cursor ?? null,
-    },
+    }),
     totalCount: total,
   };
 }

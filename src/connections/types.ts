@@ -15,8 +15,14 @@ export interface ConnectionArgs {
   before?: string | null;
 }
 
+/** One edge; its `cursor` may be a getter that issues it when first read (list-context.ts). */
+export interface Edge<T> {
+  readonly cursor: string;
+  node: T;
+}
+
 export interface Connection<T> {
-  edges: Array<{ cursor: string; node: T }>;
+  edges: Array<Edge<T>>;
   pageInfo: {
     hasNextPage: boolean;
     hasPreviousPage: boolean;
