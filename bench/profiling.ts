@@ -4,15 +4,15 @@ import { SINGLE } from "./queries.ts";
 
 /** What `npm run bench:profile` and `npm run bench:allocations` share: their load and their report. */
 
-/** The single-resource load both profile: 16 connections for `seconds`. */
-export function loadSingle(url: string, seconds: number): Promise<LoadResult> {
+/** The single-resource load both profile (or another query's): 16 connections for `seconds`. */
+export function loadSingle(url: string, seconds: number, query = SINGLE): Promise<LoadResult> {
   return load({
     url: `${url}/graphql`,
     connections: 16,
     seconds,
     method: "POST",
     headers: { authorization: `Bearer ${DEMO_KEYS.acme}`, "content-type": "application/json" },
-    body: JSON.stringify({ query: SINGLE }),
+    body: JSON.stringify({ query }),
   });
 }
 
