@@ -194,10 +194,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const describe = `${req.method} ${req.path}`;
     const deadline = startDeadline(timeoutMs, req.signal);
     // Whether the operation may be sent again is a fact of its row (operations.ts): reads only.
-    const retry = (req.operation ?? operationOf(req.method, req.path))?.row.retry === true;
+    const retry = operationOf(req)?.row.retry === true;
     try {
       for (let retries = 0; ; retries++) {
-        const outcome = await inUpstreamSpan(req.method, req.path, (traceHeaders) =>
+        const outcome = await inUpstreamSpan(req, (traceHeaders) =>
           attempt<T>(req, path, describe, deadline, traceHeaders),
         );
         if ("response" in outcome) return outcome.response;

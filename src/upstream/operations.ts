@@ -186,10 +186,16 @@ export interface OperationCall {
 }
 
 /**
- * The operation a call belongs to, by its method and path; undefined for no operation. The REST
- * client names its calls' rows itself (rest-api.ts); this serves calls made without one.
+ * The operation a call belongs to: the row its caller named (the REST client names its own,
+ * rest-api.ts), else the one its method and path match; undefined for no operation.
  */
-export function operationOf(method: string, path: string): OperationCall | undefined {
+export function operationOf(call: {
+  method: string;
+  path: string;
+  operation?: OperationCall;
+}): OperationCall | undefined {
+  if (call.operation) return call.operation;
+  const { method, path } = call;
   const segments = path.split("?")[0]?.split("/") ?? [];
   for (const row of REST_OPERATIONS) {
     if (row.method !== method) continue;
@@ -206,4 +212,9 @@ export function operationOf(method: string, path: string): OperationCall | undef
     if (matches) return { row, ids };
   }
   return undefined;
+}
+
+/** What metrics and spans name a call of this row by: its method and route template. */
+export function routeOf(row: RestOperation): string {
+  return `${row.method} ${row.template}`;
 }

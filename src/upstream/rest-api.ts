@@ -31,6 +31,7 @@ import {
   type OperationCall,
   type OperationName,
   type RestOperation,
+  routeOf,
 } from "./operations.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import type { SharedHow } from "./sharing.ts";
@@ -187,7 +188,7 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
     call.onRequest?.();
     const started = performance.now();
     const { method } = operation.row;
-    const route = `${method} ${operation.row.template}`;
+    const route = routeOf(operation.row);
     const done = (status: string) =>
       call.onCallDone?.({
         route,

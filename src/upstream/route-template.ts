@@ -1,4 +1,4 @@
-import { operationOf } from "./operations.ts";
+import { type OperationCall, operationOf, routeOf } from "./operations.ts";
 
 /**
  * The REST operation a path belongs to, as its route template (`/v1/agents/{id}/stats`): what
@@ -6,9 +6,14 @@ import { operationOf } from "./operations.ts";
  * operations table (operations.ts) names every operation's template; a path it does not know is
  * named by its shape, an ID-like segment as `{id}` and anything else odd as `{?}`.
  */
-export function routeTemplate(method: string, path: string): string {
-  const known = operationOf(method, path);
-  if (known) return `${method} ${known.row.template}`;
+export function routeTemplate(call: {
+  method: string;
+  path: string;
+  operation?: OperationCall;
+}): string {
+  const known = operationOf(call);
+  if (known) return routeOf(known.row);
+  const { method, path } = call;
   const [, version, collection, id, ...rest] = path.split("/");
   const segments = [version, collection, id === undefined ? undefined : "{id}", ...rest];
   const word = /^[a-z0-9-]+$/;

@@ -43,9 +43,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
     const hash = req.keyHash ?? keyHash(req.authorization);
     const keyed = { ...req, keyHash: hash };
     if (req.method !== "GET") return write<T>(keyed, hash);
-    const cacheable =
-      cache !== undefined &&
-      (req.operation ?? operationOf("GET", req.path))?.row.cacheable === true;
+    const cacheable = cache !== undefined && operationOf(req)?.row.cacheable === true;
     let version = 0;
     if (cacheable) {
       const found = await cache.store.read(hash, req.path).catch(() => undefined);
@@ -78,7 +76,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
     try {
       return await client.request<T>(req);
     } finally {
-      const found = cache && (req.operation ?? operationOf(req.method, req.path));
+      const found = cache && operationOf(req);
       const paths = found
         ? (found.row.invalidates?.({ ids: found.ids, body: req.body }) ?? [])
         : [];

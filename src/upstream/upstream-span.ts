@@ -6,6 +6,7 @@ import {
   SpanStatusCode,
   trace,
 } from "@opentelemetry/api";
+import type { OperationCall } from "./operations.ts";
 import { routeTemplate } from "./route-template.ts";
 
 const TRACER_NAME = "voicegraph";
@@ -34,12 +35,12 @@ const NO_TRACE_HEADERS: Record<string, string> = Object.freeze({}) as Record<str
 export async function inUpstreamSpan<
   O extends { response: { status: number } } | { error: unknown },
 >(
-  method: string,
-  path: string,
+  call: { method: string; path: string; operation?: OperationCall },
   run: (traceHeaders: Record<string, string>) => Promise<O>,
 ): Promise<O> {
   if (!tracingIsOn()) return run(NO_TRACE_HEADERS);
-  const span = tracer.startSpan(`upstream ${routeTemplate(method, path)}`, {
+  const { method, path } = call;
+  const span = tracer.startSpan(`upstream ${routeTemplate(call)}`, {
     kind: SpanKind.CLIENT,
     attributes: { "http.request.method": method, "url.path": path },
   });
