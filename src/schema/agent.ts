@@ -13,7 +13,6 @@ import { carriedFields } from "./shared-fields.ts";
 import { callsOf, connectionOf, listSourceOf } from "./upstream-calls.ts";
 import { VoiceConfig, VoiceConfigInput, voiceConfigsBody } from "./voice-config.ts";
 
-/** The upstream's default page size (seed), which the list and its cost estimate share. */
 export const AgentStatus = builder.enumType("AgentStatus", {
   description:
     "An agent's state; a value the upstream sends that the schema does not know resolves to null.",

@@ -13,7 +13,6 @@ import { listKey, readOnce } from "./read-once.ts";
 import { carriedFields, RAW_ANSWER, rawField, rawResource } from "./shared-fields.ts";
 import { callsOf, connectionOf, listSourceOf } from "./upstream-calls.ts";
 
-/** The upstream's default page size (seed), which the list and its cost estimate share. */
 export const CampaignStatus = builder.enumType("CampaignStatus", {
   description:
     "A campaign's state (the sandbox's set: the REST API names none); an upstream value the schema does not know resolves to null.",

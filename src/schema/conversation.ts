@@ -26,7 +26,6 @@ import { listKey, readOnce } from "./read-once.ts";
 import { callTimingFields, rawField, rawResource } from "./shared-fields.ts";
 import { callsOf, connectionOf, listSourceOf } from "./upstream-calls.ts";
 
-/** The upstream's default page size (seed), which the list and its cost estimate share. */
 export const Conversation = builder.loadableNodeRef("Conversation", {
   id: {
     description: "The conversation's ID (`cnv_` prefix).",
