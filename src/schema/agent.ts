@@ -4,6 +4,7 @@ import { AGENT_STATUSES } from "../upstream/enums.ts";
 import { listOf } from "../upstream/operations.ts";
 import { builder } from "./builder.ts";
 import { connectionArgs } from "./connection-args.ts";
+import type { SchemaContext } from "./context.ts";
 import { assertId } from "./ids.ts";
 import { enumOrNull, loadEach } from "./load-each.ts";
 import { nodeByIdQuery } from "./node-by-id.ts";
@@ -78,7 +79,7 @@ Agent.implement({
       nullable: true,
       description: "The agent's statistics, as the upstream reports them.",
       extensions: callsOf("getAgentStats"),
-      load: (ids: string[], context) => loadEach(ids, (id) => context.api.getAgentStats(id)),
+      load: (ids: string[], context) => loadEach(ids, (id) => agentStats(id, context)),
       resolve: (agent) => agent.id,
     }),
   }),
@@ -149,11 +150,17 @@ function agentBody<T extends typeof UpdateAgentInput.$inferInput>(input: T) {
     : fields;
 }
 
-nodeByIdQuery("agent", Agent, {
-  noun: "An agent",
-  how: " (GET /v1/agents/{agentId})",
-  calls: callsOf("getAgent"),
-});
+/** The agent's stats, read once per operation: `agent(id)` starts it beside the agent's GET. */
+function agentStats(id: string, context: SchemaContext) {
+  return readOnce(context, `agentStats:${id}`, () => context.api.getAgentStats(id));
+}
+
+nodeByIdQuery(
+  "agent",
+  Agent,
+  { noun: "An agent", how: " (GET /v1/agents/{agentId})", calls: callsOf("getAgent") },
+  { stats: agentStats },
+);
 
 builder.queryFields((t) => ({
   agents: t.field({

@@ -33,9 +33,10 @@ describe("rate-limit reporting", () => {
     const { graphql, sandbox, takeUpstreamRequests } = await start(1000);
     const reset = windowReset();
     await graphql("{ organization { name } }"); // remaining 999
-    // The stats call answers after the agent call (it needs the agent), with a higher figure.
+    // The stats call, sent beside the agent call, answers after it with a higher figure.
     sandbox.injectFault({
       path: `/v1/agents/${SEED_IDS.acmeAgent}/stats`,
+      delayMs: 100,
       status: 200,
       body: { totalConversations: 3 },
       headers: {
@@ -51,7 +52,7 @@ describe("rate-limit reporting", () => {
     expect(response.body.data).toEqual({
       agent: { name: "Reception", stats: { totalConversations: 3 } },
     });
-    expect(takeUpstreamRequests()).toEqual([
+    expect(takeUpstreamRequests().sort()).toEqual([
       `GET /v1/agents/${SEED_IDS.acmeAgent}`,
       `GET /v1/agents/${SEED_IDS.acmeAgent}/stats`,
     ]);
