@@ -1,3 +1,5 @@
+import { createContextCache } from "@pothos/core";
+import DataLoader from "dataloader";
 import { resolveConnection } from "../connections/resolve-connection.ts";
 import type { AgentDto } from "../upstream/dto.ts";
 import { AGENT_STATUSES } from "../upstream/enums.ts";
@@ -74,13 +76,12 @@ Agent.implement({
         "The voices the agent can speak with; empty when the upstream's answer does not carry them.",
       resolve: (agent) => agent.voiceConfigs ?? [],
     }),
-    stats: t.loadable({
+    stats: t.field({
       type: "JSONObject",
       nullable: true,
       description: "The agent's statistics, as the upstream reports them.",
       extensions: callsOf("getAgentStats"),
-      load: (ids: string[], context) => loadEach(ids, (id) => agentStats(id, context)),
-      resolve: (agent) => agent.id,
+      resolve: (agent, _args, context) => agentStats(agent.id, context),
     }),
   }),
 });
@@ -150,9 +151,20 @@ function agentBody<T extends typeof UpdateAgentInput.$inferInput>(input: T) {
     : fields;
 }
 
-/** The agent's stats, read once per operation: `agent(id)` starts it beside the agent's GET. */
+/**
+ * An agent's stats, one GET per distinct agent in an operation. `agent(id)` asks for them as it
+ * asks for the agent, so the two GETs leave in the same tick, when the loaders dispatch: after
+ * the reads the operation's fields make at once (a list whose items need more calls among them).
+ */
+const agentStatsLoader = createContextCache(
+  (context: SchemaContext) =>
+    new DataLoader((ids: readonly string[]) =>
+      loadEach(ids, (id) => context.api.getAgentStats(id)),
+    ),
+);
+
 function agentStats(id: string, context: SchemaContext) {
-  return readOnce(context, `agentStats:${id}`, () => context.api.getAgentStats(id));
+  return agentStatsLoader(context).load(id);
 }
 
 nodeByIdQuery(
