@@ -2,14 +2,19 @@ import { defineConfig } from "vitest/config";
 
 // The gateway's end-to-end tests run once per sandbox dialect (src/sandbox/dialects.ts): a test
 // that passes only because of one dialect's reading of the seed is a defect (issue 6).
-// They also run once with the node:http fast path off (README: Configuration): every answer must
-// be the same through yoga alone as through the fast path, which the other projects take.
+// They also run once with the node:http fast path and compiled execution off (README:
+// Configuration): every answer must be the same through yoga and graphql-js alone as through the
+// fast path and graphql-jit, which the other projects take from a query's first run.
 const gatewayProject = (dialect: string, fastPath: "on" | "off" = "on") => ({
   extends: true as const,
   test: {
     name: fastPath === "on" ? `gateway:${dialect}` : "gateway:yoga-only",
     include: ["test/gateway/**/*.test.ts", "test/clients/**/*.test.ts"],
-    env: { SANDBOX_DIALECT: dialect, GATEWAY_FAST_PATH: fastPath },
+    env: {
+      SANDBOX_DIALECT: dialect,
+      GATEWAY_FAST_PATH: fastPath,
+      COMPILED_EXECUTION_AFTER: fastPath === "on" ? "1" : "0",
+    },
   },
 });
 

@@ -124,6 +124,7 @@ async function main(): Promise<void> {
         : {}),
     },
     maxBatchSize: config.MAX_BATCH_SIZE,
+    compileAfter: config.COMPILED_EXECUTION_AFTER,
     introspection: config.INTROSPECTION,
     ...(sessionMode ? { session: sessionModeOf(config, embedded) } : {}),
     operationDeadlineMs: config.OPERATION_DEADLINE_MS,

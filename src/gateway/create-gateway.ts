@@ -44,6 +44,7 @@ import { boundedParserCaches } from "./text-caches.ts";
 import { useOperationSpans } from "./tracing.ts";
 import { useApiKeyGate } from "./use-api-key-gate.ts";
 import { useBatchRefusal } from "./use-batch-refusal.ts";
+import { useCompiledExecution } from "./use-compiled-execution.ts";
 import { useCostLimit } from "./use-cost-limit.ts";
 import { useCsrfPrevention } from "./use-csrf-prevention.ts";
 import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
@@ -99,6 +100,11 @@ export interface GatewayOptions {
   operationDeadlineMs?: number;
   /** Most operations in one batched request; 0 (the default) refuses batches (MAX_BATCH_SIZE). */
   maxBatchSize?: number;
+  /**
+   * The run of a repeated query's document at which it is compiled (graphql-jit) and runs
+   * compiled from then on; 0: never. Default 2 (COMPILED_EXECUTION_AFTER; docs/operations.md).
+   */
+  compileAfter?: number;
   /** A level, false for silence, or a logger of one's own (tests capture lines so); default "info". */
   logging?: LogLevel | YogaLogger | false;
   /** REDIS_URL: state shared by every instance of the fleet (docs/fleet.md); absent: in process. */
@@ -255,6 +261,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       useRequestId(),
       // After the size limit and the request ID: graphql-sse's own endpoint (/graphql/stream).
       useSseSingleConnection(),
+      // Before the spans: the execution they wrap (in the operation's trace context) is this one.
+      useCompiledExecution({
+        after: options.compileAfter ?? GATEWAY_DEFAULTS.compileAfter,
+        onRun: (how) => metrics.compiledRuns.inc({ how }),
+      }),
       useOperationSpans(),
       usePersistedDocuments({
         ...bounds,

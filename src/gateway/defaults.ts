@@ -26,6 +26,8 @@ export const GATEWAY_DEFAULTS = {
   documentCacheMaxBytes: 32 * 1024 * 1024,
   maxCachedDocumentBytes: 64 * 1024,
   operationDeadlineMs: 10_000,
+  // A query's document is compiled (graphql-jit) at its second run (docs/operations.md).
+  compileAfter: 2,
   // Sockets (listen options; README: Operations).
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,

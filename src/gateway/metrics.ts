@@ -35,6 +35,11 @@ export class GatewayMetrics {
     "Calls answered without an upstream request of their own: joined to an identical call in flight, or from the read cache.",
     ["route", "how"],
   );
+  readonly compiledRuns = this.counter(
+    "voicegraph_query_runs_total",
+    "Queries by how they ran: compiled, recomputed (the compiled run met an error, graphql-js answered) or interpreted.",
+    ["how"],
+  );
   readonly subscriptions = new Gauge({
     name: "voicegraph_active_subscriptions",
     help: "Subscriptions being served now.",

@@ -24,6 +24,12 @@ export const DIALECT: Dialect = (() => {
 /** Whether this run's gateways take the fast path (vitest.config.ts: off in gateway:yoga-only). */
 export const FAST_PATH = process.env.GATEWAY_FAST_PATH !== "off";
 
+/**
+ * The run at which this run's gateways compile a query (vitest.config.ts: 1, every query compiled
+ * from its first run, in the fast-path projects; 0, graphql-js alone, in gateway:yoga-only).
+ */
+export const COMPILE_AFTER = Number(process.env.COMPILED_EXECUTION_AFTER ?? "1");
+
 /** Acme's seeded organization fields, as the sandbox (both dialects) answers them. */
 export const ACME_ORGANIZATION = {
   name: "Acme Health",
@@ -91,6 +97,7 @@ export async function startHarness(
     upstream,
     logging: false,
     pollIntervalMs: 100,
+    compileAfter: COMPILE_AFTER,
     ...options.gateway,
   });
   const server: ListeningGateway = await listen(gateway, 0, "127.0.0.1", {

@@ -1,0 +1,118 @@
+import {
+  BREAK,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  getOperationAST,
+  visit,
+} from "graphql";
+import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
+import type { Plugin } from "graphql-yoga";
+
+export interface CompiledExecutionOptions {
+  /**
+   * The run of a document (a text yoga's parser cache hands back as one object) at which it is
+   * compiled, and every later run runs compiled; 0: never (COMPILED_EXECUTION_AFTER).
+   */
+  after: number;
+  /** Told how each query ran: compiled, or by graphql-js (not compiled yet, or over again). */
+  onRun?: (how: CompiledRun) => void;
+}
+
+/**
+ * `compiled`: graphql-jit answered without an error. `recomputed`: it met an error, so graphql-js
+ * answered instead. `interpreted`: graphql-js alone (not compiled, or not compilable).
+ */
+export type CompiledRun = "compiled" | "recomputed" | "interpreted";
+
+/** What is known of one document: how often it ran, and its compiled operations once compiled. */
+interface DocumentState {
+  runs: number;
+  /** By operation name; null where graphql-jit cannot compile it (graphql-js runs it always). */
+  compiled: Map<string, CompiledQuery | null>;
+}
+
+/**
+ * Compiled execution (graphql-jit) for the queries clients send again and again, answering
+ * exactly as graphql-js does (docs/operations.md):
+ *
+ * - Only a result without errors is taken from the compiled query. A result with an error is
+ *   computed again by graphql-js on the same context: its DataLoaders and per-operation reads
+ *   hand back what the first run read, so no upstream call is made twice, and every error keeps
+ *   graphql-js's masking, `locations` and null propagation.
+ * - Mutations (their fields must not run twice), subscriptions, `@defer`/`@stream` and
+ *   introspection always run on graphql-js.
+ * - A document is compiled at its `after`-th run, so a text sent once costs no compilation; the
+ *   state lives as long as yoga's parser cache keeps the document (a WeakMap), so it is bounded
+ *   as that cache is, and a document too large to cache is never compiled.
+ */
+export function useCompiledExecution(options: CompiledExecutionOptions): Plugin {
+  const documents = new WeakMap<DocumentNode, DocumentState>();
+
+  function compiledFor(args: ExecutionArgs): CompiledQuery | undefined {
+    let state = documents.get(args.document);
+    if (state === undefined) {
+      if (!compilable(args.document)) return undefined;
+      state = { runs: 0, compiled: new Map() };
+      documents.set(args.document, state);
+    }
+    state.runs += 1;
+    if (state.runs < options.after) return undefined;
+    const name = args.operationName ?? "";
+    let compiled = state.compiled.get(name);
+    if (compiled === undefined) {
+      const outcome = compileQuery(args.schema, args.document, args.operationName ?? undefined);
+      compiled = isCompiledQuery(outcome) ? outcome : null;
+      state.compiled.set(name, compiled);
+    }
+    return compiled ?? undefined;
+  }
+
+  return {
+    onExecute({ args, executeFn, setExecuteFn }) {
+      if (options.after <= 0) return;
+      const operation = getOperationAST(args.document, args.operationName);
+      if (operation?.operation !== "query") return;
+      setExecuteFn(async (run: ExecutionArgs) => {
+        const compiled = compiledFor(run);
+        if (compiled === undefined) {
+          options.onRun?.("interpreted");
+          return executeFn(run);
+        }
+        const result = (await compiled.query(
+          run.rootValue,
+          run.contextValue,
+          run.variableValues,
+        )) as ExecutionResult;
+        if (!result.errors?.length) {
+          options.onRun?.("compiled");
+          return result;
+        }
+        options.onRun?.("recomputed");
+        return executeFn(run);
+      });
+    },
+  };
+}
+
+/** False for a document with `@defer`/`@stream` or an introspection field: graphql-js runs those. */
+function compilable(document: DocumentNode): boolean {
+  let plain = true;
+  visit(document, {
+    Directive(node) {
+      if (node.name.value === "defer" || node.name.value === "stream") {
+        plain = false;
+        return BREAK;
+      }
+      return undefined;
+    },
+    Field(node) {
+      if (node.name.value === "__schema" || node.name.value === "__type") {
+        plain = false;
+        return BREAK;
+      }
+      return undefined;
+    },
+  });
+  return plain;
+}

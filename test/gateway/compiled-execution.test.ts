@@ -1,0 +1,212 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { createGateway } from "../../src/gateway/create-gateway.ts";
+import { listen } from "../../src/gateway/server.ts";
+import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import { closedAfterEachTest } from "../support/closing.ts";
+import { UPSTREAM_REQUEST_ID } from "./errors-support.ts";
+import { ACME, FAST_PATH, GATEWAY_REQUEST_ID, type Harness, startHarness } from "./harness.ts";
+
+const DASHBOARD = `{
+  organization { name timezone }
+  agent(id: "${SEED_IDS.acmeAgent}") { id name status voiceConfigs { id } stats }
+  conversations(first: 20) { nodes { id status agent { id name } contact { id stats } } }
+  campaigns(first: 5) { totalCount nodes { id name status } }
+}`;
+
+/** How this gateway's queries ran so far, by the metric `voicegraph_query_runs_total`. */
+async function runs(harness: Harness): Promise<Record<string, number>> {
+  const metric = await harness.gateway.metrics.compiledRuns.get();
+  return Object.fromEntries(metric.values.map(({ labels, value }) => [labels.how, value]));
+}
+
+/** A body without the rate-limit figures, which the upstream counts down from run to run. */
+function withoutRateLimit<T extends { extensions?: Record<string, unknown> }>(body: T): T {
+  const { rateLimit: _counted, ...extensions } = body.extensions ?? {};
+  return { ...body, extensions };
+}
+
+describe("compiled execution (graphql-jit) answers as graphql-js does", () => {
+  const closing = closedAfterEachTest();
+
+  /**
+   * Over one sandbox, the harness's gateway compiling every query from its first run and a
+   * second gateway that never compiles: each answers as `{ status, body }`, without the figures
+   * that differ from one request to the next (request IDs, rate-limit figures).
+   */
+  async function twoGateways() {
+    const harness = closing(await startHarness({ gateway: { compileAfter: 1 } }));
+    const other = createGateway({ upstream: harness.upstream, logging: false, compileAfter: 0 });
+    const server = closing(await listen(other, 0, "127.0.0.1", { fastPath: FAST_PATH }));
+    const ask =
+      (url: string) =>
+      async (query: string, variables: object = {}) => {
+        const response = await fetch(`${url}/graphql`, {
+          method: "POST",
+          headers: { "content-type": "application/json", authorization: ACME },
+          body: JSON.stringify({ query, variables }),
+        });
+        const text = (await response.text()).replace(/"requestId":"[^"]*"/g, '"requestId":"…"');
+        return { status: response.status, body: withoutRateLimit(JSON.parse(text)) };
+      };
+    return { harness, compiled: ask(harness.url), interpreted: ask(server.url) };
+  }
+
+  it("compiles a query at its second run, and answers it the same", async () => {
+    const harness = closing(await startHarness({ gateway: { compileAfter: 2 } }));
+
+    const first = await harness.graphql(DASHBOARD);
+    const firstCalls = harness.takeUpstreamRequests().sort();
+    const second = await harness.graphql(DASHBOARD);
+    const secondCalls = harness.takeUpstreamRequests().sort();
+
+    expect(await runs(harness)).toEqual({ interpreted: 1, compiled: 1 });
+    expect(first.body.errors).toBeUndefined();
+    expect(withoutRateLimit(second.body)).toEqual(withoutRateLimit(first.body));
+    expect(secondCalls).toEqual(firstCalls);
+  });
+
+  it("answers a query that meets an error with graphql-js's errors, each call made once", async () => {
+    const harness = closing(await startHarness({ gateway: { compileAfter: 1 } }));
+
+    const response = await harness.graphql(
+      '{ agent(id: "agt_acme_missing") { id name } organization { name } }',
+    );
+
+    expect(await runs(harness)).toEqual({ recomputed: 1 });
+    expect(response.body.data).toEqual({ agent: null, organization: { name: "Acme Health" } });
+    expect(response.body.errors).toEqual([
+      {
+        message: "Agent agt_acme_missing was not found.",
+        locations: [{ line: 1, column: 3 }],
+        path: ["agent"],
+        extensions: {
+          code: "NOT_FOUND",
+          requestId: GATEWAY_REQUEST_ID,
+          upstream: {
+            status: 404,
+            code: "NOT_FOUND",
+            message: "Agent agt_acme_missing was not found.",
+            requestId: UPSTREAM_REQUEST_ID,
+            details: { id: "agt_acme_missing" },
+          },
+        },
+      },
+    ]);
+    expect(harness.takeUpstreamRequests().sort()).toEqual([
+      "GET /v1/agents/agt_acme_missing",
+      "GET /v1/organization",
+    ]);
+  });
+
+  it("propagates a null as graphql-js does when a non-null field fails", async () => {
+    const { harness, compiled, interpreted } = await twoGateways();
+    // An agent without its ID: `id` is non-null, so the agent is null beside the error.
+    harness.sandbox.injectFault({
+      path: `/v1/agents/${SEED_IDS.acmeAgent}`,
+      times: 2,
+      status: 200,
+      body: { name: "No ID", status: "ACTIVE" },
+    });
+    const query = `{ organization { name } agent(id: "${SEED_IDS.acmeAgent}") { id name } }`;
+
+    const mine = await compiled(query);
+    const theirs = await interpreted(query);
+
+    expect(await runs(harness)).toEqual({ recomputed: 1 });
+    expect(theirs.body.errors?.length).toBeGreaterThan(0);
+    expect(mine).toEqual(theirs);
+  });
+
+  it("never compiles a mutation, introspection, or @defer for a client that takes parts", async () => {
+    const harness = closing(await startHarness({ gateway: { compileAfter: 1 } }));
+    const mutation = `mutation { updateAgent(id: "${SEED_IDS.acmeAgent}", input: { name: "Front desk" }) { agent { name } } }`;
+    const deferred = async () => {
+      const response = await fetch(`${harness.url}/graphql`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          accept: "multipart/mixed",
+          authorization: ACME,
+        },
+        body: JSON.stringify({
+          query: "{ organization { name } ... @defer { agents(first: 1) { totalCount } } }",
+        }),
+      });
+      return response.text();
+    };
+
+    for (let run = 0; run < 2; run++) {
+      const updated = await harness.graphql(mutation);
+      expect(updated.body.data).toEqual({ updateAgent: { agent: { name: "Front desk" } } });
+      const introspected = await harness.graphql("{ __schema { queryType { name } } }");
+      expect(introspected.body.data).toEqual({ __schema: { queryType: { name: "Query" } } });
+      expect(await deferred()).toContain('"hasNext":false');
+    }
+
+    // Queries only are counted: the introspection and the deferred ones ran on graphql-js.
+    expect(await runs(harness)).toEqual({ interpreted: 4 });
+    expect(harness.takeUpstreamRequests().filter((call) => call.startsWith("PATCH"))).toEqual([
+      `PATCH /v1/agents/${SEED_IDS.acmeAgent}`,
+      `PATCH /v1/agents/${SEED_IDS.acmeAgent}`,
+    ]);
+  });
+
+  it("answers any selection of aliased, skipped and included fields as graphql-js does", async () => {
+    const { harness, compiled, interpreted } = await twoGateways();
+    // No field here changes between two reads of one sandbox (a live call's duration would).
+    const agentFields = [
+      "id",
+      "name",
+      "status",
+      "greeting",
+      "model",
+      "metadata",
+      "voiceConfigs { id }",
+    ];
+    const conversationFields = [
+      "id",
+      "status",
+      "direction",
+      "channel",
+      "agent { id name }",
+      "contact { id }",
+    ];
+    const selection = (fields: string[]) =>
+      fc
+        .uniqueArray(
+          fc.record({
+            field: fc.constantFrom(...fields),
+            alias: fc.option(fc.constantFrom("a", "b", "c"), { nil: undefined }),
+            directive: fc.constantFrom("", " @skip(if: $flag)", " @include(if: $flag)"),
+          }),
+          { minLength: 1, maxLength: 5, selector: (f) => f.alias ?? f.field.split(" ")[0] },
+        )
+        .map((picked) =>
+          picked
+            .map(({ field, alias, directive }) => {
+              const [name, ...rest] = field.split(" ");
+              return `${alias ? `${alias}: ` : ""}${name}${directive} ${rest.join(" ")}`;
+            })
+            .join(" "),
+        );
+    await fc.assert(
+      fc.asyncProperty(
+        selection(agentFields),
+        selection(conversationFields),
+        fc.integer({ min: 0, max: 4 }),
+        fc.boolean(),
+        async (agent, conversation, first, flag) => {
+          const query = `query Q($flag: Boolean!, $first: Int) {
+            agent(id: "${SEED_IDS.acmeAgent}") { __typename @include(if: $flag) ${agent} }
+            conversations(first: $first) { totalCount nodes { ${conversation} } }
+          }`;
+          const variables = { flag, first };
+          expect(await compiled(query, variables)).toEqual(await interpreted(query, variables));
+        },
+      ),
+      { numRuns: 25 },
+    );
+    expect((await runs(harness)).compiled).toBeGreaterThan(0);
+  });
+});
