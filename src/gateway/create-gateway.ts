@@ -105,6 +105,8 @@ export interface GatewayOptions {
    * compiled from then on; 0: never. Default 2 (COMPILED_EXECUTION_AFTER; docs/operations.md).
    */
   compileAfter?: number;
+  /** Milliseconds of compiling allowed per second, on average; default 100. */
+  compileMsPerSecond?: number;
   /** A level, false for silence, or a logger of one's own (tests capture lines so); default "info". */
   logging?: LogLevel | YogaLogger | false;
   /** REDIS_URL: state shared by every instance of the fleet (docs/fleet.md); absent: in process. */
@@ -264,6 +266,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       // Before the spans: the execution they wrap (in the operation's trace context) is this one.
       useCompiledExecution({
         after: options.compileAfter ?? GATEWAY_DEFAULTS.compileAfter,
+        compileMsPerSecond: options.compileMsPerSecond ?? GATEWAY_DEFAULTS.compileMsPerSecond,
         onRun: (how) => metrics.compiledRuns.inc({ how }),
       }),
       useOperationSpans(),

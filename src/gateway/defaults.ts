@@ -28,6 +28,8 @@ export const GATEWAY_DEFAULTS = {
   operationDeadlineMs: 10_000,
   // A query's document is compiled (graphql-jit) at its second run (docs/operations.md).
   compileAfter: 2,
+  // Compiling spends at most this many ms a second, on average (a tenth of a core).
+  compileMsPerSecond: 100,
   // Sockets (listen options; README: Operations).
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,

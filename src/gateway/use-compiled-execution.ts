@@ -3,7 +3,11 @@ import {
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
+  type FragmentDefinitionNode,
   getOperationAST,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
   visit,
 } from "graphql";
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
@@ -17,7 +21,20 @@ export interface CompiledExecutionOptions {
   after: number;
   /** Told how each query ran: compiled, or by graphql-js (not compiled yet, or over again). */
   onRun?: (how: CompiledRun) => void;
+  /**
+   * Milliseconds of compiling allowed per second, on average (a bucket that holds one second's
+   * worth): past it, documents run on graphql-js until the budget refills.
+   */
+  compileMsPerSecond: number;
+  now?: () => number;
 }
+
+/**
+ * The most fields an operation may select, its fragments expanded, to be compiled: compiling
+ * costs about 30 µs a field on this machine (bench/profile.md), so one compilation stays under
+ * about 15 ms, and a document whose fragments multiply is never compiled.
+ */
+export const MAX_COMPILED_FIELDS = 500;
 
 /**
  * `compiled`: graphql-jit answered without an error. `recomputed`: it met an error, so graphql-js
@@ -45,9 +62,24 @@ interface DocumentState {
  * - A document is compiled at its `after`-th run, so a text sent once costs no compilation; the
  *   state lives as long as yoga's parser cache keeps the document (a WeakMap), so it is bounded
  *   as that cache is, and a document too large to cache is never compiled.
+ * - What compiling may cost is bounded: an operation of more than MAX_COMPILED_FIELDS fields
+ *   (fragments expanded) is never compiled, and compiling spends at most `compileMsPerSecond`
+ *   on average; past it, queries run on graphql-js, as they would without this plugin.
  */
 export function useCompiledExecution(options: CompiledExecutionOptions): Plugin {
   const documents = new WeakMap<DocumentNode, DocumentState>();
+  const now = options.now ?? performance.now.bind(performance);
+  const perSecond = options.compileMsPerSecond;
+  let budgetMs = perSecond;
+  let refilledAt = now();
+
+  /** Whether the compile budget has time left, refilled for the time gone by. */
+  function budgetLeft(): boolean {
+    const at = now();
+    budgetMs = Math.min(perSecond, budgetMs + ((at - refilledAt) / 1000) * perSecond);
+    refilledAt = at;
+    return budgetMs > 0;
+  }
 
   function compiledFor(args: ExecutionArgs): CompiledQuery | undefined {
     let state = documents.get(args.document);
@@ -61,7 +93,16 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
     const name = args.operationName ?? "";
     let compiled = state.compiled.get(name);
     if (compiled === undefined) {
+      const operation = getOperationAST(args.document, args.operationName);
+      if (!operation || fieldsOf(args.document, operation) > MAX_COMPILED_FIELDS) {
+        state.compiled.set(name, null);
+        return undefined;
+      }
+      // Over budget: graphql-js runs it now, and a later run compiles it when time is left.
+      if (!budgetLeft()) return undefined;
+      const started = now();
       const outcome = compileQuery(args.schema, args.document, args.operationName ?? undefined);
+      budgetMs -= now() - started;
       compiled = isCompiledQuery(outcome) ? outcome : null;
       state.compiled.set(name, compiled);
     }
@@ -115,4 +156,34 @@ function compilable(document: DocumentNode): boolean {
     },
   });
   return plain;
+}
+
+/**
+ * The fields the operation selects, each fragment spread counted at each place it is spread (as
+ * graphql-jit compiles it); counting stops past MAX_COMPILED_FIELDS, so this walk is bounded too.
+ */
+function fieldsOf(document: DocumentNode, operation: OperationDefinitionNode): number {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
+      fragments.set(definition.name.value, definition);
+    }
+  }
+  let count = 0;
+  const walk = (set: SelectionSetNode): void => {
+    for (const selection of set.selections) {
+      if (count > MAX_COMPILED_FIELDS) return;
+      if (selection.kind === Kind.FIELD) {
+        count += 1;
+        if (selection.selectionSet) walk(selection.selectionSet);
+      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+        walk(selection.selectionSet);
+      } else {
+        const fragment = fragments.get(selection.name.value);
+        if (fragment) walk(fragment.selectionSet);
+      }
+    }
+  };
+  walk(operation.selectionSet);
+  return count;
 }

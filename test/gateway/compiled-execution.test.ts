@@ -209,4 +209,38 @@ describe("compiled execution (graphql-jit) answers as graphql-js does", () => {
     );
     expect((await runs(harness)).compiled).toBeGreaterThan(0);
   });
+
+  it("never compiles an operation of more than 500 fields, its fragments expanded", async () => {
+    const harness = closing(await startHarness({ gateway: { compileAfter: 1 } }));
+    // 25 aliases × 24 fields = 600 fields, from a document of a few hundred characters.
+    const query = `
+      fragment Ten on Agent { id name status greeting model metadata systemPrompt primaryLanguage createdAt updatedAt }
+      fragment More on Agent { conversations(first: 1) { nodes { agent { ...Ten } } } }
+      { ${Array.from({ length: 25 }, (_, i) => `a${i}: agent(id: "${SEED_IDS.acmeAgent}") { ...Ten ...More }`).join(" ")} }`;
+
+    for (let run = 0; run < 2; run++) {
+      const response = await harness.graphql(query);
+      expect(response.body.errors).toBeUndefined();
+    }
+
+    expect(await runs(harness)).toEqual({ interpreted: 2 });
+  });
+
+  it("compiles no more than its time budget allows; the rest run on graphql-js", async () => {
+    const harness = closing(
+      await startHarness({ gateway: { compileAfter: 1, compileMsPerSecond: 0.001 } }),
+    );
+
+    // The first compilation spends more than the whole budget, which refills too slowly to matter.
+    for (const field of ["name", "status"]) {
+      for (let run = 0; run < 2; run++) {
+        const response = await harness.graphql(
+          `{ agent(id: "${SEED_IDS.acmeAgent}") { ${field} } }`,
+        );
+        expect(response.body.errors).toBeUndefined();
+      }
+    }
+
+    expect(await runs(harness)).toEqual({ compiled: 2, interpreted: 2 });
+  });
 });
