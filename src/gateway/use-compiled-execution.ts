@@ -81,7 +81,10 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
     return budgetMs > 0;
   }
 
-  function compiledFor(args: ExecutionArgs): CompiledQuery | undefined {
+  function compiledFor(
+    args: ExecutionArgs,
+    operation: OperationDefinitionNode,
+  ): CompiledQuery | undefined {
     let state = documents.get(args.document);
     if (state === undefined) {
       if (!compilable(args.document)) return undefined;
@@ -93,8 +96,7 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
     const name = args.operationName ?? "";
     let compiled = state.compiled.get(name);
     if (compiled === undefined) {
-      const operation = getOperationAST(args.document, args.operationName);
-      if (!operation || fieldsOf(args.document, operation) > MAX_COMPILED_FIELDS) {
+      if (fieldsOf(args.document, operation) > MAX_COMPILED_FIELDS) {
         state.compiled.set(name, null);
         return undefined;
       }
@@ -115,7 +117,7 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
       const operation = getOperationAST(args.document, args.operationName);
       if (operation?.operation !== "query") return;
       setExecuteFn(async (run: ExecutionArgs) => {
-        const compiled = compiledFor(run);
+        const compiled = compiledFor(run, operation);
         if (compiled === undefined) {
           options.onRun?.("interpreted");
           return executeFn(run);
