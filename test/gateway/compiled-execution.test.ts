@@ -4,8 +4,9 @@ import { createGateway } from "../../src/gateway/create-gateway.ts";
 import { listen } from "../../src/gateway/server.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
-import { UPSTREAM_REQUEST_ID } from "./errors-support.ts";
-import { ACME, FAST_PATH, GATEWAY_REQUEST_ID, type Harness, startHarness } from "./harness.ts";
+import { MISSING_AGENT } from "./errors-support.ts";
+import { ACME, FAST_PATH, type Harness, startHarness } from "./harness.ts";
+import { chunks, postTakingParts } from "./incremental-support.ts";
 
 const DASHBOARD = `{
   organization { name timezone }
@@ -69,34 +70,12 @@ describe("compiled execution (graphql-jit) answers as graphql-js does", () => {
   it("answers a query that meets an error with graphql-js's errors, each call made once", async () => {
     const harness = closing(await startHarness({ gateway: { compileAfter: 1 } }));
 
-    const response = await harness.graphql(
-      '{ agent(id: "agt_acme_missing") { id name } organization { name } }',
-    );
+    const response = await harness.graphql(MISSING_AGENT.query);
 
     expect(await runs(harness)).toEqual({ recomputed: 1 });
-    expect(response.body.data).toEqual({ agent: null, organization: { name: "Acme Health" } });
-    expect(response.body.errors).toEqual([
-      {
-        message: "Agent agt_acme_missing was not found.",
-        locations: [{ line: 1, column: 3 }],
-        path: ["agent"],
-        extensions: {
-          code: "NOT_FOUND",
-          requestId: GATEWAY_REQUEST_ID,
-          upstream: {
-            status: 404,
-            code: "NOT_FOUND",
-            message: "Agent agt_acme_missing was not found.",
-            requestId: UPSTREAM_REQUEST_ID,
-            details: { id: "agt_acme_missing" },
-          },
-        },
-      },
-    ]);
-    expect(harness.takeUpstreamRequests().sort()).toEqual([
-      "GET /v1/agents/agt_acme_missing",
-      "GET /v1/organization",
-    ]);
+    expect(response.body.data).toEqual(MISSING_AGENT.data);
+    expect(response.body.errors).toEqual(MISSING_AGENT.errors);
+    expect(harness.takeUpstreamRequests().sort()).toEqual(MISSING_AGENT.calls);
   });
 
   it("propagates a null as graphql-js does when a non-null field fails", async () => {
@@ -122,18 +101,8 @@ describe("compiled execution (graphql-jit) answers as graphql-js does", () => {
     const harness = closing(await startHarness({ gateway: { compileAfter: 1 } }));
     const mutation = `mutation { updateAgent(id: "${SEED_IDS.acmeAgent}", input: { name: "Front desk" }) { agent { name } } }`;
     const deferred = async () => {
-      const response = await fetch(`${harness.url}/graphql`, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          accept: "multipart/mixed",
-          authorization: ACME,
-        },
-        body: JSON.stringify({
-          query: "{ organization { name } ... @defer { agents(first: 1) { totalCount } } }",
-        }),
-      });
-      return response.text();
+      const query = "{ organization { name } ... @defer { agents(first: 1) { totalCount } } }";
+      return (await chunks(await postTakingParts(harness.url, query))).join("");
     };
 
     for (let run = 0; run < 2; run++) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import { seedError, UPSTREAM_REQUEST_ID } from "./errors-support.ts";
+import { MISSING_AGENT, seedError, UPSTREAM_REQUEST_ID } from "./errors-support.ts";
 import { harness, oneHarnessPerFile } from "./file-harness.ts";
 import { ACME_READONLY, GATEWAY_REQUEST_ID } from "./harness.ts";
 import { INVALID_KEY_DETAILS, READ_ONLY_DETAILS, sandboxErrorCode } from "./sandbox-answers.ts";
@@ -103,34 +103,12 @@ describe("upstream statuses become catalogue codes (contract §5)", () => {
   });
 
   it("maps 404 to NOT_FOUND: the nullable field is null beside the error, the rest answers", async () => {
-    const response = await harness.graphql(
-      '{ agent(id: "agt_acme_missing") { id name } organization { name } }',
-    );
+    const response = await harness.graphql(MISSING_AGENT.query);
 
     expect(response.status).toBe(200);
-    expect(response.body.data).toEqual({ agent: null, organization: { name: "Acme Health" } });
-    expect(response.body.errors).toEqual([
-      {
-        message: "Agent agt_acme_missing was not found.",
-        locations: [{ line: 1, column: 3 }],
-        path: ["agent"],
-        extensions: {
-          code: "NOT_FOUND",
-          requestId: GATEWAY_REQUEST_ID,
-          upstream: {
-            status: 404,
-            code: "NOT_FOUND",
-            message: "Agent agt_acme_missing was not found.",
-            requestId: UPSTREAM_REQUEST_ID,
-            details: { id: "agt_acme_missing" },
-          },
-        },
-      },
-    ]);
-    expect(harness.takeUpstreamRequests().sort()).toEqual([
-      "GET /v1/agents/agt_acme_missing",
-      "GET /v1/organization",
-    ]);
+    expect(response.body.data).toEqual(MISSING_AGENT.data);
+    expect(response.body.errors).toEqual(MISSING_AGENT.errors);
+    expect(harness.takeUpstreamRequests().sort()).toEqual(MISSING_AGENT.calls);
   });
 
   it("passes the upstream's requestId of a 404 on to the client unchanged", async () => {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { ACME, type Harness, startHarness } from "./harness.ts";
+import { chunks, postTakingParts } from "./incremental-support.ts";
 
 let harness: Harness;
 afterEach(() => harness.close());
@@ -9,18 +10,6 @@ const DASHBOARD = `{
   ... @defer(label: "slow") { agents(first: 1) { totalCount } }
 }`;
 
-/** Every chunk of the response body as it arrives, in order. */
-async function chunks(response: Response): Promise<string[]> {
-  const seen: string[] = [];
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
-  const decoder = new TextDecoder();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return seen;
-    seen.push(decoder.decode(value, { stream: true }));
-  }
-}
-
 describe("@defer: the fast fields first", () => {
   it.each([
     ["multipart", "multipart/mixed"],
@@ -29,11 +18,7 @@ describe("@defer: the fast fields first", () => {
     harness = await startHarness();
     // The agent list answers late; the organization at once.
     harness.sandbox.injectFault({ path: "/v1/agents", delayMs: 400 });
-    const response = await fetch(`${harness.url}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json", accept, authorization: ACME },
-      body: JSON.stringify({ query: DASHBOARD }),
-    });
+    const response = await postTakingParts(harness.url, DASHBOARD, accept);
     expect(response.status).toBe(200);
     expect(response.headers.get("content-type")).toContain(accept);
     const parts = await chunks(response);
@@ -58,17 +43,10 @@ describe("@defer: the fast fields first", () => {
 
   it("streams a list with @stream", async () => {
     harness = await startHarness();
-    const response = await fetch(`${harness.url}/graphql`, {
-      method: "POST",
-      headers: {
-        "content-type": "application/json",
-        accept: "multipart/mixed",
-        authorization: ACME,
-      },
-      body: JSON.stringify({
-        query: "{ agents(first: 3) { nodes @stream(initialCount: 1) { id } } }",
-      }),
-    });
+    const response = await postTakingParts(
+      harness.url,
+      "{ agents(first: 3) { nodes @stream(initialCount: 1) { id } } }",
+    );
     const body = (await chunks(response)).join("");
     expect(body).toContain('"incremental"');
     expect(body.match(/agt_/g)).toHaveLength(3);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AgentStatsAlongsideDocument, AgentStatsDeferredDocument } from "../generated/graphql.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { startBarrierUpstream } from "./barrier-upstream.ts";
-import { startHarness } from "./harness.ts";
+import { type Harness, startHarness } from "./harness.ts";
 
 /**
  * `agent(id) { stats }`: the stats need only the ID the caller gave, so their GET starts beside the
@@ -26,38 +26,33 @@ describe("reads that need only the node's ID start with the node's GET", () => {
     return { upstream, harness };
   }
 
-  it("sends an agent's GET and its stats' GET concurrently, once each", async () => {
-    const { upstream, harness } = await barrier(2_000);
+  it.each([
+    [
+      "in the selection",
+      (harness: Harness) =>
+        harness.graphql(AgentStatsAlongsideDocument, { id: "agt_b1", withStats: true }),
+    ],
+    [
+      "in a deferred fragment",
+      (harness: Harness) => harness.graphql(AgentStatsDeferredDocument, { id: "agt_b1" }),
+    ],
+  ])(
+    "sends an agent's GET and its stats' GET concurrently, once each: stats %s",
+    async (_where, ask) => {
+      const { upstream, harness } = await barrier(2_000);
 
-    const response = await harness.graphql(AgentStatsAlongsideDocument, {
-      id: "agt_b1",
-      withStats: true,
-    });
+      const response = await ask(harness);
 
-    expect(response.body).toEqual({
-      data: { agent: { id: "agt_b1", stats: {} } },
-      extensions: { cost: { estimated: 2, upstreamCalls: 2 } },
-    });
-    expect(upstream.requests.sort()).toEqual([
-      "GET /v1/agents/agt_b1",
-      "GET /v1/agents/agt_b1/stats",
-    ]);
-  });
-
-  it("does so when the stats are in a deferred fragment", async () => {
-    const { upstream, harness } = await barrier(2_000);
-
-    const response = await harness.graphql(AgentStatsDeferredDocument, { id: "agt_b1" });
-
-    expect(response.body).toEqual({
-      data: { agent: { id: "agt_b1", stats: {} } },
-      extensions: { cost: { estimated: 2, upstreamCalls: 2 } },
-    });
-    expect(upstream.requests.sort()).toEqual([
-      "GET /v1/agents/agt_b1",
-      "GET /v1/agents/agt_b1/stats",
-    ]);
-  });
+      expect(response.body).toEqual({
+        data: { agent: { id: "agt_b1", stats: {} } },
+        extensions: { cost: { estimated: 2, upstreamCalls: 2 } },
+      });
+      expect(upstream.requests.sort()).toEqual([
+        "GET /v1/agents/agt_b1",
+        "GET /v1/agents/agt_b1/stats",
+      ]);
+    },
+  );
 
   it("reads no stats the selection skips (control: the barrier is never met)", async () => {
     const { upstream, harness } = await barrier(200);
