@@ -12,7 +12,10 @@ import { call } from "./http.ts";
 let standard: Sandbox;
 let alternate: Sandbox;
 beforeAll(async () => {
-  const still = { callDurationMs: 3_600_000, callIntervalMs: 3_600_000 };
+  // One frozen clock for both: live calls' start times and durations are read from it, so two
+  // sandboxes started a moment apart would otherwise disagree across a second's boundary.
+  const frozenMs = Date.now();
+  const still = { callDurationMs: 3_600_000, callIntervalMs: 3_600_000, now: () => frozenMs };
   standard = await startSandbox({ ...still });
   alternate = await startSandbox({ ...still, dialect: "alternate" });
 });

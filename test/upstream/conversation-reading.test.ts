@@ -7,7 +7,10 @@ import { createRestApi, type RestApi } from "../../src/upstream/rest-api.ts";
 // The gateway's reading of operations 7 and 8 over real HTTP, against both sandbox dialects:
 // whichever way the upstream refers to agents and counts durations, the schema gets one DTO.
 const call = { authorization: `Bearer ${DEMO_KEYS.acme}` };
-const still = { callDurationMs: 3_600_000, callIntervalMs: 3_600_000 };
+// One frozen clock for both sandboxes: durations are read from it, and two clocks a moment
+// apart would disagree across a second's boundary.
+const frozenMs = Date.now();
+const still = { callDurationMs: 3_600_000, callIntervalMs: 3_600_000, now: () => frozenMs };
 
 let standard: Sandbox;
 let alternate: Sandbox;
