@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { DEMO_KEYS, SEED_COUNTS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 import type { WireCampaign } from "../../src/sandbox/wire-shapes.ts";
-import { call, expectError, sandboxPerTest, sleep } from "./http.ts";
+import { manualClock } from "../support/clock.ts";
+import { call, expectError, sandboxPerTest } from "./http.ts";
 
 const start = sandboxPerTest();
 
@@ -144,10 +145,11 @@ describe("cursor rejection (400 INVALID_CURSOR)", () => {
   });
 
   it("rejects a cursor older than cursorTtlMs", async () => {
-    const s = await start({ cursorTtlMs: 150 });
+    const clock = manualClock();
+    const s = await start({ cursorTtlMs: 150, now: clock.now });
     const cursor = await firstCursor(s);
     expect((await call(s, `/v1/campaigns?cursor=${cursor}`)).status).toBe(200);
-    await sleep(250);
+    clock.advance(151);
     const details = expectError(
       await call(s, `/v1/campaigns?cursor=${cursor}`),
       400,

@@ -1,7 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { DEMO_KEYS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
-import { call, expectError, sandboxPerTest, sleep } from "./http.ts";
+import { call, expectError, sandboxPerTest } from "./http.ts";
 
 const start = sandboxPerTest();
 
@@ -87,7 +87,7 @@ describe("injected faults", () => {
     const s = await start();
     s.injectFault({ hang: true });
     const pending = call(s, "/v1/organization");
-    await sleep(50);
+    await vi.waitFor(() => expect(s.requests).toHaveLength(1));
     await s.close();
     await expect(pending).rejects.toThrow();
   });

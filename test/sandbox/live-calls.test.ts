@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS, SEED_COUNTS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import type { WireConversation } from "../../src/sandbox/wire-shapes.ts";
-import { call, sandboxPerTest, sleep } from "./http.ts";
+import { manualClock } from "../support/clock.ts";
+import { call, sandboxPerTest } from "./http.ts";
 
 const start = sandboxPerTest();
 
@@ -20,21 +21,23 @@ describe("live calls", () => {
 
   it("grows the duration of a call in progress with the clock", async () => {
     // The third seeded call started 70% of a call's length ago: 7 s of 10 s.
-    const s = await start({ callDurationMs: 10_000, callIntervalMs: 60_000 });
+    const clock = manualClock();
+    const s = await start({ callDurationMs: 10_000, callIntervalMs: 60_000, now: clock.now });
     const path = "/v1/conversations/cnv_acme_live_3/status";
     const first = (await call(s, path)).body;
     expect(first).toMatchObject({ status: "IN_PROGRESS", endedAt: null, duration: 7 });
-    await sleep(1_050);
+    clock.advance(1_050);
     const second = (await call(s, path)).body;
     expect(second).toMatchObject({ status: "IN_PROGRESS", endedAt: null, duration: 8 });
     expect(second.startedAt).toBe(first.startedAt);
   });
 
   it("ends a call by itself after callDurationMs: SUCCESS, endedAt set, duration frozen", async () => {
-    const s = await start({ callDurationMs: 1_200, callIntervalMs: 60_000 });
+    const clock = manualClock();
+    const s = await start({ callDurationMs: 1_200, callIntervalMs: 60_000, now: clock.now });
     const during = (await call(s, LIVE)).body;
     expect(during).toMatchObject({ status: "IN_PROGRESS", endedAt: null });
-    await sleep(1_200);
+    clock.advance(1_200);
     const after = (await call(s, LIVE)).body;
     expect(after).toEqual({
       id: SEED_IDS.acmeLiveConversation,
@@ -48,13 +51,14 @@ describe("live calls", () => {
       channel: during.channel,
     });
     expect(during.agentId).toMatch(/^agt_/);
-    await sleep(500);
+    clock.advance(500);
     expect((await call(s, LIVE)).body).toEqual(after);
   });
 
   it("starts a new call every callIntervalMs, so there is always one to follow", async () => {
-    const s = await start({ callDurationMs: 60_000, callIntervalMs: 250 });
-    await sleep(700);
+    const clock = manualClock();
+    const s = await start({ callDurationMs: 60_000, callIntervalMs: 250, now: clock.now });
+    clock.advance(700);
     const answer = await call(s, "/v1/conversations?status=IN_PROGRESS");
     const fresh = answer.body.items.filter((c: WireConversation) => !c.id.includes("_live_"));
     expect(fresh.length).toBeGreaterThanOrEqual(2);

@@ -1,19 +1,19 @@
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import type { SandboxOptions } from "../../src/sandbox/server.ts";
-import { type Answer, call, expectError, sandboxPerTest, sleep } from "./http.ts";
+import { manualClock } from "../support/clock.ts";
+import { type Answer, call, expectError, sandboxPerTest } from "./http.ts";
 
 const start = sandboxPerTest();
 
-/**
- * Windows are aligned on multiples of their length since the epoch; a test that must stay in
- * one window waits for a fresh one when the current one is about to end.
- */
-async function startInFreshWindow(options: SandboxOptions & { rateWindowSeconds: number }) {
-  const windowMs = options.rateWindowSeconds * 1000;
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < Math.min(2_000, windowMs / 2)) await sleep(left + 20);
-  return start(options);
+// Windows are aligned on multiples of their length since the epoch: the sandbox's clock starts
+// a little after a minute's boundary (which every window length here divides), and moves only
+// when a test moves it, so no test's requests can straddle two windows by chance.
+const clock = manualClock();
+
+function startInFreshWindow(options: SandboxOptions & { rateWindowSeconds: number }) {
+  clock.advance(60_000 - (clock.now() % 60_000) + 100);
+  return start({ ...options, now: clock.now });
 }
 
 function limits(answer: Answer) {
@@ -25,7 +25,7 @@ function limits(answer: Answer) {
 }
 
 function currentReset(windowSeconds: number): string {
-  return String((Math.floor(Date.now() / 1000 / windowSeconds) + 1) * windowSeconds);
+  return String((Math.floor(clock.now() / 1000 / windowSeconds) + 1) * windowSeconds);
 }
 
 describe("rate limiting", () => {
@@ -83,7 +83,7 @@ describe("rate limiting", () => {
     expect(first.status).toBe(200);
     const limited = await call(s, "/v1/organization");
     expectError(limited, 429, "RATE_LIMITED");
-    await sleep(Number(limited.headers.get("x-ratelimit-reset")) * 1000 - Date.now() + 20);
+    clock.advance(Number(limited.headers.get("x-ratelimit-reset")) * 1000 - clock.now());
     const again = await call(s, "/v1/organization");
     expect(again.status).toBe(200);
     expect(limits(again).remaining).toBe("0");
