@@ -1,4 +1,4 @@
-import { context, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
+import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { getOperationAST } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { tracingIsOn } from "../upstream/upstream-span.ts";
@@ -34,7 +34,17 @@ export async function startTracing(options: {
     spanProcessors: [new BatchSpanProcessor(new OTLPTraceExporter({ url: options.url }))],
   });
   provider.register();
-  return { shutdown: () => provider.shutdown(), flush: () => provider.forceFlush() };
+  return {
+    async shutdown() {
+      await provider.shutdown();
+      // register() set process-wide globals: release them, so that a later gateway in this
+      // process starts untraced (or registers its own provider) instead of inheriting a stopped one.
+      trace.disable();
+      propagation.disable();
+      context.disable();
+    },
+    flush: () => provider.forceFlush(),
+  };
 }
 
 const tracer = trace.getTracer("voicegraph");

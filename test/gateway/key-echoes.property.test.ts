@@ -1,3 +1,4 @@
+import { context, propagation, trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import fc from "fast-check";
@@ -76,6 +77,10 @@ afterAll(async () => {
   await passthrough?.close();
   await upstream?.close();
   await provider.shutdown();
+  // register() set process-wide globals that the next test file in this worker would inherit.
+  trace.disable();
+  propagation.disable();
+  context.disable();
 });
 
 const OPERATION =
