@@ -149,8 +149,13 @@ describe("Apollo Client's normalised cache", () => {
       Object.fromEntries(
         Object.entries(records(cache, "Conversation")).filter(([key]) => !except.includes(key)),
       );
-    // The live call's duration grows between reads; every other record is identical.
-    expect(unchanged(afterNodes, [live])).toEqual(unchanged(afterPage, [live]));
+    // Calls in progress change between reads (durations grow, a 3 s call may end while a busy
+    // machine reads the page's items one by one); every other record is identical.
+    const inProgress = Object.entries(records(afterPage, "Conversation"))
+      .filter(([, record]) => record.status === "IN_PROGRESS")
+      .map(([key]) => key);
+    expect(inProgress).toContain(live);
+    expect(unchanged(afterNodes, inProgress)).toEqual(unchanged(afterPage, inProgress));
     expect(records(afterNodes, "Agent")).toEqual(records(afterPage, "Agent"));
     const { duration: _d1, ...liveAfterPage } = afterPage[live] as Record<string, unknown>;
     const { duration: _d2, ...liveAfterNodes } = afterNodes[live] as Record<string, unknown>;

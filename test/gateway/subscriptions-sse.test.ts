@@ -30,9 +30,10 @@ describe.concurrent("Subscription.conversationStatus over SSE", () => {
     expect(subscription.messages.at(-1)).toEqual({ event: "complete" });
     expectWholeCall(updates(payloads(subscription.messages)), callDurationMs);
 
-    // Far more polls than updates: unchanged answers were not sent on.
+    // More polls than updates: an unchanged answer was not sent on (a second passes between
+    // the duration's ticks, ten poll intervals; a busy machine may poll fewer times, never once).
     const polls = takePolls(harness);
-    expect(polls.length).toBeGreaterThan(payloads(subscription.messages).length + 3);
+    expect(polls.length).toBeGreaterThan(payloads(subscription.messages).length);
     expect(new Set(polls)).toEqual(new Set([ACME]));
 
     // The call is over: no poller is left, nothing polls any more.

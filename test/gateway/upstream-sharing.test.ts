@@ -24,7 +24,9 @@ async function metricsOf(harness: Harness) {
 
 describe("coalescing identical upstream calls", () => {
   it("makes one call per distinct resource for 50 concurrent identical operations of one key", async () => {
-    const harness = closing(await startHarness({ sandbox: { latencyMs: 100 } }));
+    // The 50 operations must reach the gateway's upstream step while the first calls are still
+    // held: a second of latency bounds that, where 100 ms was outrun on a busy machine.
+    const harness = closing(await startHarness({ sandbox: { latencyMs: 1_000 } }));
     const answers = await Promise.all(Array.from({ length: 50 }, () => harness.graphql(DASHBOARD)));
     for (const answer of answers) {
       expect(answer.body.data).toMatchObject({
@@ -50,7 +52,8 @@ describe("coalescing identical upstream calls", () => {
   });
 
   it("never shares a call across keys", async () => {
-    const harness = closing(await startHarness({ sandbox: { latencyMs: 100 } }));
+    // A second of latency: all 20 operations reach the upstream step while the first are held.
+    const harness = closing(await startHarness({ sandbox: { latencyMs: 1_000 } }));
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         harness.graphql(
