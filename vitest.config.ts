@@ -27,18 +27,37 @@ export default defineConfig({
   test: {
     testTimeout: 15_000,
     hookTimeout: 15_000,
+    // Test files share their worker's modules: loading yoga, Pothos and the schema afresh for
+    // every file was most of the suite's time. Nothing in src/ keeps state between gateways
+    // (a test creates its own), so a file cannot see what another left behind.
+    isolate: false,
+    // Most of a test's time is spent waiting on loopback servers and child processes, not on a
+    // core: three files at once keep two cores busy (vitest's default is one on two cores).
+    maxWorkers: 3,
     projects: [
       {
         extends: true,
         test: {
           name: "unit",
           include: ["test/**/*.test.ts"],
-          exclude: ["test/gateway/**", "test/clients/**", "test/fleet/**", "**/node_modules/**"],
+          exclude: [
+            "test/gateway/**",
+            "test/clients/**",
+            "test/processes/**",
+            "test/fleet/**",
+            "**/node_modules/**",
+          ],
         },
       },
       gatewayProject("standard"),
       gatewayProject("alternate"),
       gatewayProject("standard", "off"),
+      // The real entry points as child processes, each given only the variables its test names:
+      // nothing of a gateway project's environment reaches them, so one run proves them.
+      {
+        extends: true,
+        test: { name: "processes", include: ["test/processes/**/*.test.ts"] },
+      },
       // Several gateways over one real redis-server: `npm run test:fleet` only (README: a fleet).
       {
         extends: true,

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
-import { ACME } from "./harness.ts";
+import { ACME } from "../gateway/harness.ts";
 
 // The real entry point as a child process, against a slow upstream: a SIGTERM must let what is
 // in flight finish, end live subscriptions with SHUTTING_DOWN, and exit 0.
