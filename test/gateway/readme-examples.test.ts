@@ -129,6 +129,17 @@ describe("the example operations of docs/examples.md and the README", () => {
     expect((live?.endsAtMs ?? 0) - startMs).toBe(81_000);
   });
 
+  it("name on the page what each example with a variable needs on a second run", () => {
+    const page = readFileSync(new URL("../../docs/examples.md", import.meta.url), "utf8");
+    const withVariables = operations
+      .filter((operation) => (operation.variableDefinitions ?? []).length > 0)
+      .map((operation) => operation.name?.value ?? "");
+    expect(withVariables.filter((name) => !page.includes(`| \`${name}\` |`))).toEqual([]);
+    for (const literal of ['"Night shift 2"', "`prp_acme_date_of_birth`"]) {
+      expect(page).toContain(literal);
+    }
+  });
+
   // Each example runs twice in a row, as a reader who runs the page again would: the second run
   // passes the variables docs/examples.md names for it, found in this run's answers.
   for (const run of [1, 2] as const) {
