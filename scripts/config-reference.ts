@@ -10,7 +10,7 @@ export const CONFIGURATION_FILE = fileURLToPath(
 );
 
 /** A setting's default as the environment would spell it; "unset" when it has none. */
-function defaultOf(field: z.ZodType): string {
+export function defaultOf(field: z.ZodType): string {
   const def = (field as unknown as { def: { type: string; defaultValue?: unknown } }).def;
   if (def.type !== "default") return "unset";
   const value = def.defaultValue;

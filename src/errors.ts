@@ -39,6 +39,115 @@ export const ERROR_CODES = {
 
 export type ErrorCode = keyof typeof ERROR_CODES;
 
+/**
+ * Where a code is answered: refusing the whole operation before it runs (`operation`: no data,
+ * the response has the code's status), as a field error beside data (`field`: the response stays
+ * 200), or either (http-status.ts holds the rule).
+ */
+export type ErrorScope = "operation" | "field" | "both";
+
+/**
+ * What each code tells a client, where it is answered and what its error carries beside `code`
+ * and `requestId`. docs/errors.md prints its table from this (`npm run docs:tables`).
+ */
+export const ERROR_CATALOGUE: {
+  readonly [Code in ErrorCode]: { meaning: string; scope: ErrorScope; extensions?: string };
+} = {
+  BAD_USER_INPUT: {
+    meaning:
+      "An input the gateway judges alone, or the upstream's 400: a bound, a variable of the wrong type, an ID with the wrong prefix or over 255 characters, an explicit `null` in an update",
+    scope: "both",
+    extensions:
+      "`argument` (an ID, a lone surrogate) or `field` (a `null` in an update); `upstream` when the upstream refused",
+  },
+  CURSOR_MISMATCH: {
+    meaning: "A cursor reused with other filters, on another list or another page form",
+    scope: "field",
+  },
+  CURSOR_EXPIRED: {
+    meaning: "The upstream no longer accepts its cursor: restart from the first page",
+    scope: "field",
+    extensions: "`upstream`",
+  },
+  UNAUTHENTICATED: {
+    meaning: "No key, a malformed one (no upstream call), or a key the upstream refused (401)",
+    scope: "both",
+    extensions: "`upstream` when the upstream refused",
+  },
+  FORBIDDEN: {
+    meaning: "The upstream's 403, or a read-only session's mutation",
+    scope: "both",
+    extensions: "`upstream` when the upstream refused",
+  },
+  NOT_FOUND: {
+    meaning: "The upstream's 404: a nullable field is `null` beside the error",
+    scope: "field",
+    extensions: "`upstream`",
+  },
+  CONFLICT: { meaning: "The upstream's 409", scope: "field", extensions: "`upstream`" },
+  VALIDATION_FAILED: { meaning: "The upstream's 422", scope: "field", extensions: "`upstream`" },
+  RATE_LIMITED: {
+    meaning:
+      "The upstream's 429, the key's 429 memory until its reset, a key's calls past its place and queue, or a session's rate limit; a response whose every root field was is 429 with `Retry-After`",
+    scope: "both",
+    extensions: '`retryAfter` (seconds); `upstream`, or `reason: "KEY_CONCURRENCY"`',
+  },
+  COST_LIMIT_EXCEEDED: {
+    meaning:
+      "An operation estimated over `MAX_UPSTREAM_CALLS` (nothing called), or each field left once it made them or read `MAX_UPSTREAM_BYTES`",
+    scope: "both",
+    extensions: "`cost`",
+  },
+  DEPTH_LIMIT_EXCEEDED: {
+    meaning: "A selection deeper than `MAX_DEPTH`",
+    scope: "operation",
+    extensions: "`limit`",
+  },
+  ALIAS_LIMIT_EXCEEDED: {
+    meaning: "More aliases than `MAX_ALIASES`",
+    scope: "operation",
+    extensions: "`limit`",
+  },
+  SUBSCRIPTION_LIMIT_EXCEEDED: {
+    meaning:
+      "A subscription past a bound on live subscriptions: one payload, at once, with no upstream call",
+    scope: "operation",
+    extensions: "`subscriptions: { limit, scope }`",
+  },
+  PERSISTED_QUERY_NOT_FOUND: {
+    meaning: "An automatic persisted query's hash is unknown: send the query with it",
+    scope: "operation",
+  },
+  PERSISTED_QUERY_ONLY: {
+    meaning: "Trusted documents only, and this is not one",
+    scope: "operation",
+  },
+  UPSTREAM_ERROR: {
+    meaning: "The upstream's 5xx (or 3xx)",
+    scope: "field",
+    extensions: "`upstream`",
+  },
+  UPSTREAM_UNAVAILABLE: {
+    meaning:
+      "No usable answer: a timeout, a refused or reset connection, a body that is not JSON, the operation's deadline",
+    scope: "field",
+    extensions: "`reason`",
+  },
+  SHUTTING_DOWN: {
+    meaning: "The gateway is draining: a live subscription ends with it; subscribe again",
+    scope: "field",
+  },
+  PAYLOAD_TOO_LARGE: { meaning: "A body over `MAX_REQUEST_BYTES`", scope: "operation" },
+  UNSUPPORTED_MEDIA_TYPE: {
+    meaning: "A POST that is not JSON (CSRF prevention: nothing runs)",
+    scope: "operation",
+  },
+  INTERNAL_SERVER_ERROR: {
+    meaning: 'Anything unexpected, masked as "Unexpected error." and logged as an error',
+    scope: "both",
+  },
+};
+
 export function isGatewayErrorCode(code: unknown): code is ErrorCode {
   return typeof code === "string" && Object.hasOwn(ERROR_CODES, code);
 }

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { LogLevel, YogaLogger } from "graphql-yoga";
 import { type DestinationStream, pino } from "pino";
 import { UpstreamError } from "../upstream/errors.ts";
-import { upstreamFailureOf } from "./mask-error.ts";
+import { connectionRefusalOf, upstreamFailureOf } from "./mask-error.ts";
 
 /** The request a log line is written for: every line written while it runs carries its ID. */
 const requestScope = new AsyncLocalStorage<{ requestId?: string }>();
@@ -36,10 +36,12 @@ export function nameRequestScope(requestId: string): void {
 /**
  * JSON lines through pino (one object a line, strings escaped: upstream text with a newline or
  * an ANSI escape stays inside its field and cannot forge a line). yoga logs, at error level with
- * a stack, every error its masking replaces — which includes each upstream answer the gateway
- * maps. Those are not the gateway's errors: an upstream 4xx is the caller's (debug), an upstream
- * failure is a warning, a caller that went away is debug without a stack, and everything else
- * stays an error. Upstream text is a data field, never the message. Lines never carry headers.
+ * a stack, every error its masking replaces — which includes each upstream answer and each
+ * connection refusal the gateway maps. Those are not the gateway's errors, and operators alert on
+ * error lines: a client's mistake (a bad or mismatched cursor, a key the upstream refuses) is
+ * info, any other upstream 4xx is the caller's business (debug), an upstream failure is a
+ * warning, a caller that went away is debug; none has a stack. Everything else stays an error.
+ * Upstream text is a data field, never the message. Lines never carry headers.
  */
 export function createGatewayLogger(
   level: LogLevel | "silent",
@@ -68,6 +70,14 @@ export function createGatewayLogger(
     info: write("info"),
     warn: write("warn"),
     error: (...args: unknown[]) => {
+      const refusal = connectionRefusalOf(args[0]);
+      if (refusal) {
+        log.info(
+          { code: refusal.code, clientMessage: refusal.message },
+          "refused a client's list arguments",
+        );
+        return;
+      }
       const upstream = upstreamFailureOf(args[0]);
       if (upstream instanceof UpstreamError) {
         const fields = {
@@ -75,7 +85,9 @@ export function createGatewayLogger(
           code: upstream.code,
           upstreamMessage: upstream.message,
         };
-        if (upstream.status < 500) log.debug(fields, "upstream answered a client error");
+        if (upstream.status === 401 || upstream.status === 403) {
+          log.info(fields, "upstream refused the key");
+        } else if (upstream.status < 500) log.debug(fields, "upstream answered a client error");
         else log.warn(fields, "upstream failed");
       } else if (upstream?.reason === "ABORTED" || isAbort(args[0])) {
         log.debug("the caller went away before the answer");

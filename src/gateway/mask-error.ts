@@ -140,6 +140,12 @@ export function upstreamFailureOf(
     : undefined;
 }
 
+/** The connection's own refusal behind an error (a bad or mismatched cursor, a bad window). */
+export function connectionRefusalOf(error: unknown): ConnectionError | undefined {
+  const original = originalOf(error);
+  return original instanceof ConnectionError ? original : undefined;
+}
+
 /** The error graphql-js and yoga wrapped, or the error itself. */
 function originalOf(error: unknown): unknown {
   let cause = error;

@@ -28,6 +28,19 @@ describe("the README and docs/", () => {
     expect(broken).toEqual([]);
   });
 
+  it("name only files that exist (a path in backticks under src/, scripts/, test/, bench/, schema/)", () => {
+    const missing: string[] = [];
+    for (const file of DOCS) {
+      const body = readFileSync(file, "utf8");
+      for (const [, path] of body.matchAll(/`((?:src|scripts|test|bench|schema)\/[\w./-]+)`/g)) {
+        if (path && !existsSync(join(ROOT, path))) {
+          missing.push(`${file.slice(ROOT.length + 1)} → ${path}`);
+        }
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it("name every setting the code declares", () => {
     const names = [...Object.keys(gatewayEnv.shape), ...Object.keys(sandboxEnv.shape)];
     expect(names.filter((name) => !text.includes(`\`${name}\``))).toEqual([]);

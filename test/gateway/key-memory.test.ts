@@ -37,6 +37,8 @@ describe("rate-limit memory", () => {
       expect(retryAfter).toBeGreaterThan(0);
       expect(retryAfter).toBeLessThanOrEqual(31);
       expect(again.headers.get("retry-after")).toBe(String(retryAfter));
+      // Each call the memory answered in its place counts (docs/upstream-sharing.md).
+      expect(again.body.extensions?.cost).toEqual({ estimated: 2, upstreamCalls: 2 });
     }
     // Nothing went upstream for the remembered key; another key is not affected.
     expect(harness.takeUpstreamRequests()).toEqual([]);

@@ -19,6 +19,7 @@ afterEach(() => harness.sandbox.clearFaults());
 
 type Line = { level: number; msg?: string; requestId?: string; [field: string]: unknown };
 const DEBUG = 20;
+const INFO = 30;
 const WARN = 40;
 const ERROR = 50;
 
@@ -46,6 +47,44 @@ describe("the gateway's log", () => {
     const answered = lines.find((line) => line.msg === "upstream answered a client error");
     expect(answered).toMatchObject({ level: DEBUG, status: 404, code: "NOT_FOUND" });
     expect(answered?.requestId).toBe("req-log-4xx");
+  });
+
+  it("logs a client's bad or mismatched cursor at info, without a stack", async () => {
+    const first = await harness.graphql<{ conversations: { pageInfo: { endCursor: string } } }>(
+      "{ conversations(first: 2, filter: { status: SUCCESS }) { pageInfo { endCursor } } }",
+    );
+    const cursor = first.body.data?.conversations.pageInfo.endCursor;
+    const lines = await linesDuring(async () => {
+      await harness.graphql('{ agents(first: 2, after: "not-a-cursor") { nodes { id } } }');
+      await harness.graphql(
+        `{ conversations(first: 2, after: "${cursor}", filter: { status: FAILED }) { nodes { id } } }`,
+      );
+    });
+    expect(lines.filter((line) => line.level >= WARN)).toEqual([]);
+    const refused = lines.filter((line) => line.msg === "refused a client's list arguments");
+    expect(refused.map((line) => [line.level, line.code])).toEqual([
+      [INFO, "BAD_USER_INPUT"],
+      [INFO, "CURSOR_MISMATCH"],
+    ]);
+    expect(JSON.stringify(lines)).not.toContain("stack");
+  });
+
+  it("logs a key the upstream refuses at info, without a stack", async () => {
+    const lines = await linesDuring(() =>
+      harness.graphql("{ organization { name } }", undefined, { authorization: "Bearer sk_nope" }),
+    );
+    expect(lines.filter((line) => line.level >= WARN)).toEqual([]);
+    const refused = lines.filter((line) => line.msg === "upstream refused the key");
+    expect(refused).toEqual([expect.objectContaining({ level: INFO, status: 401 })]);
+    expect(JSON.stringify(lines)).not.toContain("stack");
+  });
+
+  it("writes nothing above debug for a malformed ID, refused before any call", async () => {
+    const lines = await linesDuring(async () => {
+      await harness.graphql('{ agent(id: "cmp_acme_flu_shots") { name } }');
+      await harness.graphql(`{ agent(id: "agt_${"x".repeat(300)}") { name } }`);
+    });
+    expect(lines.filter((line) => line.level > DEBUG)).toEqual([]);
   });
 
   it("logs an upstream failure as one warning", async () => {

@@ -106,6 +106,8 @@ describe("an explicit null in a write input", () => {
     async ({ field, send }) => {
       const response = await send();
 
+      // A field error of the mutation (docs/errors.md): the response stays 200.
+      expect(response.status).toBe(200);
       expect(response.body.data).toBeNull();
       expect(response.body.errors).toHaveLength(1);
       expect(response.body.errors?.[0]).toMatchObject({

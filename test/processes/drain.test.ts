@@ -157,6 +157,8 @@ describe("SIGTERM drains the gateway", () => {
 
     await sseDone;
     expect(sseText).toContain('"code":"SHUTTING_DOWN"');
+    // A field error of conversationStatus: no http.status (docs/operations.md).
+    expect(sseText).not.toContain('"http"');
     await until(() => wsClosed !== undefined, "the graphql-ws socket to close");
     expect(wsClosed?.code).toBe(1001);
     expect(wsClosed?.reason).toMatch(/^SHUTTING_DOWN/);
