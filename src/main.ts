@@ -131,6 +131,7 @@ async function main(): Promise<void> {
     compileAfter: config.COMPILED_EXECUTION_AFTER,
     introspection: config.INTROSPECTION,
     ...(sessionMode ? { session: sessionModeOf(config, embedded) } : {}),
+    ...(config.SSE_TOKEN_PREFIX === undefined ? {} : { sseTokenPrefix: config.SSE_TOKEN_PREFIX }),
     operationDeadlineMs: config.OPERATION_DEADLINE_MS,
     graphiql: !graphiqlOn
       ? false

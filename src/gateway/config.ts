@@ -129,6 +129,15 @@ export const gatewayEnv = z.object({
     .describe(
       "Bytes of results waiting to be written to one single-connection SSE stream; past it the stream ends.",
     ),
+  SSE_TOKEN_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,32}$/, {
+      error: "must be 1 to 32 letters, digits or hyphens, e.g. gw-1",
+    })
+    .optional()
+    .describe(
+      "This instance's mark at the start of its single-connection SSE tokens (`<prefix>.<token>`), for a fleet's balancer to route by (docs/fleet.md).",
+    ),
   CORS_ORIGINS: z
     .string()
     .transform((value) =>

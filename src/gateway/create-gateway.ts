@@ -95,6 +95,11 @@ export interface GatewayOptions {
   persistedDocuments?: PersistedDocumentsOptions;
   /** Session mode (AUTH_MODE=session): tokens instead of keys; absent: passthrough. */
   session?: SessionModeOptions;
+  /**
+   * Starts every single-connection SSE token of this instance (SSE_TOKEN_PREFIX), so a fleet's
+   * balancer can send each stream's requests to the instance that holds it (docs/fleet.md).
+   */
+  sseTokenPrefix?: string;
   /** Whether introspection is answered; default true. */
   introspection?: boolean;
   /** Longest a query or mutation may run, retries included; default 10 000 ms. */
@@ -223,6 +228,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
   const sse = useSseSingleConnection({
     holderOf,
+    ...(options.sseTokenPrefix === undefined ? {} : { tokenPrefix: options.sseTokenPrefix }),
     limits: {
       reservationTtlMs: bounds.sseReservationTtlMs,
       reservationsPerKey: bounds.sseReservationsPerKey,

@@ -52,8 +52,8 @@ export class Reservation {
 export type ReservationRefusal = "holder" | "total";
 
 /**
- * The reserved streams of one instance. Tokens are 256 random bits from node:crypto, never the
- * client's; each is bound to a keyed hash of its holder (HMAC with a per-process secret), so
+ * The reserved streams of one instance. Tokens are 256 random bits from node:crypto (after the
+ * instance's prefix, when it has one), never the client's; each is bound to a keyed hash of its holder (HMAC with a per-process secret), so
  * knowing a token gives nothing without the key or session that reserved it.
  */
 export class SseReservations {
@@ -63,8 +63,12 @@ export class SseReservations {
   readonly #secret = randomBytes(32);
   #open = 0;
 
-  constructor(limits: SseStreamLimits) {
+  readonly #prefix: string;
+
+  /** `tokenPrefix`: what a balancer routes a fleet's streams by (SSE_TOKEN_PREFIX). */
+  constructor(limits: SseStreamLimits, tokenPrefix?: string) {
     this.limits = limits;
+    this.#prefix = tokenPrefix === undefined ? "" : `${tokenPrefix}.`;
   }
 
   /** Streams opened (a GET holding a connection) and not yet ended. */
@@ -83,7 +87,11 @@ export class SseReservations {
     const bound = binding.toString("base64url");
     const held = this.#byHolder.get(bound) ?? 0;
     if (held >= this.limits.reservationsPerKey) return "holder";
-    const reservation = new Reservation(randomBytes(32).toString("base64url"), binding, bound);
+    const reservation = new Reservation(
+      `${this.#prefix}${randomBytes(32).toString("base64url")}`,
+      binding,
+      bound,
+    );
     this.#byToken.set(reservation.token, reservation);
     this.#byHolder.set(bound, held + 1);
     const expiry = setTimeout(() => {

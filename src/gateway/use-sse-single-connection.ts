@@ -21,7 +21,7 @@ export const SSE_STREAM_ENDPOINT = "/graphql/stream";
  * instance's, or reserved with another key (or none). It names the routing a fleet needs.
  */
 export const STREAM_NOT_HERE =
-  "Stream not found: no stream of this token was reserved with this key on this instance. A single-connection stream lives on the instance that reserved it, for the key (or session) that reserved it: send the same `Authorization` with every request, and route every request that carries the token (the `X-GraphQL-Event-Stream-Token` header or the `token` query parameter) to that instance (docs/fleet.md).";
+  "Stream not found: no stream of this token was reserved with this key on this instance. A single-connection stream lives on the instance that reserved it, for the key (or session) that reserved it: send the same `Authorization` with every request, and route every request that carries the token (the `X-GraphQL-Event-Stream-Token` header or the `token` query parameter) to that instance, e.g. by the instance's prefix of the token (SSE_TOKEN_PREFIX; docs/fleet.md).";
 
 export interface SseSingleConnectionOptions {
   limits: SseStreamLimits;
@@ -30,6 +30,8 @@ export interface SseSingleConnectionOptions {
    * organization and subject; undefined when they refuse (no key, a malformed one, a bad token).
    */
   holderOf(request: Request): Promise<string | undefined>;
+  /** Starts every token of this instance, so a fleet's balancer can route by it (SSE_TOKEN_PREFIX). */
+  tokenPrefix?: string;
 }
 
 /** What listen() tells the streams, and what it asks of them. */
@@ -78,7 +80,7 @@ export function useSseSingleConnection(options: SseSingleConnectionOptions): {
   plugin: Plugin;
   streams: SseStreams;
 } {
-  const reservations = new SseReservations(options.limits);
+  const reservations = new SseReservations(options.limits, options.tokenPrefix);
   let handler: ((request: RawRequest) => Promise<SseResponse>) | undefined;
   let share = webSocketShare(GATEWAY_DEFAULTS.maxConnections);
   let othersOpen = () => 0;

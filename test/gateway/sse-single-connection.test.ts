@@ -1,3 +1,5 @@
+import { createServer, request } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createClient } from "graphql-sse";
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
@@ -239,4 +241,77 @@ describe("single-connection SSE in a fleet", () => {
     await expectNotHere(second.sse.post(token, ACME, ORGANIZATION, "elsewhere"));
     expect(STREAM_NOT_HERE).toMatch(/route every request that carries the token/);
   });
+
+  it("works on any instance behind a balancer that routes by the token's prefix", async () => {
+    const gateways = {
+      "gw-1": closing(await startHarness({ gateway: { sseTokenPrefix: "gw-1" } })),
+      "gw-2": closing(await startHarness({ gateway: { sseTokenPrefix: "gw-2" } })),
+    };
+    const balancer = closing(await prefixBalancer(gateways));
+    for (let i = 0; i < 4; i++) {
+      const client = createClient({
+        url: `${balancer.url}/graphql/stream`,
+        singleConnection: true,
+        headers: { authorization: ACME },
+        retryAttempts: 0,
+      });
+      try {
+        const results: unknown[] = [];
+        for await (const result of client.iterate({ query: ORGANIZATION })) results.push(result);
+        expect(results).toHaveLength(1);
+        expect(results[0]).toMatchObject({ data: { organization: { name: "Acme Health" } } });
+      } finally {
+        client.dispose();
+      }
+    }
+    // The PUTs went to both instances; every other request followed its token.
+    expect(balancer.reservedOn).toEqual({ "gw-1": 2, "gw-2": 2 });
+  });
 });
+
+/**
+ * The nginx example of docs/fleet.md in a few lines: a request carrying a token goes to the
+ * instance its prefix names; one without (a PUT) to each instance in turn.
+ */
+async function prefixBalancer(instances: Record<string, { url: string }>) {
+  const names = Object.keys(instances);
+  const reservedOn: Record<string, number> = {};
+  let turn = 0;
+  const server = createServer((incoming, outgoing) => {
+    const url = new URL(incoming.url ?? "/", "http://balancer");
+    const header = incoming.headers["x-graphql-event-stream-token"];
+    const token = (typeof header === "string" ? header : url.searchParams.get("token")) ?? "";
+    const prefix = /^([A-Za-z0-9-]+)\./.exec(token)?.[1];
+    const name =
+      prefix !== undefined && prefix in instances ? prefix : names[turn++ % names.length];
+    if (incoming.method === "PUT")
+      reservedOn[name as string] = (reservedOn[name as string] ?? 0) + 1;
+    const target = new URL((instances[name as string] as { url: string }).url);
+    const forwarded = request(
+      {
+        host: target.hostname,
+        port: target.port,
+        path: incoming.url,
+        method: incoming.method,
+        headers: incoming.headers,
+      },
+      (answer) => {
+        outgoing.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(outgoing);
+      },
+    );
+    forwarded.on("error", () => outgoing.destroy());
+    outgoing.on("close", () => forwarded.destroy());
+    incoming.pipe(forwarded);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    reservedOn,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
