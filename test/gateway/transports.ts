@@ -66,6 +66,8 @@ export const SSE_SINGLE_CONNECTION: Transport = {
       lazy: false,
       headers: { authorization },
       retryAttempts: 0,
+      // A refused reservation rejects the operation in `run`, which reads it; not a console line too.
+      onNonLazyError: () => undefined,
     });
     return {
       async run(query) {
