@@ -228,6 +228,12 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
   const sse = useSseSingleConnection({
     holderOf,
+    // A verified session's key is the gateway's own; a passthrough key counts once accepted.
+    vouchedFor: (request) => {
+      const header = authorizationFrom(request.headers.get("authorization"));
+      if (session) return true;
+      return header !== undefined && (options.upstream.knowsKey?.(header) ?? false);
+    },
     ...(options.sseTokenPrefix === undefined ? {} : { tokenPrefix: options.sseTokenPrefix }),
     limits: {
       reservationTtlMs: bounds.sseReservationTtlMs,

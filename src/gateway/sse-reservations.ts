@@ -18,6 +18,8 @@ export class Reservation {
   /** The keyed hash of its holder (a key's hash, or a session's organization and subject). */
   readonly binding: Buffer;
   readonly holder: string;
+  /** Whether its key was one the upstream had accepted (or a verified session's). */
+  vouched = false;
   /** What the subscription limits count as this stream's connection. */
   readonly connection = {};
   opened = false;
@@ -48,8 +50,11 @@ export class Reservation {
   }
 }
 
-/** Why a reservation was refused: past the holder's share, or past the instance's. */
-export type ReservationRefusal = "holder" | "total";
+/**
+ * Why a reservation was refused: past the holder's share, past the instance's, or past the half
+ * of it that keys the upstream has not accepted yet may take.
+ */
+export type ReservationRefusal = "holder" | "total" | "unaccepted";
 
 /**
  * The reserved streams of one instance. Tokens are 256 random bits from node:crypto (after the
@@ -62,6 +67,7 @@ export class SseReservations {
   readonly #byHolder = new Map<string, number>();
   readonly #secret = randomBytes(32);
   #open = 0;
+  #unvouched = 0;
 
   readonly #prefix: string;
 
@@ -80,9 +86,19 @@ export class SseReservations {
     return this.#byToken.size;
   }
 
-  /** A fresh reservation for `holder`, or why there is none; its expiry is armed. */
-  reserve(holder: string): Reservation | ReservationRefusal {
+  /** Reservations keys the upstream has not accepted yet may hold together. */
+  get unacceptedShare(): number {
+    return Math.max(1, Math.floor(this.limits.reservationsTotal / 2));
+  }
+
+  /**
+   * A fresh reservation for `holder`, or why there is none; its expiry is armed. A key passes the
+   * local checks however it was made up: keys the upstream has not accepted yet (`vouched`
+   * false) share half of the total, so made-up keys cannot take every place.
+   */
+  reserve(holder: string, vouched: boolean): Reservation | ReservationRefusal {
     if (this.#byToken.size >= this.limits.reservationsTotal) return "total";
+    if (!vouched && this.#unvouched >= this.unacceptedShare) return "unaccepted";
     const binding = this.#bindingOf(holder);
     const bound = binding.toString("base64url");
     const held = this.#byHolder.get(bound) ?? 0;
@@ -92,6 +108,8 @@ export class SseReservations {
       binding,
       bound,
     );
+    reservation.vouched = vouched;
+    if (!vouched) this.#unvouched += 1;
     this.#byToken.set(reservation.token, reservation);
     this.#byHolder.set(bound, held + 1);
     const expiry = setTimeout(() => {
@@ -126,6 +144,7 @@ export class SseReservations {
     if (this.#byToken.get(reservation.token) !== reservation) return;
     this.#byToken.delete(reservation.token);
     if (reservation.opened) this.#open -= 1;
+    if (!reservation.vouched) this.#unvouched -= 1;
     const left = (this.#byHolder.get(reservation.holder) ?? 1) - 1;
     if (left <= 0) this.#byHolder.delete(reservation.holder);
     else this.#byHolder.set(reservation.holder, left);

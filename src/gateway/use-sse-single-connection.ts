@@ -30,6 +30,8 @@ export interface SseSingleConnectionOptions {
    * organization and subject; undefined when they refuse (no key, a malformed one, a bad token).
    */
   holderOf(request: Request): Promise<string | undefined>;
+  /** Whether the upstream has accepted the request's key lately (a verified session: true). */
+  vouchedFor(request: Request): boolean;
   /** Starts every token of this instance, so a fleet's balancer can route by it (SSE_TOKEN_PREFIX). */
   tokenPrefix?: string;
 }
@@ -190,7 +192,14 @@ export function useSseSingleConnection(options: SseSingleConnectionOptions): {
     const carried: Carried = { reservation, token, serverContext };
     const accept = request.headers.get("accept") ?? "*/*";
     if (accept !== "text/event-stream" || reservation.opened) {
-      const answer = await run(request, carried);
+      // Only an accepted operation (202) ends later, in onComplete; any other ends here.
+      let answer: SseResponse;
+      try {
+        answer = await run(request, carried);
+      } catch (error) {
+        operationOver(carried);
+        throw error;
+      }
       if (answer[1]?.status !== 202) operationOver(carried);
       return respond(answer, request);
     }
@@ -216,18 +225,30 @@ export function useSseSingleConnection(options: SseSingleConnectionOptions): {
         "Reserving a stream needs a key that passes the gateway's checks (in session mode, a valid session token): send `Authorization: Bearer <key>` with every request of the stream.",
       );
     }
-    const reservation = reservations.reserve(holder);
+    const reservation = reservations.reserve(holder, options.vouchedFor(request));
     if (typeof reservation === "string") {
-      const limit =
-        reservation === "holder"
-          ? options.limits.reservationsPerKey
-          : options.limits.reservationsTotal;
-      const who = reservation === "holder" ? "this key already holds" : "this server already holds";
+      const { limit, why, scope } = {
+        holder: {
+          limit: options.limits.reservationsPerKey,
+          why: "this key already holds",
+          scope: "key",
+        },
+        total: {
+          limit: options.limits.reservationsTotal,
+          why: "this server already holds",
+          scope: "server",
+        },
+        unaccepted: {
+          limit: reservations.unacceptedShare,
+          why: "keys the upstream has not accepted yet (run one operation with this key first) already hold",
+          scope: "unaccepted",
+        },
+      }[reservation];
       return refusal(
         429,
         "RATE_LIMITED",
-        `Stream refused: ${who} ${limit} single-connection streams. Close one before reserving another.`,
-        { streams: { limit, scope: reservation === "holder" ? "key" : "server" } },
+        `Stream refused: ${why} ${limit} single-connection streams. Close one before reserving another.`,
+        { streams: { limit, scope } },
       );
     }
     reservation.close = () => void closeUnopened(reservation);

@@ -147,7 +147,13 @@ describe("single-connection SSE: bounded", () => {
   });
 
   it("limits reservations per key and in all", async () => {
-    const { sse } = await gatewayWith({ sseReservationsPerKey: 2, sseReservationsTotal: 3 });
+    const { harness, sse } = await gatewayWith({
+      sseReservationsPerKey: 2,
+      sseReservationsTotal: 3,
+    });
+    // Keys the upstream has accepted: they may take every place.
+    await harness.graphql("{ organization { id } }");
+    await harness.graphql("{ organization { id } }", undefined, { authorization: GLOBEX });
     await reserved(sse, ACME);
     await reserved(sse, ACME);
     const perKey = await sse.put(ACME);
@@ -161,6 +167,22 @@ describe("single-connection SSE: bounded", () => {
     expect(await total.json()).toMatchObject({
       errors: [{ extensions: { streams: { limit: 3, scope: "server" } } }],
     });
+  });
+
+  it("lets keys the upstream has not accepted take half the places, not all", async () => {
+    const { harness, sse } = await gatewayWith({ sseReservationsTotal: 4 });
+    await reserved(sse, "Bearer made-up-1");
+    await reserved(sse, "Bearer made-up-2");
+    const third = await sse.put("Bearer made-up-3");
+    expect(third.status).toBe(429);
+    expect(await third.json()).toMatchObject({
+      errors: [
+        { extensions: { code: "RATE_LIMITED", streams: { limit: 2, scope: "unaccepted" } } },
+      ],
+    });
+    await harness.graphql("{ organization { id } }");
+    await reserved(sse, ACME);
+    await reserved(sse, ACME);
   });
 
   it("ends a stream whose queued results pass their bound in bytes", async () => {
