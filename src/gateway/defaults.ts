@@ -43,7 +43,7 @@ export const GATEWAY_DEFAULTS = {
   sseReservationTtlMs: 5000,
   sseReservationsPerKey: 8,
   sseReservationsTotal: 500,
-  sseMaxQueuedBytes: 4 * 1024 * 1024,
+  sseMaxQueuedBytes: 1024 * 1024,
   // Session mode.
   sessionClockSkewS: 30,
   sessionRateLimitPerMinute: 600,
