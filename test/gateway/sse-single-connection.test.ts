@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createClient } from "graphql-sse";
 import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
+import { WebSocket } from "ws";
 import type { GatewayBounds } from "../../src/gateway/bounds.ts";
 import type { ListenOptions } from "../../src/gateway/server.ts";
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
@@ -208,6 +209,19 @@ describe("single-connection SSE: bounded", () => {
         expect((await sse.open(token, ACME, controller.signal)).status).toBe(200);
       }
       expect(harness.gateway.sseStreams.open).toBe(4);
+      // They are the graphql-ws sockets' places too.
+      const upgrade = await new Promise<number>((resolve) => {
+        const socket = new WebSocket(`${harness.url.replace(/^http/, "ws")}/graphql`, [
+          "graphql-transport-ws",
+        ]);
+        socket.on("error", () => resolve(-1));
+        socket.on("open", () => {
+          socket.close();
+          resolve(101);
+        });
+        socket.on("unexpected-response", (_request, response) => resolve(response.statusCode ?? 0));
+      });
+      expect(upgrade).toBe(503);
       const token = await reserved(sse, ACME);
       const refused = await sse.open(token, ACME);
       expect(refused.status).toBe(503);
