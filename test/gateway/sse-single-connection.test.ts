@@ -234,12 +234,23 @@ describe("single-connection SSE: bounded", () => {
     await until(() => harness.gateway.sseStreams.open === 0, 3_000, "streams closed");
   });
 
-  it("closes an open stream that holds no operation for the idle timeout", async () => {
+  it("closes an open stream that holds no operation for the idle timeout, not one that does", async () => {
     const { harness, sse } = await gatewayWith({}, { webSocketIdleTimeoutMs: 300 });
-    const token = await reserved(sse, ACME);
-    const stream = await sse.open(token, ACME);
-    expect(stream.status).toBe(200);
-    expect((await readUntil(stream, () => false, 5_000)).ended).toBe(true);
+    const busyToken = await reserved(sse, ACME);
+    const busy = await sse.open(busyToken, ACME);
+    expect(
+      (await sse.post(busyToken, ACME, SUBSCRIPTION.trim(), "live", { id: LIVE })).status,
+    ).toBe(202);
+    const idleToken = await reserved(sse, ACME);
+    const idle = await sse.open(idleToken, ACME);
+    expect(idle.status).toBe(200);
+    // The idle stream ends: the timeout has passed for both, and the busy one is still open.
+    expect((await readUntil(idle, () => false, 5_000)).ended).toBe(true);
+    expect(harness.gateway.sseStreams.reserved).toBe(1);
+    expect(harness.gateway.sseStreams.open).toBe(1);
+    // Once its subscription ends, it is idle too.
+    expect((await sse.remove(busyToken, ACME, "live")).status).toBe(200);
+    expect((await readUntil(busy, () => false, 5_000)).ended).toBe(true);
     expect(harness.gateway.sseStreams.reserved).toBe(0);
   });
 
