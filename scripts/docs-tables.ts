@@ -161,7 +161,8 @@ export const LIMITS: LimitRow[] = [
   {
     setting: "MAX_SUBSCRIPTIONS_PER_CONNECTION",
     defaults: "maxSubscriptionsPerConnection",
-    bound: "live subscriptions of one graphql-ws socket or SSE request",
+    bound:
+      "live subscriptions of one graphql-ws socket, SSE request or single-connection SSE stream",
     answer: `${refused("SUBSCRIPTION_LIMIT_EXCEEDED")} in one payload, \`scope: "connection"\``,
   },
   {
@@ -210,7 +211,8 @@ export const LIMITS: LimitRow[] = [
   {
     setting: "MAX_WEBSOCKETS",
     shownDefault: `three quarters of \`MAX_CONNECTIONS\` (${webSocketShare(GATEWAY_DEFAULTS.maxConnections)})`,
-    bound: "graphql-ws sockets at once; always at least one place fewer than `MAX_CONNECTIONS`",
+    bound:
+      "graphql-ws sockets and open single-connection SSE streams at once; always at least one place fewer than `MAX_CONNECTIONS`",
     answer: "the upgrade is answered HTTP 503",
   },
   {
@@ -222,8 +224,36 @@ export const LIMITS: LimitRow[] = [
   {
     setting: "WS_IDLE_TIMEOUT_MS",
     defaults: "webSocketIdleTimeoutMs",
-    bound: "an acknowledged socket holding no subscription",
-    answer: "the socket closes **4000** `Idle: no subscription`",
+    bound:
+      "an acknowledged socket, or an open single-connection SSE stream, holding no subscription",
+    answer: "the socket closes **4000** `Idle: no subscription`; the stream ends",
+  },
+  {
+    setting: "SSE_RESERVATION_TTL_MS",
+    defaults: "sseReservationTtlMs",
+    bound:
+      "a single-connection SSE reservation not opened in this time is forgotten, with what it started",
+    answer: "its token answers 404 `NOT_FOUND`, as an unknown one does",
+  },
+  {
+    setting: "SSE_RESERVATIONS_PER_KEY",
+    defaults: "sseReservationsPerKey",
+    bound: "single-connection SSE streams (reserved or open) of one key, or one session",
+    answer: '`RATE_LIMITED` (HTTP 429), `extensions.streams: { limit, scope: "key" }`',
+  },
+  {
+    setting: "SSE_RESERVATIONS_TOTAL",
+    defaults: "sseReservationsTotal",
+    bound:
+      "single-connection SSE streams (reserved or open) of the instance; keys the upstream has not accepted yet hold half of it together",
+    answer: "`RATE_LIMITED` (HTTP 429), `scope` `server` or `unaccepted`",
+  },
+  {
+    setting: "SSE_STREAM_MAX_QUEUED_BYTES",
+    defaults: "sseMaxQueuedBytes",
+    bound:
+      "bytes of results (as JSON) queued for one single-connection SSE stream and not yet written",
+    answer: "the stream ends",
   },
   {
     setting: "HEADERS_TIMEOUT_MS",

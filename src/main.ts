@@ -111,6 +111,10 @@ async function main(): Promise<void> {
       maxSubscriptionsPerKey: config.MAX_SUBSCRIPTIONS_PER_KEY,
       maxSubscriptionsPerConnection: config.MAX_SUBSCRIPTIONS_PER_CONNECTION,
       maxSubscriptionsTotal: config.MAX_SUBSCRIPTIONS_TOTAL,
+      sseReservationTtlMs: config.SSE_RESERVATION_TTL_MS,
+      sseReservationsPerKey: config.SSE_RESERVATIONS_PER_KEY,
+      sseReservationsTotal: config.SSE_RESERVATIONS_TOTAL,
+      sseMaxQueuedBytes: config.SSE_STREAM_MAX_QUEUED_BYTES,
       apqMaxBytes: config.APQ_MAX_BYTES,
       documentCacheMaxBytes: config.DOCUMENT_CACHE_MAX_BYTES,
       maxCachedDocumentBytes: config.MAX_CACHED_DOCUMENT_BYTES,
@@ -127,6 +131,7 @@ async function main(): Promise<void> {
     compileAfter: config.COMPILED_EXECUTION_AFTER,
     introspection: config.INTROSPECTION,
     ...(sessionMode ? { session: sessionModeOf(config, embedded) } : {}),
+    ...(config.SSE_TOKEN_PREFIX === undefined ? {} : { sseTokenPrefix: config.SSE_TOKEN_PREFIX }),
     operationDeadlineMs: config.OPERATION_DEADLINE_MS,
     graphiql: !graphiqlOn
       ? false

@@ -11,6 +11,10 @@ const BOUND_NAMES = [
   "apqMaxBytes",
   "documentCacheMaxBytes",
   "maxCachedDocumentBytes",
+  "sseReservationTtlMs",
+  "sseReservationsPerKey",
+  "sseReservationsTotal",
+  "sseMaxQueuedBytes",
 ] as const;
 
 type BoundName = (typeof BOUND_NAMES)[number];

@@ -110,6 +110,34 @@ export const gatewayEnv = z.object({
   MAX_SUBSCRIPTIONS_TOTAL: intVar(1, 1_000_000)
     .default(GATEWAY_DEFAULTS.maxSubscriptionsTotal)
     .describe("Subscriptions this instance serves at once."),
+  // graphql-sse's single-connection streams (docs/limits.md).
+  SSE_RESERVATION_TTL_MS: intVar(100, 600_000)
+    .default(GATEWAY_DEFAULTS.sseReservationTtlMs)
+    .describe(
+      "A single-connection SSE stream reserved (`PUT`) and not opened in this time is forgotten.",
+    ),
+  SSE_RESERVATIONS_PER_KEY: intVar(1, 1_000_000)
+    .default(GATEWAY_DEFAULTS.sseReservationsPerKey)
+    .describe(
+      "Single-connection SSE streams (reserved or open) one key or session may hold on this instance.",
+    ),
+  SSE_RESERVATIONS_TOTAL: intVar(1, 1_000_000)
+    .default(GATEWAY_DEFAULTS.sseReservationsTotal)
+    .describe("Single-connection SSE streams (reserved or open) this instance holds at once."),
+  SSE_STREAM_MAX_QUEUED_BYTES: intVar(1024, 1024 * 1024 * 1024)
+    .default(GATEWAY_DEFAULTS.sseMaxQueuedBytes)
+    .describe(
+      "Bytes of results waiting to be written to one single-connection SSE stream; past it the stream ends.",
+    ),
+  SSE_TOKEN_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{1,32}$/, {
+      error: "must be 1 to 32 letters, digits or hyphens, e.g. gw-1",
+    })
+    .optional()
+    .describe(
+      "This instance's mark at the start of its single-connection SSE tokens (`<prefix>.<token>`), for a fleet's balancer to route by (docs/fleet.md).",
+    ),
   CORS_ORIGINS: z
     .string()
     .transform((value) =>

@@ -11,6 +11,7 @@ import { createFleetReadCache } from "../fleet/read-cache.ts";
 import { schema } from "../schema/index.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { withKeyConcurrency } from "../upstream/key-concurrency.ts";
+import { keyHash } from "../upstream/key-memory.ts";
 import { RATE_LIMIT_HEADERS } from "../upstream/rate-limit.ts";
 import { createMemoryReadCache } from "../upstream/read-cache.ts";
 import { withSharing } from "../upstream/sharing.ts";
@@ -61,7 +62,7 @@ import {
 } from "./use-persisted-documents.ts";
 import { useReadiness } from "./use-readiness.ts";
 import { useRequestSizeLimit } from "./use-request-size-limit.ts";
-import { useSseSingleConnection } from "./use-sse-single-connection.ts";
+import { type SseStreams, useSseSingleConnection } from "./use-sse-single-connection.ts";
 import { useUpstreamReport } from "./use-upstream-report.ts";
 import { useVariableErrors } from "./use-variable-errors.ts";
 import { useWellFormedInput } from "./use-well-formed-input.ts";
@@ -94,6 +95,11 @@ export interface GatewayOptions {
   persistedDocuments?: PersistedDocumentsOptions;
   /** Session mode (AUTH_MODE=session): tokens instead of keys; absent: passthrough. */
   session?: SessionModeOptions;
+  /**
+   * Starts every single-connection SSE token of this instance (SSE_TOKEN_PREFIX), so a fleet's
+   * balancer can send each stream's requests to the instance that holds it (docs/fleet.md).
+   */
+  sseTokenPrefix?: string;
   /** Whether introspection is answered; default true. */
   introspection?: boolean;
   /** Longest a query or mutation may run, retries included; default 10 000 ms. */
@@ -127,6 +133,8 @@ export type Gateway = YogaServerInstance<GatewayServerContext, GatewayContext> &
    * session token that does not verify), or undefined when the socket may be acknowledged.
    */
   connectionRefusal(connectionParams: unknown): Promise<string | undefined>;
+  /** graphql-sse's single-connection streams: listen() bounds them with the graphql-ws sockets. */
+  sseStreams: SseStreams;
   /** Stops taking part in the fleet (its subscriptions to Redis); the connection is main's. */
   closeFleet(): void;
   metrics: GatewayMetrics;
@@ -206,6 +214,35 @@ export function createGateway(options: GatewayOptions): Gateway {
     enabled: !options.session && !options.persistedDocuments?.trustedOnly,
   });
 
+  const session = options.session;
+  // Who reserves a single-connection stream, as the local checks see it: a key's hash, or a
+  // verified session's organization and subject (its key is the organization's, shared).
+  const holderOf = async (request: Request): Promise<string | undefined> => {
+    const header = authorizationFrom(request.headers.get("authorization"));
+    if (header === undefined || keyProblem(header) !== undefined) return undefined;
+    if (!session) return `key\n${keyHash(header)}`;
+    return session.verify(header).then(
+      (verified) => `session\n${verified.organization}\n${verified.subject}`,
+      () => undefined,
+    );
+  };
+  const sse = useSseSingleConnection({
+    holderOf,
+    // A verified session's key is the gateway's own; a passthrough key counts once accepted.
+    vouchedFor: (request) => {
+      const header = authorizationFrom(request.headers.get("authorization"));
+      if (session) return true;
+      return header !== undefined && (options.upstream.knowsKey?.(header) ?? false);
+    },
+    ...(options.sseTokenPrefix === undefined ? {} : { tokenPrefix: options.sseTokenPrefix }),
+    limits: {
+      reservationTtlMs: bounds.sseReservationTtlMs,
+      reservationsPerKey: bounds.sseReservationsPerKey,
+      reservationsTotal: bounds.sseReservationsTotal,
+      maxQueuedBytes: bounds.sseMaxQueuedBytes,
+    },
+  });
+
   yoga = createYoga<GatewayServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -262,7 +299,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       // among them): an operation's request gets its ID here, and every answer to it names it.
       useRequestId(),
       // After the size limit and the request ID: graphql-sse's own endpoint (/graphql/stream).
-      useSseSingleConnection(),
+      sse.plugin,
       // Before the spans: the execution they wrap (in the operation's trace context) is this one.
       useCompiledExecution({
         after: options.compileAfter ?? GATEWAY_DEFAULTS.compileAfter,
@@ -310,7 +347,6 @@ export function createGateway(options: GatewayOptions): Gateway {
       useHttpStatusInErrors(),
     ],
   });
-  const session = options.session;
   const connectionRefusal = async (connectionParams: unknown) => {
     const header = authorizationFrom(authorizationParam(connectionParams));
     if (header === undefined) {
@@ -328,6 +364,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     conversationStatusHub,
     fastPath,
     connectionRefusal,
+    sseStreams: sse.streams,
     closeFleet: () => fleet?.close(),
     metrics,
   });

@@ -38,6 +38,12 @@ export const GATEWAY_DEFAULTS = {
   webSocketInitTimeoutMs: 3000,
   webSocketIdleTimeoutMs: 30_000,
   shutdownGraceMs: 10_000,
+  // graphql-sse's single-connection streams (docs/limits.md): a reservation is opened at once by
+  // graphql-sse's client, a browser tab holds one, and a stream's results are written as they come.
+  sseReservationTtlMs: 5000,
+  sseReservationsPerKey: 8,
+  sseReservationsTotal: 500,
+  sseMaxQueuedBytes: 1024 * 1024,
   // Session mode.
   sessionClockSkewS: 30,
   sessionRateLimitPerMinute: 600,

@@ -100,7 +100,8 @@ export async function listen(
   const webSockets: WebSocketServer = new WebSocketServer({
     noServer: true,
     maxPayload: options.maxMessageBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
-    verifyClient: verifyUpgrade(share, () => webSockets.clients.size),
+    // Single-connection SSE streams hold connections as sockets do: they share the same places.
+    verifyClient: verifyUpgrade(share, () => webSockets.clients.size + gateway.sseStreams.open),
   });
   server.on("upgrade", (request, socket, head) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
@@ -112,9 +113,9 @@ export async function listen(
       webSockets.emit("connection", webSocket, request),
     );
   });
-  const idle = createIdleSweeper(
-    options.webSocketIdleTimeoutMs ?? GATEWAY_DEFAULTS.webSocketIdleTimeoutMs,
-  );
+  const idleMs = options.webSocketIdleTimeoutMs ?? GATEWAY_DEFAULTS.webSocketIdleTimeoutMs;
+  const idle = createIdleSweeper(idleMs);
+  gateway.sseStreams.bound(share, () => webSockets.clients.size, idleMs);
   const graphqlWs = useServer(
     {
       connectionInitWaitTimeout:
@@ -173,6 +174,7 @@ export async function listen(
         gateway.conversationStatusHub.shutDown();
         await new Promise((resolve) => setTimeout(resolve, Math.min(FAREWELL_MS, graceMs)));
         for (const socket of webSockets.clients) socket.close(GOING_AWAY.code, GOING_AWAY.reason);
+        gateway.sseStreams.closeAll();
         // dispose() resolves once every socket is gone (closed above, or cut at the grace).
         await Promise.all([graphqlWs.dispose(), closed]);
         gateway.closeFleet();
@@ -184,6 +186,7 @@ export async function listen(
     async close() {
       idle.stop();
       gateway.conversationStatusHub.close();
+      gateway.sseStreams.closeAll();
       gateway.closeFleet();
       await graphqlWs.dispose();
       webSockets.close();

@@ -53,6 +53,68 @@ describe("@defer: the fast fields first", () => {
   });
 });
 
+describe("one parse for every client", () => {
+  const DEFERRED_STATUS = '{ agent(id: "agt_acme_reception") { id ... @defer { status } } }';
+
+  it.each([
+    ["mentions @defer in a comment", "# @defer\n"],
+    ["mentions @stream in a comment", "# @stream\n"],
+    ["mentions neither", ""],
+  ])("refuses a document past MAX_TOKENS that %s, for a JSON client", async (_name, prefix) => {
+    harness = await startHarness({ gateway: { maxTokens: 200 } });
+    const response = await harness.graphql(`${prefix}{ ${"organization { name } ".repeat(60)}}`);
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.[0]?.message).toBe("Syntax Error: Token limit of 200 exceeded.");
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it("refuses a document past MAX_TOKENS that uses @defer, whatever the client accepts", async () => {
+    harness = await startHarness({ gateway: { maxTokens: 200 } });
+    const query = `{ ${"... @defer { organization { name } } ".repeat(30)}}`;
+    const json = await harness.graphql(query);
+    expect(json.status).toBe(400);
+    expect(json.body.errors?.[0]?.message).toBe("Syntax Error: Token limit of 200 exceeded.");
+    const parts = await postTakingParts(harness.url, query);
+    expect(parts.status).toBe(400);
+    expect(await parts.text()).toContain("Token limit of 200 exceeded.");
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it("answers a JSON client the same whether or not a client that takes parts sent the text first", async () => {
+    harness = await startHarness();
+    const alone = await harness.graphql(DEFERRED_STATUS);
+    await harness.close();
+
+    harness = await startHarness();
+    const taking = await postTakingParts(harness.url, DEFERRED_STATUS);
+    expect(taking.headers.get("content-type")).toContain("multipart/mixed");
+    expect((await chunks(taking)).join("")).toContain('"hasNext":false');
+    const after = await harness.graphql(DEFERRED_STATUS);
+    expect(alone.status).toBe(200);
+    expect(alone.body.data).toEqual({
+      agent: { id: "agt_acme_reception", status: expect.any(String) },
+    });
+    // The rate-limit figures in `extensions` move with every call: the answer itself must not.
+    const answer = (response: typeof alone) => ({
+      status: response.status,
+      data: response.body.data,
+      errors: response.body.errors,
+    });
+    expect(answer(after)).toEqual(answer(alone));
+  });
+
+  it("still sends parts to a client that takes them after a JSON client sent the text", async () => {
+    harness = await startHarness();
+    const json = await harness.graphql(DEFERRED_STATUS);
+    expect(json.status).toBe(200);
+    const taking = await postTakingParts(harness.url, DEFERRED_STATUS);
+    expect(taking.headers.get("content-type")).toContain("multipart/mixed");
+    const body = (await chunks(taking)).join("");
+    expect(body).toContain('"incremental"');
+    expect(body).toContain('"hasNext":false');
+  });
+});
+
 describe("batched requests", () => {
   const batch = (size: number) =>
     Array.from({ length: size }, () => ({ query: "{ organization { name } }" }));

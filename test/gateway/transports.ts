@@ -66,14 +66,23 @@ export const SSE_SINGLE_CONNECTION: Transport = {
       lazy: false,
       headers: { authorization },
       retryAttempts: 0,
+      // A refused reservation rejects the operation in `run`, which reads it; not a console line too.
+      onNonLazyError: () => undefined,
     });
     return {
       async run(query) {
         const results: Seen[] = [];
-        const iterate = (async () => {
-          for await (const result of client.iterate({ query })) results.push(result as Seen);
-        })();
-        await within(iterate, 5_000, "graphql-sse operation still open");
+        try {
+          const iterate = (async () => {
+            for await (const result of client.iterate({ query })) results.push(result as Seen);
+          })();
+          await within(iterate, 5_000, "graphql-sse operation still open");
+        } catch (error) {
+          // A stream refused at its reservation (PUT): the client hands over the response.
+          const refused = (error as { response?: Response }).response;
+          if (refused !== undefined) return (await refused.json()) as Seen;
+          throw error;
+        }
         const [first] = results;
         if (first === undefined) throw new Error("graphql-sse operation without a result");
         return first;
