@@ -1,6 +1,6 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SEED_COUNTS } from "../../src/sandbox/seed-data.ts";
+import { manualClock } from "../support/clock.ts";
 import {
   type ListRoute,
   type ListUpstream,
@@ -147,10 +147,11 @@ describe("upstream failures of campaign requests", () => {
 
 describe("an upstream cursor past the sandbox's TTL", () => {
   it("is CURSOR_EXPIRED with the upstream's INVALID_CURSOR", async () => {
-    const harness = await startHarness({ sandbox: { cursorTtlMs: 40 } });
+    const clock = manualClock();
+    const harness = await startHarness({ sandbox: { cursorTtlMs: 40, now: clock.now } });
     try {
       const first = await fetchConnection(harness, CAMPAIGNS, "campaigns", { first: 5 });
-      await sleep(80);
+      clock.advance(41);
       const { status, body } = await harness.graphql(CAMPAIGNS, {
         first: 5,
         after: first.pageInfo.endCursor,
