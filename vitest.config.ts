@@ -1,7 +1,7 @@
 import { defineConfig } from "vitest/config";
 
 // The gateway's end-to-end tests run once per sandbox dialect (src/sandbox/dialects.ts): a test
-// that passes only because of one dialect's reading of the seed is a defect (issue 6).
+// that passes only because of one dialect's reading of the seed is a defect.
 // They also run once with the node:http fast path and compiled execution off (README:
 // Configuration): every answer must be the same through yoga and graphql-js alone as through the
 // fast path and graphql-jit, which the other projects take from a query's first run.

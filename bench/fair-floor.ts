@@ -3,7 +3,7 @@ import { Pool } from "undici";
 import { serveUntilStopped } from "./processes.ts";
 
 /**
- * The fair floor (issue 21): what any GraphQL gateway must do at least for the single resource.
+ * The fair floor: what any GraphQL gateway must do at least for the single resource.
  * It parses the POSTed request, makes the one GET, parses the answer and writes the GraphQL-shaped
  * answer, with no schema, no validation and no rule. Started as a child process so its RSS is its
  * own; prints its URL on stdout.

@@ -1,9 +1,9 @@
 import { SEED_IDS } from "../src/sandbox/seed-data.ts";
 
-/** The single-resource query of issue 11. */
+/** The single-resource query: one agent by ID. */
 export const SINGLE = `{ agent(id: "${SEED_IDS.acmeAgent}") { id name status greeting } }`;
 
-/** The dashboard of issue 11: organization, an agent with voice configs and stats, 50 conversations
+/** The dashboard: organization, an agent with voice configs and stats, 50 conversations
  * with their agents and their contacts' stats, and a campaign page. */
 export const DASHBOARD = `{
   organization { name timezone }

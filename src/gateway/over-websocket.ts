@@ -19,7 +19,7 @@ export const CARRIER = parse("query OperationOverWebSocket { __typename }");
  * Runs one graphql-ws operation through yoga's own parameter pipeline, the one HTTP and SSE
  * requests take: every `onParams` rule (trusted documents, automatic persisted queries), then
  * context (the session's token, its rate limit), validation (introspection), and execution with
- * every plugin. So no rule of the gateway depends on the transport a client chooses (issue 16).
+ * every plugin. So no rule of the gateway depends on the transport a client chooses.
  * A refusal is that operation's errors: the socket stays open for the others.
  */
 export async function runOverWebSocket(

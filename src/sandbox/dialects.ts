@@ -80,7 +80,7 @@ export const DIALECTS: Readonly<Record<DialectName, Dialect>> = {
     rateLimit: 100_000,
     rateWindowSeconds: 60,
   },
-  // The independent implementation of issue 6: operation 7 answers items and a total only.
+  // The independent reading of the seed: operation 7 answers items and a total only.
   alternate: {
     name: "alternate",
     conversationListEcho: ["total"],

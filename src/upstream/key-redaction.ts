@@ -63,7 +63,7 @@ function fold(text: string): string {
 }
 
 /**
- * The one redaction of a key (issue 16): every run of `KEY_RUN` or more characters of the key or
+ * The one redaction of a key: every run of `KEY_RUN` or more characters of the key or
  * of one of its spellings, in any case, is replaced with `[REDACTED]`. Built once per key: a set
  * of the spellings' runs, so a text is read once, whatever the number of spellings.
  */

@@ -5,7 +5,7 @@ import type { ListConversationsQuery } from "./dto.ts";
  * fact the gateway holds about an operation is stated here once, and read from here by the REST
  * client (method, path, filters, retries), the metrics and spans (route templates), the schema
  * (page sizes, list forms, the upstream calls each field declares for the cost limit) and the
- * read cache (issue 20). `git grep "operation: 7,"` finds the row; the method name
+ * read cache. `git grep "operation: 7,"` finds the row; the method name
  * (`listConversations`) finds every face of it. The sandbox keeps its own table
  * (src/sandbox/routes.ts): it must not learn the gateway's reading of the seed.
  */

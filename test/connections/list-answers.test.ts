@@ -13,7 +13,7 @@ import {
 afterEach(closeListUpstreams);
 
 /**
- * How list bodies are read (issue 6): by their shape where it names a form, else in the form
+ * How list bodies are read: by their shape where it names a form, else in the form
  * asked in and from where the request started; what the seed states is held strictly.
  */
 

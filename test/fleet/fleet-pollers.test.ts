@@ -13,7 +13,7 @@ import { startRedisServer } from "../support/redis-server.ts";
 import { scriptPerTest } from "../support/scripts.ts";
 import { ACME, CURSOR_SECRET, metric, startFleet, waitUntil } from "./fleet-harness.ts";
 
-// Issue 18: one poller per watched live call across the fleet, and fail-over when its owner dies.
+// One poller per watched live call across the fleet, and fail-over when its owner dies.
 
 const closing = closedAfterEachTest();
 const LIVE = SEED_IDS.acmeLiveConversation;

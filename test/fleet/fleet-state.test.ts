@@ -16,7 +16,7 @@ import {
   waitUntil,
 } from "./fleet-harness.ts";
 
-// Issue 18: three instances behave as one gateway over one Redis.
+// Three instances behave as one gateway over one Redis.
 
 const closing = closedAfterEachTest();
 const ORGANIZATION = "query Org { organization { id name } }";

@@ -6,7 +6,7 @@ import {
 } from "../upstream/recording-upstream.ts";
 import { type Harness, startHarness } from "./harness.ts";
 
-// One budget, honestly counted (issue 17, item 4): retries are calls, a batch shares one budget,
+// One budget, honestly counted: retries are calls, a batch shares one budget,
 // and the bytes of upstream answers are bounded per operation.
 
 let harness: Harness;

@@ -3,7 +3,7 @@ import { connectionQuery, fetchConnection } from "./connection-queries.ts";
 import { type Harness, startHarness } from "./harness.ts";
 
 /**
- * Issue 6 against the real sandbox: a new live call starts every 300 ms of the sandbox's clock and
+ * Moving lists against the real sandbox: a new live call starts every 300 ms of the sandbox's clock and
  * lands at the top of the newest-first conversation list, so every page below is read from a list
  * that moved since its cursor was issued. The clock is the test's own: the list moves between
  * pages, exactly when the test says, and never in the middle of one page's reads (which once

@@ -11,7 +11,7 @@ import {
 import { type Harness, startHarness } from "./harness.ts";
 
 /**
- * Issue 6 through /graphql against a purpose-built upstream: operation 7 answered without any
+ * Moving lists through /graphql against a purpose-built upstream: operation 7 answered without any
  * echo of `limit`/`offset`, a conversation list that gains calls at the top between pages, and
  * cursors a client forged or another instance signed.
  */

@@ -4,7 +4,7 @@ import { closedAfterEachTest } from "../support/closing.ts";
 import { ACME, startHarness } from "./harness.ts";
 import { LIVE, SUBSCRIPTION } from "./subscriptions-support.ts";
 
-// Issue 23: graphql-sse's client in both of its modes. Distinct connections (one HTTP request per
+// graphql-sse's client in both of its modes. Distinct connections (one HTTP request per
 // operation) at /graphql and at /graphql/stream; the single-connection mode (one event stream for
 // every operation of a client, as a browser watching many live calls over HTTP/1.1 needs) at
 // /graphql/stream.

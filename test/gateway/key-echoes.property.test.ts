@@ -14,7 +14,7 @@ import {
 } from "../upstream/recording-upstream.ts";
 import { type Harness, startHarness } from "./harness.ts";
 
-// Issue 16, item 4: whatever a loopback upstream echoes of the caller's key (pieces, case
+// Whatever a loopback upstream echoes of the caller's key (pieces, case
 // changes, encodings, the key split across fields), no run of 8 of its characters reaches an
 // answer in session mode, or a log line, a span or a metric in either mode.
 

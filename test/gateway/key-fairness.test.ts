@@ -8,7 +8,7 @@ import {
 } from "../upstream/recording-upstream.ts";
 import { type Harness, startHarness } from "./harness.ts";
 
-// Fairness between keys (issue 17, item 5): a key whose calls hang holds at most its share of the
+// Fairness between keys: a key whose calls hang holds at most its share of the
 // upstream connections; another key's calls keep being answered.
 
 const SLOW = "Bearer sk_slow";

@@ -9,7 +9,7 @@ import {
 } from "../upstream/recording-upstream.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
 
-// The lesser items of issue 17 (item 6), over real HTTP and WebSocket.
+// The lesser bounds, over real HTTP and WebSocket.
 
 let harness: Harness;
 let upstream: RecordingUpstream | undefined;

@@ -10,7 +10,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { printedSchema } from "../../src/schema/print.ts";
 
-// Issue 23: a breaking schema change fails unless the field was deprecated in a release first.
+// A breaking schema change fails unless the field was deprecated in a release first.
 
 const released = buildSchema(
   readFileSync(new URL("../../schema/released.graphql", import.meta.url), "utf8"),

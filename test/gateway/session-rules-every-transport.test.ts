@@ -7,7 +7,7 @@ import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { type Harness, startHarness } from "./harness.ts";
 import { type Seen, TRANSPORTS, type Transport } from "./transports.ts";
 
-// Issue 16: no rule of session mode (or of key validation) can be sidestepped by choosing
+// No rule of session mode (or of key validation) can be sidestepped by choosing
 // another transport. One table: each rule, over each transport, with the same expectation.
 
 const SECRET = "a-test-secret-that-is-long-enough-for-hs256";

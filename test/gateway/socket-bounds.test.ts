@@ -5,7 +5,7 @@ import { WebSocket } from "ws";
 import { ACME, type Harness, startHarness } from "./harness.ts";
 import { FIGURES_ONLY, LIVE } from "./subscriptions-support.ts";
 
-// Sockets that cannot be hoarded (issue 17, item 3): acknowledged only for a plausible key, an
+// Sockets that cannot be hoarded: acknowledged only for a plausible key, an
 // unacknowledged or idle socket closed after a timeout, a share of MAX_CONNECTIONS kept for HTTP.
 
 interface RawSocket {

@@ -6,7 +6,7 @@ import { sendJson, startRecordingUpstream } from "../upstream/recording-upstream
 import { ACME, GLOBEX, type Harness, startHarness } from "./harness.ts";
 import { LIVE, type Payload, SUBSCRIPTION, start, takePolls } from "./subscriptions-support.ts";
 
-// Subscriptions within bounds (issue 17, item 1), over graphql-ws: per socket, per key and per
+// Subscriptions within bounds, over graphql-ws: per socket, per key and per
 // instance, each event resolved once per selection, within a per-event upstream budget.
 
 function wsClient(harness: Harness, authorization = ACME): Client {

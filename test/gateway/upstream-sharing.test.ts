@@ -6,7 +6,7 @@ import { closedAfterEachTest } from "../support/closing.ts";
 import { sendJson, startRecordingUpstream } from "../upstream/recording-upstream.ts";
 import { ACME, GLOBEX, type Harness, startHarness } from "./harness.ts";
 
-// Issue 20: identical upstream GETs of one key in flight at once share one call; two keys never
+// Identical upstream GETs of one key in flight at once share one call; two keys never
 // share anything; writes never coalesce; and the opt-in read cache of single-resource reads.
 
 const closing = closedAfterEachTest();

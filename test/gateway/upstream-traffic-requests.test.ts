@@ -100,7 +100,7 @@ describe("what reaches the upstream", () => {
       "GET /v1/organization",
       "GET /v1/organization",
     ]);
-    // Two requests reached the upstream: the retry is a call, counted and reported (issue 17).
+    // Two requests reached the upstream: the retry is a call, counted and reported.
     expect(response.body.extensions?.cost).toEqual({ estimated: 1, upstreamCalls: 2 });
   });
 

@@ -3,7 +3,7 @@ import { dirname, relative, resolve, sep } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * Issue 8: the sandbox is a second, independent reading of the REST description. If it imported
+ * The sandbox is a second, independent reading of the REST description. If it imported
  * the gateway's DTOs, enums or helpers (even as types), a gateway test against it would only show
  * that one reading agrees with itself. Every file of the sandbox and of its tests is read here.
  */

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
-// Issue 19: no dead weight. Every dependency is imported by the code, the tests, the bench or the
+// No dead weight. Every dependency is imported by the code, the tests, the bench or the
 // scripts, or is one of the tools below, used by name rather than imported.
 
 const ROOT = resolve(import.meta.dirname, "../..");

@@ -3,7 +3,7 @@ import { join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../src/errors.ts";
 
-// Issue 19: src/errors.ts lists every `extensions.code` the gateway answers with. A code made
+// src/errors.ts lists every `extensions.code` the gateway answers with. A code made
 // anywhere else in the gateway's layers (a literal `code: "…"`, or a catalogue call) must be in it.
 // graphql-js's and yoga's own codes for documents they refuse are named here, since they are made
 // outside the gateway's code.

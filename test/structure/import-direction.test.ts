@@ -3,7 +3,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * Issue 8: data flows `gateway → schema → connections → upstream`, never back, with the files at
+ * Data flows `gateway → schema → connections → upstream`, never back, with the files at
  * the root of src/ (the error catalogue, config parsing, listening) as leaves everyone may import.
  * Type imports count: a type is knowledge of the layer above. (The sandbox, which imports none of
  * these layers, is checked beside it: test/sandbox/independence.test.ts.)
@@ -91,7 +91,7 @@ describe("src/ imports", () => {
 });
 
 /**
- * Size is a hint, not a rule (issue 19): a cohesive table or state machine may be long, as
+ * Size is a hint, not a rule: a cohesive table or state machine may be long, as
  * undici's errors.js and yoga's server.ts are; nothing is split by size alone. Past 400 lines a
  * file is named in the test output for a look; past 600 it fails, as no one rule needs that.
  */
