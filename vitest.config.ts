@@ -32,8 +32,8 @@ export default defineConfig({
     // (a test creates its own), so a file cannot see what another left behind.
     isolate: false,
     // Most of a test's time is spent waiting on loopback servers and child processes, not on a
-    // core: three files at once keep two cores busy (vitest's default is one on two cores).
-    maxWorkers: 3,
+    // core: two files at once keep two cores busy (vitest's default is one on two cores).
+    maxWorkers: 2,
     projects: [
       {
         extends: true,
