@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createClient } from "graphql-ws";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { manualClock } from "../support/clock.ts";
 import { ACME, GLOBEX, type Harness } from "./harness.ts";
 import {
   errorCodes,
@@ -15,6 +16,7 @@ import {
   subscribeSse,
   takePolls,
   updates,
+  walkCall,
   within,
 } from "./subscriptions-support.ts";
 
@@ -30,8 +32,10 @@ describe.concurrent("Subscription.conversationStatus over graphql-ws", () => {
   }
 
   it("follows a live call and completes after the call has ended", async ({ onTestFinished }) => {
-    const callDurationMs = 2_000; // ends 1.8 s from now: durations 0, 1, then 2 and ended
-    const harness = await start(onTestFinished, { callDurationMs });
+    // Started 0.2 s before: walked on the sandbox's clock to durations 1, then 2 and ended.
+    const callDurationMs = 2_000;
+    const clock = manualClock();
+    const harness = await start(onTestFinished, { callDurationMs, now: clock.now });
     const client = wsClient(harness);
     try {
       const received: Payload[] = [];
@@ -39,6 +43,7 @@ describe.concurrent("Subscription.conversationStatus over graphql-ws", () => {
         for await (const result of client.iterate({ query: SUBSCRIPTION, variables: { id: LIVE } }))
           received.push(result as Payload);
       })();
+      await walkCall(harness, clock, () => received.length, [1_000, 800]);
       await within(iterate, 5_000, "graphql-ws subscription still open");
       expectWholeCall(updates(received), callDurationMs);
       expect(new Set(takePolls(harness))).toEqual(new Set([ACME]));

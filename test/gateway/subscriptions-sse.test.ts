@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import { manualClock } from "../support/clock.ts";
 import { ACME, GLOBEX } from "./harness.ts";
 import {
   errorCodes,
@@ -12,26 +13,29 @@ import {
   takePolls,
   untilFinished,
   updates,
+  walkCall,
 } from "./subscriptions-support.ts";
 
 describe.concurrent("Subscription.conversationStatus over SSE", () => {
   it("follows a live call: only changes, non-decreasing duration, ended last, then completes by itself", async ({
     onTestFinished,
   }) => {
-    // The seeded live call started 10% of its length ago: it ends 1.35 s from now, and its
-    // duration ticks to 1 while in progress, then ends with 1 too (only endedAt changes).
+    // The seeded live call started 10% of its length ago. On the sandbox's clock it is walked
+    // to 1.15 s (duration 1), then to its end at 1.5 s (duration 1 too: only endedAt changes).
     const callDurationMs = 1_500;
-    const harness = await start(onTestFinished, { callDurationMs });
+    const clock = manualClock();
+    const harness = await start(onTestFinished, { callDurationMs, now: clock.now });
     const subscription = await subscribeSse(harness, LIVE);
     expect(subscription.status).toBe(200);
     expect(subscription.contentType).toMatch(/^text\/event-stream/);
 
+    const updateCount = () => payloads(subscription.messages).length;
+    await walkCall(harness, clock, updateCount, [1_000, 350]);
     expect(await untilFinished(subscription)).toBe(true);
     expect(subscription.messages.at(-1)).toEqual({ event: "complete" });
     expectWholeCall(updates(payloads(subscription.messages)), callDurationMs);
 
-    // More polls than updates: an unchanged answer was not sent on (a second passes between
-    // the duration's ticks, ten poll intervals; a busy machine may poll fewer times, never once).
+    // More polls than updates: the answers that changed nothing were not sent on.
     const polls = takePolls(harness);
     expect(polls.length).toBeGreaterThan(payloads(subscription.messages).length);
     expect(new Set(polls)).toEqual(new Set([ACME]));

@@ -3,6 +3,7 @@ import { expect, vi } from "vitest";
 import type { GatewayOptions } from "../../src/gateway/create-gateway.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import type { SandboxOptions } from "../../src/sandbox/server.ts";
+import type { ManualClock } from "../support/clock.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
 import { sandboxEndedAt } from "./sandbox-answers.ts";
 
@@ -70,6 +71,35 @@ export function takePolls(harness: Harness, conversationId: string = LIVE): stri
     .map((request) => request.headers.authorization ?? "");
   harness.sandbox.clearRequests();
   return polls;
+}
+
+/** Status polls (operation 8) of a conversation the sandbox has received, without taking them. */
+export function pollCount(harness: Harness, conversationId: string = LIVE): number {
+  const path = `/v1/conversations/${conversationId}/status`;
+  return harness.sandbox.requests.filter((r) => r.method === "GET" && r.path === path).length;
+}
+
+/**
+ * Walks a live call on the sandbox's manual clock: for each step, waits (bounded) for the
+ * `updates()` the previous clock caused and for one more poll that found nothing new (it must
+ * not be sent on), then moves the clock by the step. A busy machine polls later, never otherwise.
+ */
+export async function walkCall(
+  harness: Harness,
+  clock: ManualClock,
+  updateCount: () => number,
+  stepsMs: number[],
+): Promise<void> {
+  for (const [index, stepMs] of stepsMs.entries()) {
+    await vi.waitFor(() => expect(updateCount()).toBe(index + 1), { timeout: 5_000, interval: 10 });
+    const polled = pollCount(harness);
+    await vi.waitFor(() => expect(pollCount(harness)).toBeGreaterThan(polled), {
+      timeout: 5_000,
+      interval: 10,
+    });
+    expect(updateCount()).toBe(index + 1);
+    clock.advance(stepMs);
+  }
 }
 
 /**
