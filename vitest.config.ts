@@ -25,8 +25,9 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: "graphql/index.js" }],
   },
   test: {
-    testTimeout: 15_000,
-    hookTimeout: 15_000,
+    // Bounds against a hang, not speeds: a test two suites share two cores with may take long.
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
     // Test files share their worker's modules: loading yoga, Pothos and the schema afresh for
     // every file was most of the suite's time. Nothing in src/ keeps state between gateways
     // (a test creates its own), so a file cannot see what another left behind.
