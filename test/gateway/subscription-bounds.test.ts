@@ -44,7 +44,7 @@ const codeOf = (followed: Followed) => followed.payloads[0]?.errors?.[0]?.extens
 
 async function firstPayloads(all: Followed[]) {
   await vi.waitFor(() => expect(all.every((one) => one.payloads.length > 0)).toBe(true), {
-    timeout: 3_000,
+    timeout: 10_000,
     interval: 10,
   });
 }

@@ -91,10 +91,13 @@ export async function walkCall(
   stepsMs: number[],
 ): Promise<void> {
   for (const [index, stepMs] of stepsMs.entries()) {
-    await vi.waitFor(() => expect(updateCount()).toBe(index + 1), { timeout: 5_000, interval: 10 });
+    await vi.waitFor(() => expect(updateCount()).toBe(index + 1), {
+      timeout: 10_000,
+      interval: 10,
+    });
     const polled = pollCount(harness);
     await vi.waitFor(() => expect(pollCount(harness)).toBeGreaterThan(polled), {
-      timeout: 5_000,
+      timeout: 10_000,
       interval: 10,
     });
     expect(updateCount()).toBe(index + 1);
@@ -111,7 +114,7 @@ export async function pollsOnceSettled(
   { pollers, overMs }: { pollers: number; overMs: number },
 ): Promise<string[]> {
   const hub = harness.gateway.conversationStatusHub;
-  await vi.waitFor(() => expect(hub.pollerCount).toBe(pollers), { timeout: 2_000, interval: 10 });
+  await vi.waitFor(() => expect(hub.pollerCount).toBe(pollers), { timeout: 10_000, interval: 10 });
   await sleep(100);
   takePolls(harness);
   await sleep(overMs);
@@ -198,7 +201,7 @@ export async function subscribeSse(
     contentType: response.headers.get("content-type"),
     messages,
     finished,
-    async nexts(count, timeoutMs = 3_000) {
+    async nexts(count, timeoutMs = 10_000) {
       await vi.waitFor(
         () => {
           expect(messages.filter((m) => m.event === "next").length).toBeGreaterThanOrEqual(count);
@@ -229,7 +232,7 @@ export async function within<T>(promise: Promise<T>, timeoutMs: number, what: st
 }
 
 /** Waits (bounded) for the stream to end; true when it ended with `event: complete`. */
-export function untilFinished(subscription: SseSubscription, timeoutMs = 5_000): Promise<boolean> {
+export function untilFinished(subscription: SseSubscription, timeoutMs = 15_000): Promise<boolean> {
   return within(subscription.finished, timeoutMs, "SSE stream still open");
 }
 

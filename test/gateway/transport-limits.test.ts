@@ -223,7 +223,7 @@ describe("slow and numerous clients cannot hold sockets", () => {
         const response = await fetch(`${url}/healthz`, { headers: { connection: "close" } });
         expect(response.status).toBe(200);
       },
-      { timeout: 5_000, interval: 20 },
+      { timeout: 10_000, interval: 20 },
     );
   });
 });

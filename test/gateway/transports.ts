@@ -45,7 +45,7 @@ export const SSE: Transport = {
   open: (harness, authorization) => ({
     async run(query) {
       const stream = await subscribeSse(harness, "unused", authorization, query);
-      await within(stream.finished, 5_000, "SSE answer still open");
+      await within(stream.finished, 15_000, "SSE answer still open");
       const [first] = payloads(stream.messages);
       if (first === undefined) throw new Error(`SSE stream without a result (${stream.status})`);
       return first as Seen;
@@ -76,7 +76,7 @@ export const SSE_SINGLE_CONNECTION: Transport = {
           const iterate = (async () => {
             for await (const result of client.iterate({ query })) results.push(result as Seen);
           })();
-          await within(iterate, 5_000, "graphql-sse operation still open");
+          await within(iterate, 15_000, "graphql-sse operation still open");
         } catch (error) {
           // A stream refused at its reservation (PUT): the client hands over the response.
           const refused = (error as { response?: Response }).response;
@@ -115,7 +115,7 @@ export const GRAPHQL_WS: Transport = {
           const iterate = (async () => {
             for await (const result of client.iterate({ query })) results.push(result as Seen);
           })();
-          await within(iterate, 5_000, "graphql-ws operation still open");
+          await within(iterate, 15_000, "graphql-ws operation still open");
         } catch (error) {
           // graphql-ws hands an `error` message to the client as the errors themselves.
           if (Array.isArray(error)) return { errors: error };
