@@ -15,10 +15,11 @@ const THREE_ROUNDS = `{
 
 describe("the whole-operation deadline", () => {
   it("cuts the rounds still waiting with UPSTREAM_UNAVAILABLE (OPERATION_DEADLINE) and keeps the rest", async () => {
-    // Each upstream answer takes 300 ms; the operation may take 700.
+    // Each upstream answer takes 1.5 s; the operation may take 3.75: the third round is cut, and
+    // a busy machine has 0.75 s of its own time before the second would be.
     harness = await startHarness({
-      sandbox: { latencyMs: 300 },
-      gateway: { operationDeadlineMs: 700 },
+      sandbox: { latencyMs: 1_500 },
+      gateway: { operationDeadlineMs: 3_750 },
     });
     const response = await harness.graphql(THREE_ROUNDS);
 
@@ -58,8 +59,9 @@ describe("the whole-operation deadline", () => {
 
   it("does not bound a subscription", async () => {
     harness = await startHarness({
-      sandbox: { callDurationMs: 1_500, callIntervalMs: 3_600_000 },
-      gateway: { operationDeadlineMs: 200 },
+      // The call outlives the deadline more than twice; each event alone stays well within it.
+      sandbox: { callDurationMs: 3_000, callIntervalMs: 3_600_000 },
+      gateway: { operationDeadlineMs: 1_000 },
     });
     const response = await fetch(`${harness.url}/graphql`, {
       method: "POST",
