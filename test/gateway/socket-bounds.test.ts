@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { createClient } from "graphql-ws";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { ACME, type Harness, startHarness } from "./harness.ts";
 import { FIGURES_ONLY, LIVE } from "./subscriptions-support.ts";
@@ -56,12 +56,24 @@ describe.concurrent("graphql-ws sockets", () => {
     const sockets = Array.from({ length: 40 }, () =>
       rawSocket(harness, { Authorization: "Bearer x" }),
     );
+    // Held at once: the acknowledgements seen before any socket was closed idle. (On a busy
+    // machine a place an idle close freed may be taken again: that socket is held later.)
+    let closedOne = false;
+    let heldAtOnce = 0;
+    for (const one of sockets) {
+      void one.acknowledged.then((ok) => {
+        if (ok && !closedOne) heldAtOnce += 1;
+      });
+      void one.closed.then((code) => {
+        if (code === 4000) closedOne = true;
+      });
+    }
     const acks = await Promise.all(
       sockets.map((one) => Promise.race([one.acknowledged, sleep(1_000).then(() => false)])),
     );
     const held = acks.filter(Boolean).length;
-    // Three quarters of 20: 15 sockets at most; the other 25 upgrades answered 503.
-    expect(held).toBeLessThanOrEqual(15);
+    // Three quarters of 20: 15 sockets at most; the other upgrades answered 503.
+    expect(heldAtOnce).toBeLessThanOrEqual(15);
     expect(held).toBeGreaterThan(0);
     // The rest of the slots serve HTTP: /healthz and a new client's query are answered.
     const health = await fetch(`${harness.url}/healthz`);
@@ -71,15 +83,16 @@ describe.concurrent("graphql-ws sockets", () => {
     expect(answer.body.data).toEqual({ organization: { name: "Acme Health" } });
     // Holding no subscription, every acknowledged socket is closed once idle (600 ms here).
     const codes = await Promise.all(
-      sockets.map((one) => Promise.race([one.closed, sleep(3_000).then(() => -1)])),
+      sockets.map((one) => Promise.race([one.closed, sleep(10_000).then(() => -1)])),
     );
     const refusedUpgrades = codes.filter((code) => code === 503).length;
     const closedIdle = codes.filter((code) => code === 4000).length;
     console.info(
       `40 idle sockets on MAX_CONNECTIONS 20: ${held} held, ${refusedUpgrades} refused (503), ${closedIdle} closed idle`,
     );
-    expect(closedIdle).toBe(held);
-    expect(refusedUpgrades).toBe(40 - held);
+    // Every socket was either refused or held, then closed idle.
+    expect(closedIdle).toBeGreaterThanOrEqual(held);
+    expect(closedIdle + refusedUpgrades).toBe(40);
   });
 
   it("never acknowledges a socket without a key, and closes one that never sends connection_init", async ({
@@ -117,12 +130,14 @@ describe.concurrent("graphql-ws sockets", () => {
       { query: FIGURES_ONLY, variables: { id: LIVE } },
       { next: (value) => received.push(value), error: () => {}, complete: () => {} },
     );
-    await sleep(1_500);
+    await vi.waitFor(() => expect(received.length).toBeGreaterThan(0), {
+      timeout: 10_000,
+      interval: 20,
+    });
+    await sleep(1_500); // more than twice the idle timeout, with a subscription held
     expect(closedWith).toBeUndefined();
-    expect(received.length).toBeGreaterThan(0);
     // Its subscription ended, it is idle: closed after the timeout.
     stop();
-    await sleep(1_500);
-    expect(closedWith).toBe(4000);
+    await vi.waitFor(() => expect(closedWith).toBe(4000), { timeout: 10_000, interval: 20 });
   });
 });
