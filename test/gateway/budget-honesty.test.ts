@@ -52,7 +52,9 @@ describe("the runtime budget", () => {
     upstream = await listUpstream((id, res) => sendJson(res, 200, { id, name: `Agent ${id}` }));
     harness = await startHarness({
       upstream: { baseUrl: upstream.url },
-      gateway: { maxUpstreamCalls: 13, maxBatchSize: 10 },
+      // Without coalescing: ten identical operations joining each other's calls would make
+      // fewer requests by how they happened to overlap, not by the budget.
+      gateway: { maxUpstreamCalls: 13, maxBatchSize: 10, sharing: { coalesce: false } },
     });
     const response = await fetch(`${harness.url}/graphql`, {
       method: "POST",

@@ -54,7 +54,11 @@ describe("compiled execution (graphql-jit) answers as graphql-js does", () => {
   }
 
   it("compiles a query at its second run, and answers it the same", async () => {
-    const harness = closing(await startHarness({ gateway: { compileAfter: 2 } }));
+    // A frozen sandbox clock: live calls' durations must not tick between the two runs.
+    const frozenMs = Date.now();
+    const harness = closing(
+      await startHarness({ gateway: { compileAfter: 2 }, sandbox: { now: () => frozenMs } }),
+    );
 
     const first = await harness.graphql(DASHBOARD);
     const firstCalls = harness.takeUpstreamRequests().sort();
