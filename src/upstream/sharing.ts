@@ -1,4 +1,9 @@
-import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from "./client.ts";
+import {
+  type UpstreamClient,
+  type UpstreamRequest,
+  type UpstreamResponse,
+  wirePath,
+} from "./client.ts";
 import {
   isAnsweredLocally,
   markAnsweredLocally,
@@ -86,11 +91,8 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
   }
 
   function coalesced<T>(req: UpstreamRequest, hash: string): Promise<UpstreamResponse<T>> {
-    const query = Object.entries(req.query ?? {})
-      .filter(([, value]) => value !== undefined)
-      .map(([name, value]) => `${name}=${value}`)
-      .join("&");
-    const id = `${hash} ${req.path}?${query}`;
+    // The call exactly as sent: nothing that differs on the wire shares.
+    const id = `${hash} ${req.method} ${wirePath(req.path, req.query)}`;
     let flight = flights.get(id);
     if (flight) {
       req.onShared?.("joined");
