@@ -1,11 +1,12 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
+import { keyHash } from "../../src/upstream/key-memory.ts";
 import { startHeldUpstream } from "../gateway/held-upstream.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { startRedisServer } from "../support/redis-server.ts";
-import { ACME, type Instance, PREFIX, startFleet, startInstance } from "./fleet-harness.ts";
+import { ACME, type Instance, PREFIX, sha256, startFleet, startInstance } from "./fleet-harness.ts";
 
 // The read cache shared through Redis never answers older than an answered write, whichever key
 // wrote and whichever instance reads; a refusal drops the key's entries for the whole fleet; and
@@ -88,5 +89,26 @@ describe("the fleet's read cache", () => {
     expect((await a.graphql(READ_AGENT)).body.data).toEqual({
       agent: { id: AGENT, name: "Accepted" },
     });
+  });
+});
+
+describe("names in Redis", () => {
+  it("derive from a key only through an HMAC with the fleet's secret", async () => {
+    const fleet = closing(await startFleet(2, { gateway: { sharing: { cacheTtlS: 60 } } }));
+    const [a, b] = fleet.instances as [Instance, Instance];
+    const query = "{ organization { id name } }";
+    await a.graphql(query, {
+      extensions: { persistedQuery: { version: 1, sha256Hash: sha256(query) } },
+    });
+    expect(costOf(await b.graphql(query))).toMatchObject({ cacheHits: 1 });
+    const names = (await redisKeys(fleet.redis.url)).join("\n");
+    // Every instance names the key alike (the secret is the fleet's, CURSOR_SECRET)...
+    expect(names).toContain(keyHash(ACME));
+    // ...and no plain digest of it, which anyone could compute from a guessed key.
+    const plain = createHash("sha256").update(ACME);
+    const digest = plain.digest();
+    for (const form of ["hex", "base64", "base64url"] as const) {
+      expect(names).not.toContain(digest.toString(form));
+    }
   });
 });
