@@ -130,8 +130,9 @@ class Poller {
   readonly #shared: SharedPoller | undefined;
   readonly #requestId = `poll-${randomUUID()}`;
   #latest: ConversationStatusDto | undefined;
-  /** The newest fleet update delivered here (PollerUpdate.seq). */
+  /** The newest fleet update delivered here (PollerUpdate.seq, within PollerUpdate.epoch). */
   #seq = 0;
+  #epoch: string | undefined;
   #timer: NodeJS.Timeout | undefined;
   #transientFailures = 0;
   #ended = false;
@@ -202,7 +203,10 @@ class Poller {
 
   /** Another instance's update: delivered once, in order, and only when it changes something. */
   #hear(update: PollerUpdate): void {
-    if (this.#ended || update.seq <= this.#seq) return;
+    if (this.#ended) return;
+    // A new epoch (Redis came back empty, its counter from 1) is newer than anything before it.
+    if (update.epoch === this.#epoch && update.seq <= this.#seq) return;
+    this.#epoch = update.epoch;
     this.#seq = update.seq;
     if (update.error !== undefined) {
       this.fail(fromShared(update.error));
