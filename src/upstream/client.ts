@@ -81,6 +81,8 @@ export interface UpstreamResponse<T> {
 export interface UpstreamClient {
   /** How this upstream reads where the seed is silent and its answers do not say (default: DEFAULT_READING). */
   readonly reading?: UpstreamReading;
+  /** The keep-alive pool's connections (UPSTREAM_CONNECTIONS), when the client knows them. */
+  readonly connections?: number;
   request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>>;
   /** Whether the upstream has accepted this key lately (then its calls need no probe). */
   knowsKey?(authorization: string): boolean;
@@ -256,6 +258,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   };
   return {
     reading,
+    connections: options.connections ?? UPSTREAM_DEFAULTS.connections,
     request,
     knowsKey: (authorization) => keys.accepted(keyHash(authorization)),
     isReachable,
