@@ -6,7 +6,16 @@ import { keyHash } from "../../src/upstream/key-memory.ts";
 import { startHeldUpstream } from "../gateway/held-upstream.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { startRedisServer } from "../support/redis-server.ts";
-import { ACME, type Instance, PREFIX, sha256, startFleet, startInstance } from "./fleet-harness.ts";
+import { startTcpProxy } from "../support/tcp-proxy.ts";
+import {
+  ACME,
+  type Instance,
+  PREFIX,
+  sha256,
+  startFleet,
+  startInstance,
+  waitUntil,
+} from "./fleet-harness.ts";
 
 // The read cache shared through Redis never answers older than an answered write, whichever key
 // wrote and whichever instance reads; a refusal drops the key's entries for the whole fleet; and
@@ -110,5 +119,54 @@ describe("names in Redis", () => {
     for (const form of ["hex", "base64", "base64url"] as const) {
       expect(names).not.toContain(digest.toString(form));
     }
+  });
+});
+
+describe("an instance cut off from Redis", () => {
+  const nameOn = async (instance: Instance) =>
+    ((await instance.graphql(READ_AGENT)).body.data as { agent: { name: string } }).agent.name;
+
+  async function cutFleet(cacheTtlS: number) {
+    const fleet = closing(await startFleet(1, { gateway: { sharing: { cacheTtlS } } }));
+    const [other] = fleet.instances as [Instance];
+    const proxy = closing(await startTcpProxy(fleet.redis.port));
+    const writer = closing(
+      await startInstance(proxy.url("redis"), fleet.sandbox.url, { sharing: { cacheTtlS } }),
+    );
+    const original = await nameOn(writer);
+    expect(costOf(await other.graphql(READ_AGENT))).toMatchObject({ cacheHits: 1 });
+    proxy.cut();
+    await waitUntil(() => !writer.redis.available(), 5_000, "the writer cut off");
+    const renamed = await writer.graphql(
+      `mutation { updateAgent(id: "${AGENT}", input: { name: "Renamed while cut off" }) { agent { name } } }`,
+    );
+    expect(renamed.body.data).toEqual({
+      updateAgent: { agent: { name: "Renamed while cut off" } },
+    });
+    // The writer reads its write: it uses no shared cache while its invalidation is pending.
+    expect(await nameOn(writer)).toBe("Renamed while cut off");
+    return { proxy, writer, other, original };
+  }
+
+  it("keeps its write's invalidation and applies it before it uses the shared cache again", async () => {
+    const { proxy, writer, other, original } = await cutFleet(60);
+    // The documented staleness: another instance serves the entry it had until the link returns.
+    expect(await nameOn(other)).toBe(original);
+    proxy.restore();
+    await waitUntil(() => writer.redis.available(), 10_000, "the writer back");
+    expect(await nameOn(writer)).toBe("Renamed while cut off");
+    expect(await nameOn(other)).toBe("Renamed while cut off");
+    expect(await nameOn(writer)).toBe("Renamed while cut off");
+  });
+
+  it("another instance serves the old entry no longer than UPSTREAM_CACHE_TTL_S, link or not", async () => {
+    const { other } = await cutFleet(1);
+    const wroteAt = Date.now();
+    let fresh = false;
+    while (!fresh && Date.now() - wroteAt < 3_000) {
+      fresh = (await nameOn(other)) === "Renamed while cut off";
+    }
+    expect(fresh).toBe(true);
+    expect(Date.now() - wroteAt).toBeLessThanOrEqual(1_000 + 500);
   });
 });
