@@ -4,21 +4,23 @@ import fc from "fast-check";
 import { expect } from "vitest";
 import type { TcpProxy } from "./tcp-proxy.ts";
 
-// A model of sharing, checked over interleavings the scheduler picks: two gateways (over one
-// Redis in a fleet) and one upstream whose every answer (reads and writes alike) waits for the scheduler;
-// two keys of one organization (one of them read-only) and one of another; reads and writes of
-// agents of both organizations, with coalescing and the read cache on and off. Every answer:
+// A model of sharing, checked over interleavings the scheduler picks: two gateways and one
+// upstream whose every answer (reads and writes alike) waits for the scheduler; two keys of one
+// organization (one of them read-only) and one of another; reads and writes of agents of both
+// organizations, with coalescing and the read cache on and off. Every answer:
 // - holds only its own organization's data (another's agent is a 404: null);
 // - equals a state the upstream held at some instant between its start and its answer, where
 //   a write still unanswered when the read started may count as already done (linearizable);
-//   with coalescing on and the cache off, calls in flight are shared per instance only, so a read
-//   may also answer what the upstream held when a read still in flight on its instance began;
+//   where calls in flight are shared per instance only (coalescing on, and the cache off or no
+//   Redis), a read may also answer what the upstream held when a read still in flight on its
+//   instance began;
 // - is never older than a write answered before the read started through the same instance
-//   (through any instance while the cache is on): a client reads its own writes.
-// The first instance reaches Redis through a real TCP proxy the commands cut and give back: a
-// write it makes while cut off may reach the other instance's cache only once its link is back
-// (docs/fleet.md: at most the TTL), so for the other instance it counts as still unanswered; and
-// while cut off it cannot hear the other's writes, so it is held to what the cache off promises.
+//   (through any instance while a fleet's cache is on): a client reads its own writes.
+// In a fleet the first instance reaches Redis through a real TCP proxy the commands cut and give
+// back: a write it makes while cut off may reach the other instance's cache only once its link
+// is back (docs/fleet.md: at most the TTL), so for the other instance it counts as still
+// unanswered; and while cut off it cannot hear the other's writes. Without a fleet, no write
+// reaches the other instance's cache at all.
 
 export const KEYS = [
   { token: "k_a_full", org: "a", writes: true },
