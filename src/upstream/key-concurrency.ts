@@ -35,9 +35,10 @@ export function reservedPlaces(options: KeyConcurrencyOptions): number {
  * Fairness between keys over one connection pool: at most `upstreamConnectionsPerKey` calls of
  * one key in flight, and a reserve of the pool (reservedPlaces) that only a key with nothing in
  * flight may take, so keys that hang take at most the rest and one place each past it, and a
- * tenant with nothing in flight still finds a place at once. A call that cannot take a place waits (up to `upstreamQueuePerKey` of one key, in
- * order, until their operation's signal aborts); any further call is refused at once with
- * RATE_LIMITED (retryAfter 1), before it reaches the upstream.
+ * tenant with nothing in flight still finds a place at once. A call that cannot take a place
+ * waits (up to `upstreamQueuePerKey` of one key, in order, until their operation's signal
+ * aborts); any further call is refused at once with RATE_LIMITED (retryAfter 1), before it
+ * reaches the upstream.
  */
 export function withKeyConcurrency(
   client: UpstreamClient,
