@@ -1,6 +1,8 @@
+import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
+import { keyHash } from "../../src/upstream/key-memory.ts";
 import type { Harness } from "../gateway/harness.ts";
 import {
   payloads,
@@ -115,6 +117,28 @@ describe("conversationStatus pollers across a fleet", () => {
       for (const subscription of subscriptions) durationsOf(subscription);
     } finally {
       for (const subscription of subscriptions) subscription.disconnect();
+    }
+  });
+});
+
+describe("conversationStatus pollers for a key the upstream refuses", () => {
+  it("end every stream with the refusal and leave nothing in Redis", async () => {
+    const fleet = closing(await startFleet(2, { gateway: { pollIntervalMs: INTERVAL_MS } }));
+    const refused = "Bearer sk_test_not_a_key";
+    const subscriptions = await Promise.all(
+      fleet.instances.map((instance) => subscribeSse(asHarness(instance.url), LIVE, refused)),
+    );
+    for (const subscription of subscriptions) {
+      await subscription.finished;
+      const last = payloads(subscription.messages).at(-1);
+      expect(last?.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+    }
+    const probe = new Redis(fleet.redis.url);
+    try {
+      const names = (await probe.keys("*")).join("\n");
+      expect(names).not.toContain(keyHash(refused));
+    } finally {
+      probe.disconnect();
     }
   });
 });
