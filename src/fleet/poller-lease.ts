@@ -4,8 +4,13 @@ import type { FleetRedis } from "./redis.ts";
 
 /** What an owner publishes to the fleet for one watched call: a status, or the error that ended it. */
 export interface PollerUpdate {
-  /** Fleet-wide order of the updates of one call: followers drop anything not newer. */
+  /** Fleet-wide order of the updates of one call within one epoch: followers drop anything not newer. */
   seq: number;
+  /**
+   * The life of the call's counter: a random name made with it. A Redis that comes back empty
+   * starts a new one (and `seq` from 1), which followers take as newer than anything before.
+   */
+  epoch?: string;
   /** The instance that polled it (an owner ignores its own). */
   from: string;
   status?: unknown;
@@ -41,10 +46,14 @@ const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then
 // Gives the lease up only if this instance holds it.
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1]) else return 0 end`;
-// Numbers the update, keeps it as the latest, and publishes it: one round trip, one order.
-const PUBLISH = `local seq = redis.call('incr', KEYS[1])
+// Numbers the update within the counter's epoch (made with the counter, so a Redis that came
+// back empty starts a new one), keeps it as the latest, and publishes it: one round trip, one order.
+const PUBLISH = `local epoch = redis.call('get', KEYS[3])
+if not epoch or redis.call('exists', KEYS[1]) == 0 then epoch = ARGV[4] end
+local seq = redis.call('incr', KEYS[1])
 redis.call('pexpire', KEYS[1], ARGV[3])
-local update = string.format('{"seq":%d,%s', seq, string.sub(ARGV[1], 2))
+redis.call('set', KEYS[3], epoch, 'PX', ARGV[3])
+local update = string.format('{"seq":%d,"epoch":"%s",%s', seq, epoch, string.sub(ARGV[1], 2))
 redis.call('set', KEYS[2], update, 'PX', ARGV[3])
 redis.call('publish', ARGV[2], update)
 return seq`;
@@ -53,7 +62,7 @@ return seq`;
  * One poller per (key hash, conversation) across the fleet (issue 18): the instance holding the
  * lease `<prefix>poller:<watch>` (a few poll intervals long, renewed at every poll) polls the
  * upstream and publishes each change once on `<prefix>status:<watch>`, numbered by
- * `<prefix>seq:<watch>`; every other instance delivers what it hears to its own subscribers and
+ * `<prefix>seq:<watch>` within `<prefix>epoch:<watch>`; every other instance delivers what it hears to its own subscribers and
  * tries to take the lease at each interval, so when the owner dies another takes over within
  * about three intervals. While Redis is unreachable every instance polls for its own.
  */
@@ -110,12 +119,14 @@ export function createPollerFleet(
           await redis.client
             .eval(
               PUBLISH,
-              2,
+              3,
               redis.key("seq", watch),
               redis.key("latest", watch),
+              redis.key("epoch", watch),
               body,
               channel,
               keepMs,
+              randomUUID(),
             )
             .catch(() => undefined);
         },
@@ -145,6 +156,7 @@ function parseUpdate(text: string): PollerUpdate | undefined {
   try {
     const value = JSON.parse(text) as Partial<PollerUpdate>;
     if (typeof value.seq !== "number" || typeof value.from !== "string") return undefined;
+    if (value.epoch !== undefined && typeof value.epoch !== "string") return undefined;
     return value as PollerUpdate;
   } catch {
     return undefined;

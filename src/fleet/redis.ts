@@ -73,9 +73,12 @@ export function createFleetRedis(options: FleetRedisOptions): FleetRedis {
     },
     subscriber() {
       // Subscriber mode queues its SUBSCRIBE until connected and resubscribes after a reconnect.
+      // Its commands are never flushed with an error: ioredis's own resubscription has no one to
+      // catch it, and a link that drops again mid-resubscribe must not reject it unhandled.
       const connection = new Redis(options.url, {
         ...settings,
         enableOfflineQueue: true,
+        maxRetriesPerRequest: null,
         commandTimeout: undefined,
       });
       connection.on("error", () => undefined);

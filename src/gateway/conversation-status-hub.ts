@@ -130,13 +130,16 @@ class Poller {
   readonly #shared: SharedPoller | undefined;
   readonly #requestId = `poll-${randomUUID()}`;
   #latest: ConversationStatusDto | undefined;
-  /** The newest fleet update delivered here (PollerUpdate.seq). */
+  /** The newest fleet update delivered here (PollerUpdate.seq, within PollerUpdate.epoch). */
   #seq = 0;
+  #epoch: string | undefined;
   #timer: NodeJS.Timeout | undefined;
   #transientFailures = 0;
   #ended = false;
   /** Whether this instance polled the upstream at its last tick. */
   owns = true;
+  /** Whether its last tick took part in the fleet's lease (else it polled on its own). */
+  #leased = false;
 
   constructor(
     options: HubOptions,
@@ -192,7 +195,11 @@ class Poller {
 
   /** Once per interval: poll if this instance owns the call (or there is no fleet), else listen. */
   async #tick(): Promise<void> {
-    const role = this.#shared ? await this.#shared.tick() : "owner";
+    // A key the upstream has not accepted lately is polled here first, outside the lease: a key
+    // it refuses leaves nothing in Redis (no lease, no kept update).
+    const proven = this.#options.upstream.knowsKey?.(this.#authorization) ?? true;
+    this.#leased = this.#shared !== undefined && proven;
+    const role = this.#shared && proven ? await this.#shared.tick() : "owner";
     if (this.#ended) return;
     this.owns = role === "owner";
     const delayMs = this.owns ? await this.#poll() : this.#options.intervalMs;
@@ -202,7 +209,10 @@ class Poller {
 
   /** Another instance's update: delivered once, in order, and only when it changes something. */
   #hear(update: PollerUpdate): void {
-    if (this.#ended || update.seq <= this.#seq) return;
+    if (this.#ended) return;
+    // A new epoch (Redis came back empty, its counter from 1) is newer than anything before it.
+    if (update.epoch === this.#epoch && update.seq <= this.#seq) return;
+    this.#epoch = update.epoch;
     this.#seq = update.seq;
     if (update.error !== undefined) {
       this.fail(fromShared(update.error));
@@ -243,7 +253,7 @@ class Poller {
       this.#transientFailures += transient ? 1 : 0;
       if (!transient || this.#transientFailures > this.#options.maxTransientFailures) {
         const failure = error instanceof Error ? error : new Error(String(error));
-        await this.#shared?.publish({ error: toShared(failure) });
+        if (this.#leased) await this.#shared?.publish({ error: toShared(failure) });
         this.fail(failure);
         return undefined;
       }

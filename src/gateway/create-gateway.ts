@@ -11,7 +11,7 @@ import { createFleetReadCache } from "../fleet/read-cache.ts";
 import { schema } from "../schema/index.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { withKeyConcurrency } from "../upstream/key-concurrency.ts";
-import { keyHash } from "../upstream/key-memory.ts";
+import { keyHash, useKeyHashSecret } from "../upstream/key-memory.ts";
 import { RATE_LIMIT_HEADERS } from "../upstream/rate-limit.ts";
 import { createMemoryReadCache } from "../upstream/read-cache.ts";
 import { withSharing } from "../upstream/sharing.ts";
@@ -142,6 +142,13 @@ export type Gateway = YogaServerInstance<GatewayServerContext, GatewayContext> &
 
 /** The yoga app, not listening: main.ts listens on it, tests call `fetch` or listen on port 0. */
 export function createGateway(options: GatewayOptions): Gateway {
+  // Every name a fleet keeps in Redis for a key is keyed by the fleet's shared secret.
+  if (options.fleet) {
+    if (options.cursorSecret === undefined) {
+      throw new Error("a fleet needs cursorSecret (CURSOR_SECRET): key hashes are keyed by it");
+    }
+    useKeyHashSecret(options.cursorSecret);
+  }
   const bounds = resolveBounds(options.bounds);
   const cacheTtlS = options.sharing?.cacheTtlS ?? GATEWAY_DEFAULTS.upstreamCacheTtlS;
   // Fairness between keys over the one connection pool (docs/limits.md), and one call for

@@ -5,8 +5,9 @@
 export const GATEWAY_DEFAULTS = {
   maxUpstreamCalls: 200,
   maxUpstreamBytes: 32 * 1024 * 1024,
-  // A quarter of the default pool (UPSTREAM_CONNECTIONS 32) per key, and a bounded queue.
-  upstreamConnectionsPerKey: 16,
+  // A quarter of the default pool (UPSTREAM_CONNECTIONS 32) per key, and a bounded queue;
+  // another quarter is kept for keys with nothing in flight (key-concurrency.ts).
+  upstreamConnectionsPerKey: 8,
   upstreamQueuePerKey: 64,
   maxDepth: 12,
   maxAliases: 30,

@@ -81,6 +81,8 @@ export interface UpstreamResponse<T> {
 export interface UpstreamClient {
   /** How this upstream reads where the seed is silent and its answers do not say (default: DEFAULT_READING). */
   readonly reading?: UpstreamReading;
+  /** The keep-alive pool's connections (UPSTREAM_CONNECTIONS), when the client knows them. */
+  readonly connections?: number;
   request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>>;
   /** Whether the upstream has accepted this key lately (then its calls need no probe). */
   knowsKey?(authorization: string): boolean;
@@ -89,13 +91,16 @@ export interface UpstreamClient {
   close(): Promise<void>;
 }
 
-// encodeURIComponent rather than URLSearchParams: a space becomes %20, not "+", which every
-// server decodes the same way.
-function buildPath(prefix: string, path: string, query: Record<string, QueryValue> | undefined) {
+/**
+ * The path and query exactly as sent (after the base URL's prefix): what makes two calls the same
+ * call for coalescing and the read cache (sharing.ts). encodeURIComponent rather than
+ * URLSearchParams: a space becomes %20, not "+", which every server decodes the same way.
+ */
+export function wirePath(path: string, query: Record<string, QueryValue> | undefined): string {
   const pairs = Object.entries(query ?? {})
     .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
     .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
-  return pairs.length === 0 ? `${prefix}${path}` : `${prefix}${path}?${pairs.join("&")}`;
+  return pairs.length === 0 ? path : `${path}?${pairs.join("&")}`;
 }
 
 export function createUpstreamClient(options: UpstreamClientOptions): UpstreamClient {
@@ -190,7 +195,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   }
 
   async function send<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
-    const path = buildPath(prefix, req.path, req.query);
+    const path = `${prefix}${wirePath(req.path, req.query)}`;
     const describe = `${req.method} ${req.path}`;
     const deadline = startDeadline(timeoutMs, req.signal);
     // Whether the operation may be sent again is a fact of its row (operations.ts): reads only.
@@ -253,6 +258,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   };
   return {
     reading,
+    connections: options.connections ?? UPSTREAM_DEFAULTS.connections,
     request,
     knowsKey: (authorization) => keys.accepted(keyHash(authorization)),
     isReachable,

@@ -1,5 +1,10 @@
 import { gatewayError } from "../errors.ts";
-import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from "./client.ts";
+import {
+  UPSTREAM_DEFAULTS,
+  type UpstreamClient,
+  type UpstreamRequest,
+  type UpstreamResponse,
+} from "./client.ts";
 import { markAnsweredLocally } from "./errors.ts";
 import { keyHash } from "./key-memory.ts";
 
@@ -8,6 +13,8 @@ export interface KeyConcurrencyOptions {
   upstreamConnectionsPerKey: number;
   /** Calls of one key waiting for a place; past it, refused at once (UPSTREAM_QUEUE_PER_KEY). */
   upstreamQueuePerKey: number;
+  /** The upstream pool's connections (UPSTREAM_CONNECTIONS); default the client's own, or 32. */
+  upstreamConnections?: number;
 }
 
 interface KeyState {
@@ -16,16 +23,41 @@ interface KeyState {
 }
 
 /**
+ * Places kept for keys with nothing in flight: a quarter of the pool, at most one key's share.
+ * Keys that already have calls in flight share the rest between them.
+ */
+export function reservedPlaces(options: KeyConcurrencyOptions): number {
+  const pool = options.upstreamConnections ?? UPSTREAM_DEFAULTS.connections;
+  return Math.min(options.upstreamConnectionsPerKey, Math.floor(pool / 4));
+}
+
+/**
  * Fairness between keys over one connection pool: at most `upstreamConnectionsPerKey` calls of
- * one key in flight, up to `upstreamQueuePerKey` more waiting (in order, until their operation's signal aborts), and any
- * further call refused at once with RATE_LIMITED (retryAfter 1), before it reaches the upstream.
- * A key whose calls hang holds that many of the pool's connections, never all of them.
+ * one key in flight, and a reserve of the pool (reservedPlaces) that only a key with nothing in
+ * flight may take, so keys that hang take at most the rest and one place each past it, and a
+ * tenant with nothing in flight still finds a place at once. A call that cannot take a place
+ * waits (up to `upstreamQueuePerKey` of one key, in order, until their operation's signal
+ * aborts); any further call is refused at once with RATE_LIMITED (retryAfter 1), before it
+ * reaches the upstream.
  */
 export function withKeyConcurrency(
   client: UpstreamClient,
   options: KeyConcurrencyOptions,
 ): UpstreamClient {
   const keys = new Map<string, KeyState>();
+  const pool = options.upstreamConnections ?? client.connections ?? UPSTREAM_DEFAULTS.connections;
+  const shared = pool - reservedPlaces({ ...options, upstreamConnections: pool });
+  let busy = 0;
+
+  /** Whether a call of this key may take a place now. */
+  const fits = (state: KeyState) =>
+    state.active < options.upstreamConnectionsPerKey &&
+    (state.active === 0 ? busy < pool : busy < shared);
+
+  const take = (state: KeyState) => {
+    state.active += 1;
+    busy += 1;
+  };
 
   async function acquire(hash: string, signal: AbortSignal | undefined): Promise<void> {
     let state = keys.get(hash);
@@ -33,17 +65,21 @@ export function withKeyConcurrency(
       state = { active: 0, waiting: [] };
       keys.set(hash, state);
     }
-    if (state.active < options.upstreamConnectionsPerKey) {
-      state.active += 1;
+    if (state.waiting.length === 0 && fits(state)) {
+      take(state);
       return;
     }
-    if (state.waiting.length >= options.upstreamQueuePerKey) throw refusal(options);
+    if (state.waiting.length >= options.upstreamQueuePerKey) {
+      forgetIfIdle(hash, state);
+      throw refusal(options);
+    }
     signal?.throwIfAborted();
     const held = state;
     await new Promise<void>((resolve, reject) => {
       const onAbort = () => {
         const index = held.waiting.indexOf(admit);
         if (index !== -1) held.waiting.splice(index, 1);
+        forgetIfIdle(hash, held);
         reject(signal?.reason);
       };
       const admit = () => {
@@ -55,17 +91,28 @@ export function withKeyConcurrency(
     });
   }
 
+  function forgetIfIdle(hash: string, state: KeyState): void {
+    if (state.active === 0 && state.waiting.length === 0) keys.delete(hash);
+  }
+
+  /** A place came free: every waiting call that fits now takes one, key by key. */
+  function admitWaiting(): void {
+    for (const state of keys.values()) {
+      while (state.waiting.length > 0 && fits(state)) {
+        take(state);
+        state.waiting.shift()?.();
+      }
+      if (busy >= pool) return;
+    }
+  }
+
   function release(hash: string): void {
     const state = keys.get(hash);
     if (state === undefined) return;
-    const next = state.waiting.shift();
-    // The place passes to the next waiting call as it is: `active` stays the same.
-    if (next) {
-      next();
-      return;
-    }
     state.active -= 1;
-    if (state.active === 0) keys.delete(hash);
+    busy -= 1;
+    forgetIfIdle(hash, state);
+    admitWaiting();
   }
 
   async function request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHmac, randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { bearerToken } from "./authorization.ts";
 import { markAnsweredLocally, UpstreamError } from "./errors.ts";
@@ -14,9 +14,25 @@ export function normalizedKey(authorization: string): string {
   return token !== undefined ? `Bearer ${token}` : authorization.trim().replace(/\s+/g, " ");
 }
 
-/** What per-key state is keyed by: a hash, so no key is ever held in memory as a map key. */
+// A random secret per process until a fleet names its own: a hash read from memory or Redis
+// confirms no guessed key without it.
+let hashSecret: Buffer = randomBytes(32);
+
+/**
+ * The fleet's secret (CURSOR_SECRET) for every key hash, so every instance names a key alike in
+ * Redis; set before any hash is taken (createGateway does, with a fleet). Derived, not used as is:
+ * the cursor HMAC keeps a key of its own.
+ */
+export function useKeyHashSecret(secret: string): void {
+  hashSecret = createHmac("sha256", secret).update("voicegraph key hash").digest();
+}
+
+/**
+ * What per-key state is keyed by: an HMAC-SHA-256 of the normalised key, so no key is ever held
+ * in memory or Redis as a name, and nobody without the secret can tell whose an entry is.
+ */
 export function keyHash(authorization: string): string {
-  return createHash("sha256").update(normalizedKey(authorization)).digest("base64url");
+  return createHmac("sha256", hashSecret).update(normalizedKey(authorization)).digest("base64url");
 }
 
 export interface KeyMemoryOptions {

@@ -1,30 +1,52 @@
 import { LRUCache } from "lru-cache";
 
 /**
- * Where the read cache keeps answers (issue 20), per key hash and path: in process (this file),
- * or in Redis for a fleet (fleet/read-cache.ts). Each (key hash, path) has a version that every
- * invalidating write bumps; an entry counts only while it was read at the current version, so a
- * read that was in flight during a write can never bring the old value back.
+ * Where the read cache keeps answers: in process (this file), or in Redis for a fleet
+ * (fleet/read-cache.ts). An entry is named by its key's hash and its call as sent (`wire`), and
+ * depends on two versions: its resource's (the path without query, which every accepted write
+ * that changes it bumps, for every key: IDs are global) and its key's (which every 401 or 403
+ * for that key bumps). An entry counts only at the versions it was read at, and is kept only
+ * while both are still what they were before its call went upstream: a read in flight during a
+ * write or a refusal never brings the old answer back.
  */
 export interface ReadCacheStore {
-  /** The entry and the current version of (hash, path); no entry when none is valid. */
-  read(hash: string, path: string): Promise<{ entry: string | undefined; version: number }>;
-  /** Keeps an answer read at `version` for `ttlS`. */
-  write(hash: string, path: string, entry: string, version: number, ttlS: number): Promise<void>;
-  /** A write changed these paths: bump their versions and drop their entries. */
-  invalidate(hash: string, paths: readonly string[]): Promise<void>;
+  /**
+   * The entry of (hash, wire) if still valid, and the versions now as one opaque string;
+   * `version` undefined when the store cannot tell now (then nothing is read or kept).
+   */
+  read(
+    hash: string,
+    resource: string,
+    wire: string,
+  ): Promise<{ entry: string | undefined; version: string | undefined }>;
+  /** Keeps an answer read at `version` for `ttlS`, unless either version moved since. */
+  write(
+    hash: string,
+    resource: string,
+    wire: string,
+    entry: string,
+    version: string,
+    ttlS: number,
+  ): Promise<void>;
+  /** Accepted writes changed these resources: every key's entries of them stop counting. */
+  invalidate(resources: readonly string[]): Promise<void>;
+  /** The upstream refused this key (401/403): none of its entries counts any more. */
+  evictKey(hash: string): Promise<void>;
 }
 
-/** An entry as stored: the version it was read at, and the answer. */
+/** An entry as stored: the versions it was read at, and the answer. */
 export interface CachedAnswer {
-  version: number;
+  version: string;
   status: number;
   body: unknown;
 }
 
 /** The entry's text when it was read at `version`; undefined for a stale or foreign one. */
-export function validEntry(text: string | null | undefined, version: number): string | undefined {
-  if (text == null) return undefined;
+export function validEntry(
+  text: string | null | undefined,
+  version: string | undefined,
+): string | undefined {
+  if (text == null || version === undefined) return undefined;
   try {
     return (JSON.parse(text) as Partial<CachedAnswer>).version === version ? text : undefined;
   } catch {
@@ -34,33 +56,64 @@ export function validEntry(text: string | null | undefined, version: number): st
 
 export const READ_CACHE_DEFAULTS = { maxBytes: 32 * 1024 * 1024, maxEntries: 10_000 } as const;
 
+/**
+ * Versions in a bounded map: every bump takes the next number of one counter, and a version
+ * the map forgot reads as the highest it ever forgot, so forgetting one never makes an older
+ * entry count again.
+ */
+class Versions {
+  #next = 0;
+  #floor = 0;
+  readonly #map: LRUCache<string, number>;
+
+  constructor(max: number) {
+    this.#map = new LRUCache({
+      max,
+      dispose: (value, _key, reason) => {
+        if (reason === "evict") this.#floor = Math.max(this.#floor, value);
+      },
+    });
+  }
+
+  get(name: string): number {
+    return this.#map.get(name) ?? this.#floor;
+  }
+
+  bump(name: string): void {
+    this.#next = Math.max(this.#next, this.#floor) + 1;
+    this.#map.set(name, this.#next);
+  }
+}
+
 /** The in-process store: an LRU bounded in entries and in bytes, each entry with its TTL. */
 export function createMemoryReadCache(
   options: { maxBytes?: number; maxEntries?: number } = {},
 ): ReadCacheStore {
+  const max = options.maxEntries ?? READ_CACHE_DEFAULTS.maxEntries;
   const entries = new LRUCache<string, string>({
-    max: options.maxEntries ?? READ_CACHE_DEFAULTS.maxEntries,
+    max,
     maxSize: options.maxBytes ?? READ_CACHE_DEFAULTS.maxBytes,
     sizeCalculation: (text) => Math.max(1, text.length),
   });
-  const versions = new LRUCache<string, number>({
-    max: options.maxEntries ?? READ_CACHE_DEFAULTS.maxEntries,
-  });
-  const id = (hash: string, path: string) => `${hash} ${path}`;
+  const resources = new Versions(max);
+  const keys = new Versions(max);
+  const versionOf = (hash: string, resource: string) =>
+    `${resources.get(resource)}.${keys.get(hash)}`;
+  const id = (hash: string, wire: string) => `${hash} ${wire}`;
   return {
-    async read(hash, path) {
-      const version = versions.get(id(hash, path)) ?? 0;
-      return { entry: validEntry(entries.get(id(hash, path)), version), version };
+    async read(hash, resource, wire) {
+      const version = versionOf(hash, resource);
+      return { entry: validEntry(entries.get(id(hash, wire)), version), version };
     },
-    async write(hash, path, entry, version, ttlS) {
-      if ((versions.get(id(hash, path)) ?? 0) !== version) return;
-      entries.set(id(hash, path), entry, { ttl: ttlS * 1000 });
+    async write(hash, resource, wire, entry, version, ttlS) {
+      if (versionOf(hash, resource) !== version) return;
+      entries.set(id(hash, wire), entry, { ttl: ttlS * 1000 });
     },
-    async invalidate(hash, paths) {
-      for (const path of paths) {
-        versions.set(id(hash, path), (versions.get(id(hash, path)) ?? 0) + 1);
-        entries.delete(id(hash, path));
-      }
+    async invalidate(paths) {
+      for (const resource of paths) resources.bump(resource);
+    },
+    async evictKey(hash) {
+      keys.bump(hash);
     },
   };
 }

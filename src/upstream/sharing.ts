@@ -1,4 +1,10 @@
-import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from "./client.ts";
+import { LRUCache } from "lru-cache";
+import {
+  type UpstreamClient,
+  type UpstreamRequest,
+  type UpstreamResponse,
+  wirePath,
+} from "./client.ts";
 import {
   isAnsweredLocally,
   markAnsweredLocally,
@@ -24,29 +30,45 @@ interface Flight {
   promise: Promise<UpstreamResponse<unknown>>;
   waiters: number;
   controller: AbortController;
+  /** The read cache's versions read before the call went upstream (undefined: not cached). */
+  version: string | undefined;
 }
 
+/** Refusals remembered per instance: a key refused lately reads around the cache. */
+const REFUSED_CAPACITY = 10_000;
+
 /**
- * Spends each organization's rate limit once (issue 20), around the upstream client:
- * - identical GETs of one key (by its hash) in flight at the same time share one call. The call
- *   runs on a signal of its own, aborted only when every waiter has gone: one waiter's cancel or
- *   deadline ends its own wait, not the others'. Each waiter gets its own copy of an error.
+ * Spends each organization's rate limit once, around the upstream client, and never answers
+ * older than the reader's own answered write:
+ * - identical GETs of one key (by its hash; the same call on the wire) in flight at the same
+ *   time share one call. The call runs on a signal of its own, aborted only when every waiter has
+ *   gone: one waiter's cancel or deadline ends its own wait, not the others'. Each waiter gets
+ *   its own copy of an error. Every write, once answered, detaches every call in flight on this
+ *   instance, so a read that starts after it makes a call of its own.
  * - with a cache, a successful single-resource read (operations.ts: `cacheable`) is kept per key
- *   hash for the TTL, and each write invalidates the reads it changes before it is answered.
+ *   hash for the TTL, and only while the versions it was read at still hold (read-cache.ts):
+ *   each accepted write invalidates the resources it changes, for every key, before it is
+ *   answered; a 401 or 403 drops the key's entries, and its reads go around the cache until a
+ *   call made after the refusal succeeds.
  * Writes never coalesce; nothing is ever shared across keys.
  */
 export function withSharing(client: UpstreamClient, options: SharingOptions): UpstreamClient {
   const flights = new Map<string, Flight>();
   const { cache } = options;
+  // A logical clock: when each key was last refused, and when each call started.
+  let clock = 0;
+  const refusedAt = new LRUCache<string, number>({ max: REFUSED_CAPACITY });
 
   async function request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
     const hash = req.keyHash ?? keyHash(req.authorization);
     const keyed = { ...req, keyHash: hash };
     if (req.method !== "GET") return write<T>(keyed, hash);
-    const cacheable = cache !== undefined && operationOf(req)?.row.cacheable === true;
-    let version = 0;
+    const wire = wirePath(req.path, req.query);
+    const cacheable =
+      cache !== undefined && operationOf(req)?.row.cacheable === true && !refusedAt.has(hash);
+    let version: string | undefined;
     if (cacheable) {
-      const found = await cache.store.read(hash, req.path).catch(() => undefined);
+      const found = await cache.store.read(hash, req.path, wire).catch(() => undefined);
       if (found?.entry !== undefined && req.cache !== "bypass") {
         req.onShared?.("cached");
         const answer = JSON.parse(found.entry) as CachedAnswer;
@@ -57,49 +79,97 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
           requestId: undefined,
         };
       }
-      version = found?.version ?? 0;
+      version = found?.version;
     }
-    const response = options.coalesce
-      ? await coalesced<T>(keyed, hash)
-      : await client.request<T>(keyed);
-    if (cacheable && response.status >= 200 && response.status < 300) {
-      const entry: CachedAnswer = { version, status: response.status, body: response.body };
+    const target = { hash, wire, version };
+    return (options.coalesce ? coalesced(keyed, target) : call(keyed, target)) as Promise<
+      UpstreamResponse<T>
+    >;
+  }
+
+  /**
+   * One real call: a refusal of the key is remembered (and its entries dropped), a success
+   * clears a refusal older than the call, and a cacheable answer is kept at the versions read
+   * before the call.
+   */
+  async function call(
+    req: UpstreamRequest,
+    target: { hash: string; wire: string; version: string | undefined },
+  ): Promise<UpstreamResponse<unknown>> {
+    const { hash } = target;
+    const startedAt = ++clock;
+    let response: UpstreamResponse<unknown>;
+    try {
+      response = await client.request(req);
+    } catch (error) {
+      if (error instanceof UpstreamError && (error.status === 401 || error.status === 403)) {
+        await refuse(hash);
+      }
+      throw error;
+    }
+    const ok = response.status >= 200 && response.status < 300;
+    const refused = refusedAt.get(hash);
+    if (ok && refused !== undefined && refused < startedAt) refusedAt.delete(hash);
+    if (cache && ok && target.version !== undefined && !refusedAt.has(hash)) {
+      const entry: CachedAnswer = {
+        version: target.version,
+        status: response.status,
+        body: response.body,
+      };
       await cache.store
-        .write(hash, req.path, JSON.stringify(entry), version, cache.ttlS)
+        .write(hash, req.path, target.wire, JSON.stringify(entry), target.version, cache.ttlS)
         .catch(() => undefined);
     }
     return response;
   }
 
-  /** A write, then (whatever its outcome) the invalidation of what it may have changed. */
+  async function refuse(hash: string): Promise<void> {
+    refusedAt.set(hash, ++clock);
+    if (cache) await cache.store.evictKey(hash).catch(() => undefined);
+  }
+
+  /**
+   * A write, then the detaching of every read in flight (whatever its outcome: it may have
+   * changed anything a list shows), and the invalidation of what it changed unless the upstream
+   * refused it (a 4xx, or answered here): a refused write changed nothing.
+   */
   async function write<T>(req: UpstreamRequest, hash: string): Promise<UpstreamResponse<T>> {
+    let accepted = true;
     try {
-      return await client.request<T>(req);
+      return (await call(req, { hash, wire: "", version: undefined })) as UpstreamResponse<T>;
+    } catch (error) {
+      const status = error instanceof UpstreamError ? error.status : undefined;
+      if (isAnsweredLocally(error) || (status !== undefined && status >= 400 && status < 500)) {
+        accepted = false;
+      }
+      throw error;
     } finally {
-      const found = cache && operationOf(req);
+      flights.clear();
+      const found = cache && accepted ? operationOf(req) : undefined;
       const paths = found
         ? (found.row.invalidates?.({ ids: found.ids, body: req.body }) ?? [])
         : [];
-      if (cache && paths.length > 0)
-        await cache.store.invalidate(hash, paths).catch(() => undefined);
+      if (cache && paths.length > 0) await cache.store.invalidate(paths).catch(() => undefined);
     }
   }
 
-  function coalesced<T>(req: UpstreamRequest, hash: string): Promise<UpstreamResponse<T>> {
-    const query = Object.entries(req.query ?? {})
-      .filter(([, value]) => value !== undefined)
-      .map(([name, value]) => `${name}=${value}`)
-      .join("&");
-    const id = `${hash} ${req.path}?${query}`;
+  function coalesced(
+    req: UpstreamRequest,
+    target: { hash: string; wire: string; version: string | undefined },
+  ): Promise<UpstreamResponse<unknown>> {
+    // The call exactly as sent: nothing that differs on the wire shares; and a call read at
+    // other cache versions (another instance's write came between) is not joined either.
+    const id = `${target.hash} ${req.method} ${target.wire}`;
     let flight = flights.get(id);
-    if (flight) {
+    if (flight && flight.version === target.version) {
       req.onShared?.("joined");
     } else {
       const controller = new AbortController();
       const started: Flight = {
         controller,
         waiters: 0,
-        promise: client.request({ ...req, signal: controller.signal }),
+        version: target.version,
+        promise: call({ ...req, signal: controller.signal }, target),
       };
       flight = started;
       flights.set(id, started);
@@ -108,7 +178,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
       };
       started.promise.then(forget, forget);
     }
-    return waitFor(flight, req) as Promise<UpstreamResponse<T>>;
+    return waitFor(flight, req);
   }
 
   /** One waiter's wait: its own signal ends it; the call ends only when no one waits. */

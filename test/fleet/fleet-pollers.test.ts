@@ -1,6 +1,8 @@
+import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
+import { keyHash } from "../../src/upstream/key-memory.ts";
 import type { Harness } from "../gateway/harness.ts";
 import {
   payloads,
@@ -112,6 +114,96 @@ describe("conversationStatus pollers across a fleet", () => {
         10_000,
         "one poller again",
       );
+      for (const subscription of subscriptions) durationsOf(subscription);
+    } finally {
+      for (const subscription of subscriptions) subscription.disconnect();
+    }
+  });
+});
+
+describe("conversationStatus pollers for a key the upstream refuses", () => {
+  it("end every stream with the refusal and leave nothing in Redis", async () => {
+    const fleet = closing(await startFleet(2, { gateway: { pollIntervalMs: INTERVAL_MS } }));
+    const refused = "Bearer sk_test_not_a_key";
+    const subscriptions = await Promise.all(
+      fleet.instances.map((instance) => subscribeSse(asHarness(instance.url), LIVE, refused)),
+    );
+    for (const subscription of subscriptions) {
+      await subscription.finished;
+      const last = payloads(subscription.messages).at(-1);
+      expect(last?.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
+    }
+    const probe = new Redis(fleet.redis.url);
+    try {
+      const names = (await probe.keys("*")).join("\n");
+      expect(names).not.toContain(keyHash(refused));
+    } finally {
+      probe.disconnect();
+    }
+  });
+});
+
+describe("conversationStatus pollers when Redis restarts empty", () => {
+  it("followers keep delivering: no gap longer than three intervals, whatever the call's age", async () => {
+    // The sandbox's clock runs ten times fast: the call's duration (whole seconds) changes at
+    // every poll, so every poll is an update and a gap is a gap in delivery, not in news.
+    const began = Date.now();
+    const fleet = closing(
+      await startFleet(2, {
+        sandbox: { callDurationMs: 600_000, now: () => began + (Date.now() - began) * 10 },
+        gateway: { pollIntervalMs: INTERVAL_MS },
+      }),
+    );
+    const subscriptions = await Promise.all(
+      fleet.instances.map((instance) => subscribeSse(asHarness(instance.url), LIVE, ACME)),
+    );
+    const hubs = fleet.instances.map((instance) => instance.gateway.conversationStatusHub);
+    try {
+      // An old call: the fleet's update counter is well past where a fresh Redis starts it.
+      for (const subscription of subscriptions) await subscription.nexts(12, 10_000);
+      // Each subscriber's longest wait between two updates, from just before the kill.
+      const lastAt = subscriptions.map(() => Date.now());
+      const counts = subscriptions.map((s) => payloads(s.messages).length);
+      const longest = subscriptions.map(() => 0);
+      const watch = setInterval(() => {
+        const now = Date.now();
+        subscriptions.forEach((s, i) => {
+          const count = payloads(s.messages).length;
+          if (count > (counts[i] as number)) {
+            counts[i] = count;
+            lastAt[i] = now;
+          }
+          longest[i] = Math.max(longest[i] as number, now - (lastAt[i] as number));
+        });
+      }, 10);
+      try {
+        await fleet.redis.kill();
+        await fleet.redis.restart();
+        await waitUntil(
+          () => fleet.instances.every((instance) => instance.redis.available()),
+          10_000,
+          "Redis seen again",
+        );
+        await waitUntil(
+          () =>
+            hubs
+              .map((hub) => hub.ownedPollerCount)
+              .sort()
+              .join() === "0,1",
+          10_000,
+          "one poller again",
+        );
+        // Ten intervals of following the new owner, counted from the restart on.
+        const until = counts.map((count) => count + 10);
+        await waitUntil(
+          () => subscriptions.every((s, i) => payloads(s.messages).length >= (until[i] as number)),
+          20 * INTERVAL_MS,
+          "ten updates after the restart",
+        );
+      } finally {
+        clearInterval(watch);
+      }
+      for (const gap of longest) expect(gap).toBeLessThanOrEqual(3 * INTERVAL_MS);
       for (const subscription of subscriptions) durationsOf(subscription);
     } finally {
       for (const subscription of subscriptions) subscription.disconnect();

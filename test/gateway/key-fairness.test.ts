@@ -92,4 +92,56 @@ describe("per-key concurrency upstream", () => {
     const slowRequests = upstream.requests.filter((r) => r.headers.authorization === SLOW);
     expect(slowRequests.length).toBeLessThanOrEqual(72);
   });
+
+  it.each([
+    [2, "two keys hang: each holds its share"],
+    [4, "four keys hang: a quarter of the pool stays for keys with nothing in flight"],
+  ])(
+    "keeps a third tenant fast while %i keys hang (%s), with the default settings",
+    async (count) => {
+      const hangingKeys = Array.from({ length: count }, (_, i) => `Bearer sk_hang_${i}`);
+      let inFlight = 0;
+      let mostInFlight = 0;
+      let hang = true;
+      upstream = await startRecordingUpstream((request, res) => {
+        if (hangingKeys.includes(request.headers.authorization ?? "") && hang) {
+          inFlight += 1;
+          mostInFlight = Math.max(mostInFlight, inFlight);
+          res.on("close", () => {
+            inFlight -= 1;
+          });
+          hanging.push(res);
+          return;
+        }
+        sendJson(res, 200, { id: "org_fast", name: "Fast" });
+      });
+      harness = await startHarness({
+        upstream: { baseUrl: upstream.url, timeoutMs: 5_000, maxRetries: 0 },
+      });
+      // Each hanging key sends more than a whole pool's worth of distinct reads.
+      const slow = hangingKeys.flatMap((authorization) =>
+        Array.from({ length: 40 }, (_, i) => harness.graphql(slowQuery(i), {}, { authorization })),
+      );
+      // Each key takes its share (8) until 24 of the 32 are taken; past that only a key with
+      // nothing in flight takes one (the fourth key, if it came last): 16, or 24 to 25.
+      const full = Math.min(count * 8, 24);
+      const until = Date.now() + 5_000;
+      while (inFlight < full && Date.now() < until) await sleep(10);
+      expect(inFlight).toBeGreaterThanOrEqual(full);
+      const from = performance.now();
+      const fast: unknown[] = [];
+      for (let i = 0; i < 20; i++) {
+        const answer = await harness.graphql(QUERY, {}, { authorization: FAST });
+        fast.push(answer.body.data);
+      }
+      const seconds = (performance.now() - from) / 1000;
+      expect(fast).toEqual(Array.from({ length: 20 }, () => ({ organization: { name: "Fast" } })));
+      // Twenty answers well inside one upstream timeout (5 s): none waited for a place.
+      expect(seconds).toBeLessThan(2.5);
+      expect(mostInFlight).toBeLessThanOrEqual(count === 2 ? 16 : 25);
+      hang = false;
+      for (const res of hanging.splice(0)) sendJson(res, 200, { id: "agt_slow", name: "Slow" });
+      await Promise.all(slow);
+    },
+  );
 });

@@ -80,6 +80,24 @@ describe("coalescing identical upstream calls", () => {
     expect(harness.takeUpstreamRequests()).toEqual(Array(3).fill("PATCH /v1/organization"));
   });
 
+  it("shares a call only when the request is the same on the wire", async () => {
+    // A search holding "&startDate=" must not pass for the search plus a startDate filter.
+    const harness = closing(await startHarness({ sandbox: { latencyMs: 100 } }));
+    const STARTED = "2026-01-01T00:00:00.000Z";
+    const B = `conversations(first: 50, filter: { search: "x", startDate: "${STARTED}" }) { totalCount nodes { id } }`;
+    const alone = await harness.graphql(`{ b: ${B} }`);
+    const expected = (alone.body.data as { b: { nodes: unknown[] } }).b;
+    harness.takeUpstreamRequests();
+    const both = await harness.graphql(
+      `{ a: conversations(first: 50, filter: { search: "x&startDate=${STARTED}" }) { totalCount nodes { id } } b: ${B} }`,
+    );
+    const data = both.body.data as { a: { nodes: unknown[] }; b: { nodes: unknown[] } };
+    expect(data.b).toEqual(expected);
+    expect(data.a).not.toEqual(expected);
+    expect(harness.takeUpstreamRequests()).toHaveLength(2);
+    expect(costOf(both)).toMatchObject({ upstreamCalls: 2 });
+  });
+
   it("shares nothing with UPSTREAM_COALESCE off", async () => {
     const harness = closing(
       await startHarness({ sandbox: { latencyMs: 50 }, gateway: { sharing: { coalesce: false } } }),
