@@ -226,7 +226,8 @@ const ATTACKS: Array<[string, Attack]> = [
         expect(grown).toBeLessThan(FLOOD_RSS_BYTES);
         expect(kept).toBeLessThan(FLOOD_KEPT_HEAP_BYTES);
         // Not one reservation or subscription is left of it.
-        expect(harness.gateway.sseStreams.reserved).toBe(reserved);
+        // (A reservation made before may expire meanwhile on a busy machine: never more.)
+        expect(harness.gateway.sseStreams.reserved).toBeLessThanOrEqual(reserved);
         expect(harness.gateway.conversationStatusHub.pollerCount).toBe(0);
         return "";
       },
