@@ -2,7 +2,7 @@ import type { KeyBlock, KeyMemory } from "../upstream/key-memory.ts";
 import type { FleetRedis } from "./redis.ts";
 
 /**
- * One upstream 429 stops the whole fleet for that key (issue 18): the instance that saw it
+ * One upstream 429 stops the whole fleet for that key: the instance that saw it
  * publishes the block (`<prefix>limits`) and keeps it as `<prefix>limited:<key hash>` until the
  * reset (its TTL); every instance applies what it hears to its own key memory, and reads the
  * kept blocks again whenever its subscription (re)connects, so an instance that starts, or that

@@ -59,7 +59,7 @@ redis.call('publish', ARGV[2], update)
 return seq`;
 
 /**
- * One poller per (key hash, conversation) across the fleet (issue 18): the instance holding the
+ * One poller per (key hash, conversation) across the fleet: the instance holding the
  * lease `<prefix>poller:<watch>` (a few poll intervals long, renewed at every poll) polls the
  * upstream and publishes each change once on `<prefix>status:<watch>`, numbered by
  * `<prefix>seq:<watch>` within `<prefix>epoch:<watch>`; every other instance delivers what it hears to its own subscribers and
