@@ -21,7 +21,6 @@ const USED_BY_NAME: Record<string, string> = {
   "@graphql-codegen/cli": "npm run codegen",
   "@graphql-codegen/client-preset": "codegen.ts's preset: client",
   vitest: "npm test",
-  dataloader: "the peer dependency of @pothos/plugin-dataloader",
 };
 
 function sources(dir: string): string[] {
