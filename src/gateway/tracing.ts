@@ -1,7 +1,7 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { getOperationAST } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { tracingIsOn } from "../upstream/upstream-span.ts";
+import { tracingIsOn, voicegraphTracer } from "../upstream/upstream-span.ts";
 
 export interface Tracing {
   /** Sends what is pending and stops exporting. */
@@ -47,8 +47,6 @@ export async function startTracing(options: {
   };
 }
 
-const tracer = trace.getTracer("voicegraph");
-
 /**
  * One span per executed operation (`graphql.<type> <name>`), active while it executes, so the
  * upstream calls it makes are its children. Errors in the result mark it as failed; their text
@@ -61,7 +59,7 @@ export function useOperationSpans(): Plugin {
       const operation = getOperationAST(args.document, args.operationName);
       const type = operation?.operation ?? "query";
       const name = operation?.name?.value ?? "anonymous";
-      const span = tracer.startSpan(`graphql.${type} ${name}`, {
+      const span = voicegraphTracer().startSpan(`graphql.${type} ${name}`, {
         kind: SpanKind.SERVER,
         attributes: { "graphql.operation.type": type, "graphql.operation.name": name },
       });

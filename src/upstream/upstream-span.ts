@@ -10,7 +10,14 @@ import type { OperationCall } from "./operations.ts";
 import { routeTemplate } from "./route-template.ts";
 
 const TRACER_NAME = "voicegraph";
-const tracer = trace.getTracer(TRACER_NAME);
+
+/**
+ * The registered provider's tracer, asked for at each use: a tracer kept from an earlier provider
+ * (a process may start tracing, shut it down and start again) would record into the stopped one.
+ */
+export function voicegraphTracer() {
+  return trace.getTracer(TRACER_NAME);
+}
 
 /**
  * Whether a tracer provider is registered (gateway/tracing.ts, OTEL_EXPORTER_OTLP_ENDPOINT).
@@ -40,7 +47,7 @@ export async function inUpstreamSpan<
 ): Promise<O> {
   if (!tracingIsOn()) return run(NO_TRACE_HEADERS);
   const { method, path } = call;
-  const span = tracer.startSpan(`upstream ${routeTemplate(call)}`, {
+  const span = voicegraphTracer().startSpan(`upstream ${routeTemplate(call)}`, {
     kind: SpanKind.CLIENT,
     attributes: { "http.request.method": method, "url.path": path },
   });
