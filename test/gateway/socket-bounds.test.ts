@@ -85,7 +85,9 @@ describe.concurrent("graphql-ws sockets", () => {
     const codes = await Promise.all(
       sockets.map((one) => Promise.race([one.closed, sleep(10_000).then(() => -1)])),
     );
-    const refusedUpgrades = codes.filter((code) => code === 503).length;
+    // Refused: an upgrade past the share answered 503, or (when more sockets arrive at once than
+    // MAX_CONNECTIONS, as on a busy machine) a socket past the cap closed unanswered (1006).
+    const refusedUpgrades = codes.filter((code) => code === 503 || code === 1006).length;
     const closedIdle = codes.filter((code) => code === 4000).length;
     console.info(
       `40 idle sockets on MAX_CONNECTIONS 20: ${held} held, ${refusedUpgrades} refused (503), ${closedIdle} closed idle`,
