@@ -2,8 +2,8 @@ import { defineConfig } from "vitest/config";
 
 // The gateway's end-to-end tests run once per sandbox dialect (src/sandbox/dialects.ts): a test
 // that passes only because of one dialect's reading of the seed is a defect.
-// They also run once with the node:http fast path and compiled execution off (README:
-// Configuration): every answer must be the same through yoga and graphql-js alone as through the
+// They also run once with the node:http fast path and compiled execution off
+// (docs/configuration.md): every answer must be the same through yoga and graphql-js alone as through the
 // fast path and graphql-jit, which the other projects take from a query's first run.
 const gatewayProject = (dialect: string, fastPath: "on" | "off" = "on") => ({
   extends: true as const,
@@ -59,7 +59,7 @@ export default defineConfig({
         extends: true,
         test: { name: "processes", include: ["test/processes/**/*.test.ts"] },
       },
-      // Several gateways over one real redis-server: `npm run test:fleet` only (README: a fleet).
+      // Several gateways over one real redis-server: `npm run test:fleet` only (docs/fleet.md).
       {
         extends: true,
         test: {

@@ -193,8 +193,8 @@ async function main(): Promise<void> {
     }
   });
 
-  // A drain, not a cut: in-flight writes finish and their clients see the answer (README:
-  // Operations). A second signal while draining is ignored; the grace period bounds the wait.
+  // A drain, not a cut: in-flight writes finish and their clients see the answer
+  // (docs/operations.md). A second signal while draining is ignored; the grace period bounds the wait.
   let stopping = false;
   const stop = async (signal: NodeJS.Signals) => {
     if (stopping) return;

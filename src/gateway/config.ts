@@ -20,7 +20,7 @@ const httpUrl = z
     error: "must not end with /v1 (the gateway adds it), e.g. https://api.example.com",
   });
 
-/** The gateway's environment (README: Configuration). */
+/** The gateway's environment (docs/configuration.md). */
 export const gatewayEnv = z.object({
   PORT: intVar(0, 65535).default(4000).describe("Gateway listen port (`0`: any free port)."),
   HOST: z.string().min(1).default("127.0.0.1").describe("Gateway listen host."),
@@ -44,7 +44,7 @@ export const gatewayEnv = z.object({
   UPSTREAM_MAX_RETRIES: intVar(0, 5)
     .default(UPSTREAM_DEFAULTS.maxRetries)
     .describe("Retries of an idempotent GET on connection errors and 502/503/504."),
-  // Where the seed is silent and answers cannot tell (README: Silent spots of the seed).
+  // Where the seed is silent and answers cannot tell (docs/upstream.md: "Silent spots of the seed").
   UPSTREAM_SEARCH_PARAM: z
     .string()
     .regex(/^[A-Za-z][A-Za-z0-9_.-]{0,63}$/, { error: "must be a query parameter name, e.g. q" })
@@ -187,7 +187,7 @@ export const gatewayEnv = z.object({
     .describe(
       "Trusted-documents manifest (`persisted-documents.json` from codegen's client preset).",
     ),
-  // Default: on in session mode, off in passthrough (README: Frontends).
+  // Default: on in session mode, off in passthrough (docs/security.md: "Frontends: keep the key on the server").
   TRUSTED_DOCUMENTS_ONLY: boolVar()
     .optional()
     .describe(
@@ -210,7 +210,7 @@ export const gatewayEnv = z.object({
     .enum(["on", "off"], { error: "must be on or off" })
     .default("on")
     .describe("`on`/`off`: the node:http fast path of the common request (docs/operations.md)."),
-  // Session mode (README: Frontends: keep the key on the server).
+  // Session mode (docs/security.md: "Frontends: keep the key on the server").
   AUTH_MODE: z
     .enum(["passthrough", "session"], { error: "must be passthrough or session" })
     .default("passthrough")
@@ -256,7 +256,7 @@ export const gatewayEnv = z.object({
   OPERATION_DEADLINE_MS: intVar(100, 600_000)
     .default(GATEWAY_DEFAULTS.operationDeadlineMs)
     .describe("Longest a query or mutation may run, retries included (not subscriptions)."),
-  // Operations (README: Operations).
+  // Operations (docs/operations.md).
   SHUTDOWN_GRACE_MS: intVar(0, 600_000)
     .default(GATEWAY_DEFAULTS.shutdownGraceMs)
     .describe("How long a SIGTERM/SIGINT drain lets in-flight requests finish."),

@@ -1,6 +1,6 @@
 /**
  * Every gateway default, declared once: the environment (config.ts), `createGateway` and the
- * plugins read them here (README: Configuration shows the same figures).
+ * plugins read them here (docs/configuration.md shows the same figures).
  */
 export const GATEWAY_DEFAULTS = {
   maxUpstreamCalls: 200,
@@ -31,7 +31,7 @@ export const GATEWAY_DEFAULTS = {
   compileAfter: 2,
   // Compiling spends at most this many ms a second, on average (a tenth of a core).
   compileMsPerSecond: 100,
-  // Sockets (listen options; README: Operations).
+  // Sockets (listen options; docs/operations.md).
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5000,

@@ -82,7 +82,7 @@ export function cancelOnDisconnect(request: unknown, operation: AbortController)
 }
 
 /**
- * The fast path (README: Configuration, GATEWAY_FAST_PATH): a JSON POST of one query or mutation
+ * The fast path (docs/operations.md: "The fast path"): a JSON POST of one query or mutation
  * to the GraphQL endpoint, from a non-browser client, runs through yoga's own `handle` and every
  * plugin hook in yoga's order, as whatwg-node's adapter would run them — but from node:http
  * directly: no Fetch Request over a body stream, no AbortController, a body read in one piece.

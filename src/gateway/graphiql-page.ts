@@ -23,7 +23,7 @@ let loaded: Assets | undefined;
 
 /**
  * The assets, read on first use: a gateway with GraphiQL off never holds their 9 MB of text
- * (and its encoded copy) in memory (README: Benchmarks, memory).
+ * (and its encoded copy) in memory (docs/benchmarks.md).
  */
 function assets(): Assets {
   if (loaded) return loaded;

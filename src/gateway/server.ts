@@ -22,7 +22,7 @@ export interface ListeningGateway {
   close(): Promise<void>;
 }
 
-/** Socket limits that keep slow or numerous clients from holding the server (README: Operations). */
+/** Socket limits that keep slow or numerous clients from holding the server (docs/operations.md). */
 export interface ListenOptions {
   /** Longest wait for a request's headers; default 10 000 ms. */
   headersTimeoutMs?: number;

@@ -5,7 +5,7 @@ import type { SandboxOptions } from "./server.ts";
 
 const DAY_S = 86_400;
 
-/** The SANDBOX_* variables (README: Configuration); a bad one is a ConfigError naming it. */
+/** The SANDBOX_* variables (docs/configuration.md); a bad one is a ConfigError naming it. */
 export const sandboxEnv = z.object({
   SANDBOX_PORT: intVar(0, 65_535)
     .default(4010)

@@ -1,5 +1,5 @@
 /**
- * Two readings of the seed where it is silent (README: "Silent spots of the seed"). Every choice
+ * Two readings of the seed where it is silent (docs/upstream.md: "Silent spots of the seed"). Every choice
  * the sandbox makes at a silent spot is named here, once; operations read `ctx.dialect.<choice>`
  * instead of testing the dialect's name. `standard` is the sandbox as it always was; `alternate`
  * makes another legitimate choice at each spot, so the gateway is proven against both.

@@ -21,7 +21,7 @@ export function newRequestId(): string {
 
 /**
  * The prefix of every ID the sandbox mints: the seed's (Identifier prefixes) and, for
- * organizations, phone numbers, tools and voice configs, its own choices (README: silent spots).
+ * organizations, phone numbers, tools and voice configs, its own choices (docs/upstream.md: "Silent spots of the seed").
  */
 export const SANDBOX_ID_PREFIX = {
   agent: "agt_",

@@ -115,7 +115,7 @@ function listConversations(
   );
 }
 
-// Two requests cover any window; `last` without `before` may need a third (README: Connections).
+// Two requests cover any window; `last` without `before` may need a third (docs/connections.md).
 const connectionField = connectionOf("listConversations");
 
 nodeByIdQuery("conversation", Conversation, {

@@ -1,7 +1,7 @@
 import { isJsonObject, type JsonObject } from "./json.ts";
 
 /**
- * What the gateway cannot learn from an answer and so must be told (README: "Silent spots of
+ * What the gateway cannot learn from an answer and so must be told (docs/upstream.md: "Silent spots of
  * the seed"): the name of operation 7's free-text parameter and the unit of `duration`.
  */
 export interface UpstreamReading {

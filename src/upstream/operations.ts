@@ -10,7 +10,7 @@ import type { ListConversationsQuery } from "./dto.ts";
  * (src/sandbox/routes.ts): it must not learn the gateway's reading of the seed.
  */
 export interface RestOperation {
-  /** The seed's number, or "assumed" for an operation the seed does not list (README). */
+  /** The seed's number, or "assumed" for an operation the seed does not list (docs/upstream.md). */
   operation: number | "assumed";
   method: "GET" | "POST" | "PATCH" | "DELETE";
   /** `{id}` stands for one path segment. */

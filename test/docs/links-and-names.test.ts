@@ -55,3 +55,55 @@ describe("the README and docs/", () => {
     expect(names.filter((name) => !text.includes(name))).toEqual([]);
   });
 });
+
+/** Every .ts file under a folder, with its text. */
+function sourcesUnder(dir: string): Array<[string, string]> {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry): Array<[string, string]> => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourcesUnder(path);
+    return entry.name.endsWith(".ts")
+      ? [[path.slice(ROOT.length + 1), readFileSync(path, "utf8")]]
+      : [];
+  });
+}
+
+/** The `## ` and `### ` headings of a Markdown file. */
+function headingsOf(file: string): string[] {
+  return [...readFileSync(join(ROOT, file), "utf8").matchAll(/^#{2,3} (.+)$/gm)].map(
+    ([, heading]) => heading?.trim() ?? "",
+  );
+}
+
+describe("comments in src/", () => {
+  const sources = sourcesUnder(join(ROOT, "src"));
+
+  it("cite no issue number, which a reader of the code cannot look up", () => {
+    const cites = sources.flatMap(([file, body]) =>
+      [...body.matchAll(/\b[Ii]ssues? #?\d+\b/g)].map(([cite]) => `${file}: ${cite}`),
+    );
+    expect(cites).toEqual([]);
+  });
+
+  it("point only at docs and sections that exist", () => {
+    const broken: string[] = [];
+    for (const [file, body] of sources) {
+      // `docs/x.md`, or `docs/x.md: "Section"`: the file, and the section when one is named.
+      for (const [, doc, section] of body.matchAll(/\b(docs\/[\w-]+\.md)(?:: "([^"]+)")?/g)) {
+        if (!doc) continue;
+        // A section named across a comment's line break reads as one line.
+        const named = section?.replace(/\s*\n\s*(\*|\/\/)?\s*/g, " ");
+        if (!existsSync(join(ROOT, doc))) broken.push(`${file} → ${doc}`);
+        else if (named && !headingsOf(doc).some((heading) => heading.startsWith(named))) {
+          broken.push(`${file} → ${doc}: "${named}"`);
+        }
+      }
+      // The README's sections are named as `README: Section`.
+      for (const [, section] of body.matchAll(/\bREADME: "?([A-Z][\w ,.-]+?)"?[).]/g)) {
+        if (section && !headingsOf("README.md").includes(section)) {
+          broken.push(`${file} → README: ${section}`);
+        }
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+});
