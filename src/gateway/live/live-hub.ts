@@ -33,7 +33,7 @@ export interface LiveHubOptions {
 /** Told when a read's answer changed. */
 export type ReadListener = () => void;
 
-/** Longest a 429 pauses a key's pollers, whatever the reset time says. */
+/** Longest a 429 or a spent share pauses a key's pollers, whatever the reset time says. */
 const MAX_PAUSE_MS = 60_000;
 
 /**
@@ -101,6 +101,11 @@ export class LiveHub {
     return poller.add(listener);
   }
 
+  /** The wait of this key's pollers before their next read, as things stand; undefined: none. */
+  pacing(authorization: string): number | undefined {
+    return this.#keys.get(keyHash(authorization))?.delayMs();
+  }
+
   /** A write of this key went through the gateway: each of its pollers reads again now. */
   invalidate(authorization: string): void {
     const hash = keyHash(authorization);
@@ -137,8 +142,10 @@ class KeyPace {
     const untilReset = limit.reset * 1000 - now;
     if (untilReset <= 0) return interval;
     const budget = Math.floor(limit.remaining * this.#options.rateLimitShare);
+    // At least once a minute each poller looks again: the upstream's figures may change.
     if (budget < this.pollers) return Math.min(untilReset + 1, MAX_PAUSE_MS);
-    return Math.max(interval, Math.ceil((this.pollers * untilReset) / budget));
+    const spread = Math.ceil((this.pollers * untilReset) / budget);
+    return Math.max(interval, Math.min(spread, MAX_PAUSE_MS));
   }
 
   pause(error: UpstreamError): void {
