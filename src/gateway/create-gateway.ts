@@ -29,6 +29,7 @@ import { cancelOnDisconnect, createFastPath, type FastPath } from "./fast-path.t
 import { createFleetState, type FleetOptions } from "./fleet-state.ts";
 import { renderGraphiQLPage, useGraphiQLAssets } from "./graphiql-page.ts";
 import { LiveHub } from "./live/live-hub.ts";
+import { registerLiveMetrics } from "./live/live-metrics.ts";
 import { useLiveQueries } from "./live/use-live-queries.ts";
 import { createGatewayLogger } from "./logger.ts";
 import { maskError, maskSessionError } from "./mask-error.ts";
@@ -199,6 +200,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     onCallDone: metrics.recordUpstreamCall,
     ...(fleet ? { fleet: fleet.pollers } : {}),
   });
+  registerLiveMetrics(metrics.registry, liveHub);
   const dependencies = {
     upstream,
     onWrite: (authorization: string) => liveHub.invalidate(authorization),

@@ -2,7 +2,7 @@ import {
   isLiveQueryOperationDefinitionNode,
   NoLiveMixedWithDeferStreamRule,
 } from "@n1ru4l/graphql-live-query";
-import { compare } from "fast-json-patch";
+import jsonPatch from "fast-json-patch";
 import { type ExecutionArgs, type ExecutionResult, getOperationAST } from "graphql";
 import { isAsyncIterable, type Plugin, Repeater, SlidingBuffer } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
@@ -98,7 +98,9 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
       return { errors: [requestLevel(error as ReturnType<typeof gatewayError>)] };
     }
     const reads: Reads = new Map();
-    context.reads.hook = recording(reads);
+    // A read another live query of this key already polls is answered from its poller: a new
+    // subscriber costs no upstream call for what is already followed.
+    context.reads.hook = answering(reads, keyHash(authorization));
     let first: ExecutionResult;
     try {
       first = (await execute(args)) as ExecutionResult;
@@ -257,7 +259,7 @@ function patching({ result }: { result: unknown }) {
         setResult({ ...next, revision });
         return;
       }
-      const patch = compare(previous, data);
+      const patch = jsonPatch.compare(previous, data);
       previous = data;
       const { data: _whole, ...rest } = next;
       setResult({ ...rest, patch, revision });
