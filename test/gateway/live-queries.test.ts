@@ -3,7 +3,9 @@ import { describe, expect, it, vi } from "vitest";
 import { ACME, GLOBEX } from "./harness.ts";
 import {
   AGENT_ID,
+  followMultipart,
   followSse,
+  followSseSingleConnection,
   followWs,
   LIVE_AGENT,
   type LiveResult,
@@ -49,6 +51,26 @@ describe.concurrent("@live queries", () => {
     await renameOnUpstream(harness, "Front desk (SSE)");
     await live.count(2);
     expect(names(live.results).at(-1)).toBe("Front desk (SSE)");
+  });
+
+  it("over graphql-sse's single connection and multipart HTTP: the same", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(onTestFinished, {});
+    const single = followSseSingleConnection(harness, LIVE_AGENT);
+    const multipart = followMultipart(harness, LIVE_AGENT);
+    onTestFinished(async () => {
+      single.stop();
+      multipart.stop();
+    });
+    await single.count(1);
+    await multipart.count(1);
+    expect(harness.gateway.liveHub.pollerCount).toBe(1);
+    await renameOnUpstream(harness, "Front desk (streams)");
+    await single.count(2);
+    await multipart.count(2);
+    expect(names(single.results)).toEqual([expect.any(String), "Front desk (streams)"]);
+    expect(names(multipart.results)).toEqual([expect.any(String), "Front desk (streams)"]);
   });
 
   it("answers a client that takes only JSON once, saying it is not live", async ({

@@ -91,6 +91,64 @@ export function followSse(
   });
 }
 
+/** graphql-sse's client in its single-connection mode (one stream, operations over it). */
+export function followSseSingleConnection(
+  harness: Harness,
+  query: string,
+  variables: Record<string, unknown> = { id: AGENT_ID },
+  authorization = ACME,
+): Following {
+  const client = createSseClient({
+    url: `${harness.url}/graphql/stream`,
+    singleConnection: true,
+    headers: { authorization },
+    retryAttempts: 0,
+  });
+  const iterator = client.iterate({ query, variables });
+  return following(iterator, () => {
+    void iterator.return?.();
+    client.dispose();
+  });
+}
+
+/**
+ * A multipart HTTP client (`Accept: multipart/mixed`): each part's JSON as it arrives, read
+ * by boundary.
+ */
+export function followMultipart(
+  harness: Harness,
+  query: string,
+  variables: Record<string, unknown> = { id: AGENT_ID },
+): Following {
+  const controller = new AbortController();
+  const iterator = (async function* () {
+    const response = await fetch(`${harness.url}/graphql`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "multipart/mixed",
+        authorization: ACME,
+      },
+      body: JSON.stringify({ query, variables }),
+      signal: controller.signal,
+    });
+    const boundary = /boundary="?([^";]+)"?/.exec(response.headers.get("content-type") ?? "")?.[1];
+    if (!boundary) throw new Error(`not multipart: ${response.headers.get("content-type")}`);
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for await (const chunk of response.body as ReadableStream<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      const parts = buffer.split(`--${boundary}`);
+      buffer = parts.pop() ?? "";
+      for (const part of parts) {
+        const start = part.indexOf("{");
+        if (start !== -1) yield JSON.parse(part.slice(start)) as unknown;
+      }
+    }
+  })();
+  return following(iterator, () => controller.abort());
+}
+
 /** Renames an agent on the sandbox itself, as another system writing to the platform would. */
 export async function renameOnUpstream(
   harness: Harness,
