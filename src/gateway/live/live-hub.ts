@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { gatewayError } from "../../errors.ts";
 import type { PollerFleet, PollerUpdate, SharedPoller } from "../../fleet/poller-lease.ts";
 import type { UpstreamClient } from "../../upstream/client.ts";
 import { UpstreamError } from "../../upstream/errors.ts";
@@ -46,9 +47,36 @@ export class LiveHub {
   readonly #pollers = new Map<string, ReadPoller>();
   readonly #keys = new Map<string, KeyPace>();
   readonly #options: LiveHubOptions;
+  /** The live streams of this instance: each ends with the error a drain gives it. */
+  readonly #streams = new Set<(error: Error) => void>();
+  #shutDown = false;
 
   constructor(options: LiveHubOptions) {
     this.#options = options;
+  }
+
+  /** Whether a drain has begun: no live stream starts after. */
+  get shuttingDown(): boolean {
+    return this.#shutDown;
+  }
+
+  /** A live stream, ended by `end` at a drain; returns its removal. */
+  addStream(end: (error: Error) => void): () => void {
+    this.#streams.add(end);
+    return () => this.#streams.delete(end);
+  }
+
+  /**
+   * A drain: every live stream ends with a SHUTTING_DOWN error (the client should run the query
+   * again elsewhere), and none starts after.
+   */
+  shutDown(): void {
+    this.#shutDown = true;
+    const error = gatewayError(
+      "SHUTTING_DOWN",
+      "The server is shutting down; run this live query again to keep following it.",
+    );
+    for (const end of [...this.#streams]) end(error);
   }
 
   get pollerCount(): number {

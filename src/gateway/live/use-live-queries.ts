@@ -89,6 +89,13 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
     const context = args.contextValue as LiveContext;
     const authorization = context.authorization ?? "";
     // Judged before any call from the static estimate, and again from the reads actually made.
+    if (hub.shuttingDown) {
+      const refusal = gatewayError(
+        "SHUTTING_DOWN",
+        "The server is shutting down; run this live query again to keep following it.",
+      );
+      return { errors: [requestLevel(refusal)] };
+    }
     const estimated = factsOf(context).estimatedUpstreamCalls ?? 0;
     if (estimated > options.maxReads) return tooManyReads(estimated, options.maxReads);
     let release: () => void;
@@ -180,7 +187,12 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
       }
 
       watch(firstReads);
+      const forget = hub.addStream((error) => {
+        void push({ errors: [error as ReturnType<typeof gatewayError>] });
+        stop();
+      });
       await stop;
+      forget();
       stopped = true;
       for (const unwatch of watches.values()) unwatch();
       watches.clear();
