@@ -1,8 +1,10 @@
 import { applyLiveQueryJSONPatch } from "@n1ru4l/graphql-live-query-patch-json-patch";
 import { describe, expect, it, vi } from "vitest";
+import { EXAMPLE_OPERATION } from "../../src/gateway/example-operation.ts";
 import { ACME, GLOBEX } from "./harness.ts";
 import {
   AGENT_ID,
+  followGraphiQL,
   followMultipart,
   followSse,
   followSseSingleConnection,
@@ -71,6 +73,23 @@ describe.concurrent("@live queries", () => {
     await multipart.count(2);
     expect(names(single.results)).toEqual([expect.any(String), "Front desk (streams)"]);
     expect(names(multipart.results)).toEqual([expect.any(String), "Front desk (streams)"]);
+  });
+
+  it("runs GraphiQL's LiveCalls as GraphiQL sends it: calls start and end in it", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(onTestFinished, { callIntervalMs: 200, callDurationMs: 600 });
+    const live = followGraphiQL(harness, EXAMPLE_OPERATION, "LiveCalls");
+    onTestFinished(async () => live.stop());
+    const results = await live.count(3, 5_000);
+    const idsOf = (result: LiveResult | undefined) =>
+      JSON.stringify(
+        (result?.data?.conversations as { nodes: Array<{ id: string }> }).nodes.map((n) => n.id),
+      );
+    // Each push is a changed list: never the same calls twice in a row.
+    for (let i = 1; i < results.length; i++) {
+      expect(idsOf(results[i])).not.toBe(idsOf(results[i - 1]));
+    }
   });
 
   it("answers a client that takes only JSON once, saying it is not live", async ({

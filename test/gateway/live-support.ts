@@ -149,6 +149,36 @@ export function followMultipart(
   return following(iterator, () => controller.abort());
 }
 
+/** As yoga's GraphiQL sends a live query: a GET asking for `text/event-stream`. */
+export function followGraphiQL(harness: Harness, query: string, operationName: string): Following {
+  const controller = new AbortController();
+  const iterator = (async function* () {
+    const url = new URL(`${harness.url}/graphql`);
+    url.searchParams.set("query", query);
+    url.searchParams.set("operationName", operationName);
+    const response = await fetch(url, {
+      headers: { accept: "text/event-stream", authorization: ACME },
+      signal: controller.signal,
+    });
+    const decoder = new TextDecoder();
+    let buffer = "";
+    for await (const chunk of response.body as ReadableStream<Uint8Array>) {
+      buffer += decoder.decode(chunk, { stream: true });
+      const events = buffer.split("\n\n");
+      buffer = events.pop() ?? "";
+      for (const event of events) {
+        const data = event
+          .split("\n")
+          .filter((line) => line.startsWith("data:"))
+          .map((line) => line.slice(5))
+          .join("\n");
+        if (event.startsWith("event: next") && data !== "") yield JSON.parse(data) as unknown;
+      }
+    }
+  })();
+  return following(iterator, () => controller.abort());
+}
+
 /** Renames an agent on the sandbox itself, as another system writing to the platform would. */
 export async function renameOnUpstream(
   harness: Harness,
