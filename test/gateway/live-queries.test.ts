@@ -84,7 +84,9 @@ describe.concurrent("@live queries", () => {
     const results = await live.count(3, 5_000);
     const idsOf = (result: LiveResult | undefined) =>
       JSON.stringify(
-        (result?.data?.conversations as { nodes: Array<{ id: string }> }).nodes.map((n) => n.id),
+        (result?.data?.conversations as { nodes: Array<{ id: string }> } | undefined)?.nodes.map(
+          (n) => n.id,
+        ),
       );
     // Each push is a changed list: never the same calls twice in a row.
     for (let i = 1; i < results.length; i++) {
