@@ -131,6 +131,24 @@ describe.concurrent("@live queries", () => {
     for (const live of lives) expect(names(live.results).at(-1)).toBe("Shared desk");
   });
 
+  it("executes a change once for the subscribers of one query of one key", async ({
+    onTestFinished,
+  }) => {
+    // Every run counted in voicegraph_query_runs_total, in every project (compiled from the first).
+    const harness = await start(onTestFinished, {}, { compileAfter: 1 });
+    const clients = Array.from({ length: 5 }, () => wsClient(harness));
+    onTestFinished(async () => {
+      await Promise.all(clients.map((client) => client.dispose()));
+    });
+    const lives = clients.map((client) => followWs(client, LIVE_AGENT));
+    await Promise.all(lives.map((live) => live.count(1)));
+    const before = await queryRuns(harness.url);
+    await renameOnUpstream(harness, "Desk run once");
+    await Promise.all(lives.map((live) => live.count(2)));
+    // One execution for five subscribers (each would make five).
+    expect((await queryRuns(harness.url)) - before).toBe(1);
+  });
+
   it("pushes at once after a write through the gateway", async ({ onTestFinished }) => {
     const harness = await start(onTestFinished, {}, { pollIntervalMs: 60_000 });
     const client = wsClient(harness);
@@ -246,6 +264,15 @@ describe.concurrent("@live queries", () => {
     ]);
   });
 });
+
+/** Queries run so far, however they ran (`voicegraph_query_runs_total`). */
+async function queryRuns(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  return text
+    .split("\n")
+    .filter((line) => line.startsWith("voicegraph_query_runs_total{"))
+    .reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
+}
 
 /** GETs of the agent since the last take, without clearing (others count them too). */
 function takeReadsKept(harness: {

@@ -50,9 +50,16 @@ export class LiveHub {
   /** The live streams of this instance: each ends with the error a drain gives it. */
   readonly #streams = new Set<(error: Error) => void>();
   #shutDown = false;
+  /** Counts the changes heard: live queries executed at one count read the same answers. */
+  #changes = 0;
 
   constructor(options: LiveHubOptions) {
     this.#options = options;
+  }
+
+  /** The changes heard so far (any key, any read). */
+  get changes(): number {
+    return this.#changes;
   }
 
   /** Whether a drain has begun: no live stream starts after. */
@@ -117,6 +124,9 @@ export class LiveHub {
       const keyPace = pace;
       poller = new ReadPoller(this.#options, keyPace, authorization, hash, requestKey, template);
       const created = poller;
+      created.onChange = () => {
+        this.#changes += 1;
+      };
       created.onEmpty = () => {
         if (this.#pollers.get(id) === created) this.#pollers.delete(id);
         keyPace.pollers -= 1;
@@ -202,6 +212,7 @@ class ReadPoller {
   #ended = false;
   owns = true;
   onEmpty: () => void = () => undefined;
+  onChange: () => void = () => undefined;
 
   constructor(
     options: LiveHubOptions,
@@ -337,6 +348,7 @@ class ReadPoller {
     this.answer = answer;
     this.#text = text;
     if (first) return;
+    this.onChange();
     for (const listener of [...this.#listeners]) listener();
   }
 }

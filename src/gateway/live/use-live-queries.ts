@@ -3,7 +3,7 @@ import {
   NoLiveMixedWithDeferStreamRule,
 } from "@n1ru4l/graphql-live-query";
 import jsonPatch from "fast-json-patch";
-import { type ExecutionArgs, type ExecutionResult, getOperationAST } from "graphql";
+import { type ExecutionArgs, type ExecutionResult, getOperationAST, print } from "graphql";
 import { isAsyncIterable, type Plugin, Repeater, SlidingBuffer } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
 import type { UpstreamRequest } from "../../upstream/client.ts";
@@ -43,6 +43,7 @@ export const NOT_LIVE = {
 } as const;
 
 type Execute = (args: ExecutionArgs) => unknown;
+type Execution = { result: ExecutionResult; reads: Reads };
 type Reads = Map<string, { template: ReadTemplate; answer: ReadAnswer | undefined }>;
 type LiveContext = GatewayContext & {
   socket?: object;
@@ -62,6 +63,9 @@ const STREAMING = /text\/event-stream|multipart\/mixed/i;
  */
 export function useLiveQueries(options: LiveQueryOptions): Plugin {
   const { hub } = options;
+  // Per key and selection, the execution under way at a count of changes: the subscribers of
+  // one change to one query (same key, document and variables) share one execution.
+  const executions = new Map<string, { changes: number; run: Promise<Execution> }>();
   return {
     onValidate({ addValidationRule }) {
       addValidationRule(NoLiveMixedWithDeferStreamRule);
@@ -134,6 +138,7 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
     release: () => void,
   ) {
     const hash = keyHash(authorization);
+    const selection = `${hash}\n${selectionKey(args)}`;
     // Only the newest result matters to a slow reader: it gets the latest when it reads again.
     return new Repeater<ExecutionResult>(async (push, stop) => {
       let last = comparable(first);
@@ -162,10 +167,13 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
         try {
           while (dirty && !stopped) {
             dirty = false;
-            const fresh = options.freshContext(context);
-            const reads: Reads = new Map();
-            fresh.reads.hook = answering(reads, hash);
-            const result = (await execute({ ...args, contextValue: fresh })) as ExecutionResult;
+            const { result, reads } = await shared(selection, () => {
+              const fresh = options.freshContext(context);
+              const reads: Reads = new Map();
+              fresh.reads.hook = answering(reads, hash);
+              const run = execute({ ...args, contextValue: fresh }) as Promise<ExecutionResult>;
+              return Promise.resolve(run).then((result) => ({ result, reads }));
+            });
             if (stopped) return;
             watch(reads);
             const text = comparable(result);
@@ -200,6 +208,21 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
     }, new SlidingBuffer(1));
   }
 
+  /** The execution of this selection at the present count of changes: shared, or started. */
+  function shared(selection: string, start: () => Promise<Execution>): Promise<Execution> {
+    const changes = hub.changes;
+    const under = executions.get(selection);
+    if (under && under.changes === changes) return under.run;
+    const run = start();
+    const entry = { changes, run };
+    executions.set(selection, entry);
+    const forget = () => {
+      if (executions.get(selection) === entry) executions.delete(selection);
+    };
+    run.then(forget, forget);
+    return run;
+  }
+
   /** A re-execution's reads: a polled one from its poller's answer, any other from the upstream. */
   function answering(reads: Reads, hash: string): NonNullable<ReadRoute["hook"]> {
     const record = recording(reads);
@@ -228,6 +251,15 @@ function recording(reads: Reads): NonNullable<ReadRoute["hook"]> {
       throw error;
     }
   };
+}
+
+/** What makes two subscribers' results the same, for one key: document, operation, variables. */
+function selectionKey(args: ExecutionArgs): string {
+  return JSON.stringify([
+    print(args.document),
+    args.operationName ?? null,
+    args.variableValues ?? null,
+  ]);
 }
 
 /** What two results are compared by: their data and their errors' messages and paths. */
