@@ -149,6 +149,23 @@ describe.concurrent("@live queries", () => {
     expect((await queryRuns(harness.url)) - before).toBe(1);
   });
 
+  it("pushes the answer once the upstream recovers from a failed first read", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(onTestFinished, {});
+    // Every attempt of the first read fails (the harness's client retries twice).
+    harness.sandbox.injectFault({ path: AGENT_PATH, status: 503, times: 3 });
+    const client = wsClient(harness);
+    onTestFinished(() => client.dispose() as Promise<void>);
+    const live = followWs(client, LIVE_AGENT);
+    const [first] = await live.count(1);
+    expect(first?.data?.agent).toBeNull();
+    expect(first?.errors?.map((error) => error.extensions?.code)).toEqual(["UPSTREAM_ERROR"]);
+    const [, recovered] = await live.count(2);
+    expect(recovered?.data?.agent).toEqual({ id: AGENT_ID, name: expect.any(String) });
+    expect(recovered?.errors).toBeUndefined();
+  });
+
   it("pushes at once after a write through the gateway", async ({ onTestFinished }) => {
     const harness = await start(onTestFinished, {}, { pollIntervalMs: 60_000 });
     const client = wsClient(harness);

@@ -243,7 +243,8 @@ class ReadPoller {
 
   /** An answer read by a live query itself: kept when it differs (it is at least as new). */
   offer(answer: ReadAnswer): void {
-    this.#deliver(answer);
+    // A new poller's first answer is the caller's own: no one needs telling.
+    this.#deliver(answer, this.#text === undefined);
   }
 
   /** Reads again at once (a write through the gateway), whatever the lease says. */
@@ -341,13 +342,16 @@ class ReadPoller {
     if (update.status !== undefined) this.#deliver(update.status as ReadAnswer);
   }
 
-  #deliver(answer: ReadAnswer): void {
+  /**
+   * A newer answer: kept, and its listeners told (a poller that began without one, because its
+   * first read failed, tells them of its first answer too).
+   */
+  #deliver(answer: ReadAnswer, quiet = false): void {
     const text = answerText(answer);
     if (text === this.#text) return;
-    const first = this.#text === undefined;
     this.answer = answer;
     this.#text = text;
-    if (first) return;
+    if (quiet) return;
     this.onChange();
     for (const listener of [...this.#listeners]) listener();
   }

@@ -39,8 +39,9 @@ export function templateOf(req: UpstreamRequest): ReadTemplate {
 /** What the upstream said, as a poller keeps it; undefined for a failure that is not an answer. */
 export function answerOf(outcome: UpstreamResponse<unknown> | unknown): ReadAnswer | undefined {
   if (outcome instanceof UpstreamError) {
-    // A 429 says nothing of the resource: the poller pauses instead (live-hub.ts).
-    if (outcome.status === 429) return undefined;
+    // A 429 or a 5xx says nothing of the resource: the poller keeps its last answer and reads
+    // again (after a 429's reset: live-hub.ts), rather than push a passing failure to everyone.
+    if (outcome.status === 429 || outcome.status >= 500) return undefined;
     return {
       error: {
         status: outcome.status,
