@@ -205,6 +205,32 @@ describe.concurrent("@live queries", () => {
     expect(globexLive.results).toHaveLength(1);
   });
 
+  it("holds a query's rules: no key, or past the depth limit, is refused before any call", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(onTestFinished, {}, { maxDepth: 2 });
+    harness.sandbox.clearRequests();
+    const keyless = await fetch(`${harness.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "text/event-stream" },
+      body: JSON.stringify({ query: LIVE_AGENT, variables: { id: AGENT_ID } }),
+    });
+    expect(await keyless.text()).toContain('"code":"UNAUTHENTICATED"');
+    const client = wsClient(harness);
+    onTestFinished(() => client.dispose() as Promise<void>);
+    const deep = followWs(
+      client,
+      /* GraphQL */ `query Deep($id: ID!) @live { agent(id: $id) { voiceConfigs { id } } }`,
+    );
+    const errors = (await deep.ended.then(
+      () => deep.results[0]?.errors ?? [],
+      (refusal: unknown) => refusal,
+    )) as Array<{ extensions?: { code?: unknown } }>;
+    expect(errors.map((error) => error.extensions?.code)).toEqual(["DEPTH_LIMIT_EXCEEDED"]);
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+    expect(harness.gateway.liveHub.pollerCount).toBe(0);
+  });
+
   it("refuses a live query past MAX_LIVE_QUERY_READS", async ({ onTestFinished }) => {
     const harness = await start(onTestFinished, {}, { live: { maxReads: 1 } });
     const client = wsClient(harness);
