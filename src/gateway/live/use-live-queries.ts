@@ -92,7 +92,6 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
   async function runLive(args: ExecutionArgs, execute: Execute) {
     const context = args.contextValue as LiveContext;
     const authorization = context.authorization ?? "";
-    // Judged before any call from the static estimate, and again from the reads actually made.
     if (hub.shuttingDown) {
       const refusal = gatewayError(
         "SHUTTING_DOWN",
@@ -100,6 +99,7 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
       );
       return { errors: [requestLevel(refusal)] };
     }
+    // Judged before any call from the static estimate, and again from the reads actually made.
     const estimated = factsOf(context).estimatedUpstreamCalls ?? 0;
     if (estimated > options.maxReads) return tooManyReads(estimated, options.maxReads);
     let release: () => void;
