@@ -16,7 +16,7 @@ import {
   takeReads,
   wsClient,
 } from "./live-support.ts";
-import { start } from "./subscriptions-support.ts";
+import { LIVE, SUBSCRIPTION, start } from "./subscriptions-support.ts";
 
 const AGENT_PATH = `/v1/agents/${AGENT_ID}`;
 
@@ -276,6 +276,34 @@ describe.concurrent("@live queries", () => {
         errors: [
           expect.objectContaining({
             extensions: expect.objectContaining({ code: "SUBSCRIPTION_LIMIT_EXCEEDED" }),
+          }),
+        ],
+      }),
+    ]);
+  });
+
+  it("counts live queries and subscriptions of one key together", async ({ onTestFinished }) => {
+    const harness = await start(
+      onTestFinished,
+      { callDurationMs: 60_000 },
+      { bounds: { maxSubscriptionsPerKey: 1 } },
+    );
+    const client = wsClient(harness);
+    onTestFinished(() => client.dispose() as Promise<void>);
+    const status = followWs(client, SUBSCRIPTION, { id: LIVE });
+    await status.count(1);
+    const other = wsClient(harness);
+    onTestFinished(() => other.dispose() as Promise<void>);
+    const live = followWs(other, LIVE_AGENT);
+    await live.ended.catch(() => undefined);
+    expect(live.results).toEqual([
+      expect.objectContaining({
+        errors: [
+          expect.objectContaining({
+            extensions: expect.objectContaining({
+              code: "SUBSCRIPTION_LIMIT_EXCEEDED",
+              subscriptions: { limit: 1, scope: "key" },
+            }),
           }),
         ],
       }),
