@@ -130,6 +130,39 @@ describe("live queries across a fleet", () => {
   });
 });
 
+describe("live queries while Redis is away", () => {
+  it("poll for each instance's own subscribers, and share one poller again after", async () => {
+    const fleet = closing(await startFleet(2, { gateway: { pollIntervalMs: INTERVAL_MS } }));
+    const query = /* GraphQL */ `query Desk($id: ID!) @live { agent(id: $id) { id name } }`;
+    const clients = fleet.instances.map((instance) => wsClient(asHarness(instance.url), ACME));
+    try {
+      const lives = clients.map((client) => followWs(client, query, { id: AGENT }));
+      await Promise.all(lives.map((live) => live.count(1, 5_000)));
+      const hubs = fleet.instances.map((instance) => instance.gateway.liveHub);
+      await fleet.redis.kill();
+      await vi.waitFor(() => expect(hubs.map((hub) => hub.ownedPollerCount)).toEqual([1, 1]), {
+        timeout: 5_000,
+        interval: 20,
+      });
+      const renamed = await fetch(`${fleet.sandbox.url}/v1/agents/${AGENT}`, {
+        method: "PATCH",
+        headers: { authorization: ACME, "content-type": "application/json" },
+        body: JSON.stringify({ name: "Desk without Redis" }),
+      });
+      expect(renamed.status).toBe(200);
+      await Promise.all(lives.map((live) => live.count(2, 5_000)));
+      for (const live of lives) expect(agentName(live.results[1])).toBe("Desk without Redis");
+      await fleet.redis.restart();
+      await vi.waitFor(
+        () => expect(hubs.map((hub) => hub.ownedPollerCount).sort()).toEqual([0, 1]),
+        { timeout: 10_000, interval: 20 },
+      );
+    } finally {
+      await Promise.all(clients.map((client) => client.dispose()));
+    }
+  });
+});
+
 describe("live queries across a fleet of npm start processes", () => {
   const start = scriptPerTest("src/main.ts", {
     POLL_INTERVAL_MS: String(INTERVAL_MS),
