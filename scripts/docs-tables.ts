@@ -178,6 +178,13 @@ export const LIMITS: LimitRow[] = [
     answer: `${refused("SUBSCRIPTION_LIMIT_EXCEEDED")} in one payload, \`scope: "server"\``,
   },
   {
+    setting: "MAX_LIVE_QUERY_READS",
+    defaults: "maxLiveQueryReads",
+    bound:
+      "upstream reads one `@live` query may keep polled: its static estimate, then the reads it made (a live query counts as a subscription too)",
+    answer: `${refused("COST_LIMIT_EXCEEDED")} in one payload, \`extensions.cost: { liveReads, maxLiveReads }\``,
+  },
+  {
     setting: "SESSION_RATE_LIMIT",
     defaults: "sessionRateLimitPerMinute",
     bound: "operations one session may run a minute (session mode)",

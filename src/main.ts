@@ -93,6 +93,10 @@ async function main(): Promise<void> {
     upstream,
     ...(redis ? { fleet: { redis, keyMemory } } : {}),
     sharing: { coalesce: config.UPSTREAM_COALESCE, cacheTtlS: config.UPSTREAM_CACHE_TTL_S },
+    live: {
+      maxReads: config.MAX_LIVE_QUERY_READS,
+      rateLimitShare: config.LIVE_RATE_LIMIT_PERCENT / 100,
+    },
     maxUpstreamCalls: config.MAX_UPSTREAM_CALLS,
     maxDepth: config.MAX_DEPTH,
     maxAliases: config.MAX_ALIASES,

@@ -91,7 +91,9 @@ export const gatewayEnv = z.object({
     .describe("Largest request body, and largest graphql-ws message (413 past it)."),
   POLL_INTERVAL_MS: intVar(100, 60_000)
     .default(GATEWAY_DEFAULTS.pollIntervalMs)
-    .describe("How often `conversationStatus` polls operation 8."),
+    .describe(
+      "How often `conversationStatus` polls operation 8, and live queries re-read each upstream GET.",
+    ),
   MAX_SUBSCRIPTIONS_PER_KEY: intVar(1, 1_000_000)
     .default(GATEWAY_DEFAULTS.maxSubscriptionsPerKey)
     .describe("Subscriptions one key may hold on this instance."),
@@ -110,6 +112,17 @@ export const gatewayEnv = z.object({
   MAX_SUBSCRIPTIONS_TOTAL: intVar(1, 1_000_000)
     .default(GATEWAY_DEFAULTS.maxSubscriptionsTotal)
     .describe("Subscriptions this instance serves at once."),
+  // Live queries (docs/live-queries.md).
+  MAX_LIVE_QUERY_READS: intVar(1, 10_000)
+    .default(GATEWAY_DEFAULTS.maxLiveQueryReads)
+    .describe(
+      "Most upstream reads one `@live` query may keep polled (its estimate, then its reads); past it, `COST_LIMIT_EXCEEDED`.",
+    ),
+  LIVE_RATE_LIMIT_PERCENT: intVar(1, 100)
+    .default(GATEWAY_DEFAULTS.liveRateLimitShare * 100)
+    .describe(
+      "Percent of a key's advertised `X-RateLimit-Remaining` its live-query pollers may spend before the window resets; past it their intervals stretch.",
+    ),
   // graphql-sse's single-connection streams (docs/limits.md).
   SSE_RESERVATION_TTL_MS: intVar(100, 600_000)
     .default(GATEWAY_DEFAULTS.sseReservationTtlMs)

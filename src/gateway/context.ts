@@ -2,7 +2,7 @@ import { initContextCache } from "@pothos/core";
 import type { CursorKey } from "../connections/cursor.ts";
 import { gatewayError } from "../errors.ts";
 import type { SchemaContext } from "../schema/context.ts";
-import type { UpstreamClient } from "../upstream/client.ts";
+import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from "../upstream/client.ts";
 import type { RateLimit } from "../upstream/rate-limit.ts";
 import { createRestApi } from "../upstream/rest-api.ts";
 import type { SharedHow } from "../upstream/sharing.ts";
@@ -91,6 +91,19 @@ export interface GatewayContext extends SchemaContext {
   readonly session?: Session;
   /** What the plugins learned about the operation before it ran (operation-facts.ts). */
   facts?: OperationFacts;
+  /** Where this operation's upstream calls go: a live query records or answers them (live/). */
+  readonly reads: ReadRoute;
+}
+
+/** Sends one upstream request as the operation would; a read hook may answer it instead. */
+export type SendUpstream = (req: UpstreamRequest) => Promise<UpstreamResponse<unknown>>;
+
+/**
+ * A live query's hold on its operation's calls (live/live-reads.ts): it sees every request
+ * before it is sent, and may record its answer or answer it from a poller's fresh copy.
+ */
+export interface ReadRoute {
+  hook?: (req: UpstreamRequest, send: SendUpstream) => Promise<UpstreamResponse<unknown>>;
 }
 
 export interface ContextDependencies {
@@ -110,6 +123,8 @@ export interface ContextDependencies {
   usageByRequest?: WeakMap<Request, UpstreamUsage>;
   /** Told of every call answered without an upstream call of its own (metrics). */
   onCallShared?: (call: { route: string; how: SharedHow }) => void;
+  /** Told of every write answered 2xx, by the key that made it (live queries re-read at once). */
+  onWrite?: (authorization: string) => void;
 }
 
 /** Reads the header from a Fetch API request, or from graphql-ws connection params. */
@@ -169,20 +184,26 @@ export function createContext(
   const operation = new AbortController();
   const bypassesCache = /\bno-cache\b/i.test(request?.headers.get("cache-control") ?? "");
   // Every attempt and every answer of this operation's calls counts against its usage.
+  const send: SendUpstream = (req) =>
+    deps.upstream.request({
+      ...req,
+      mayRetry: usage.mayRetry,
+      onAnswerRead: usage.recordAnswer,
+      onShared: (how) => {
+        usage.recordShared(how);
+        req.onShared?.(how);
+      },
+      // A client may skip the read cache for one request (docs/upstream-sharing.md).
+      cache: bypassesCache ? "bypass" : "use",
+    });
+  const reads: ReadRoute = {};
   const upstream: UpstreamClient = {
     ...deps.upstream,
-    request: (req) =>
-      deps.upstream.request({
-        ...req,
-        mayRetry: usage.mayRetry,
-        onAnswerRead: usage.recordAnswer,
-        onShared: (how) => {
-          usage.recordShared(how);
-          req.onShared?.(how);
-        },
-        // A client may skip the read cache for one request (docs/upstream-sharing.md).
-        cache: bypassesCache ? "bypass" : "use",
-      }),
+    request: async <T>(req: UpstreamRequest) => {
+      const response = reads.hook ? await reads.hook(req, send) : await send(req);
+      if (req.method !== "GET" && response.status < 300) deps.onWrite?.(req.authorization);
+      return response as UpstreamResponse<T>;
+    },
   };
   const api = createRestApi(upstream, {
     authorization: authorization ?? "",
@@ -200,6 +221,7 @@ export function createContext(
     usage,
     operation,
     requestId,
+    reads,
     conversationStatusHub: deps.conversationStatusHub,
     cursorKey: deps.cursorKey,
   };

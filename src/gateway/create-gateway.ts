@@ -28,6 +28,9 @@ import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import { cancelOnDisconnect, createFastPath, type FastPath } from "./fast-path.ts";
 import { createFleetState, type FleetOptions } from "./fleet-state.ts";
 import { renderGraphiQLPage, useGraphiQLAssets } from "./graphiql-page.ts";
+import { LiveHub } from "./live/live-hub.ts";
+import { registerLiveMetrics } from "./live/live-metrics.ts";
+import { useLiveQueries } from "./live/use-live-queries.ts";
 import { createGatewayLogger } from "./logger.ts";
 import { maskError, maskSessionError } from "./mask-error.ts";
 import { GatewayMetrics } from "./metrics.ts";
@@ -40,7 +43,7 @@ import {
 } from "./session/session-mode.ts";
 import { useAnswerRedaction } from "./session/use-answer-redaction.ts";
 import { SessionRefused } from "./session/verify-session.ts";
-import { useSubscriptionBounds } from "./subscription-bounds.ts";
+import { SubscriptionCounts, useSubscriptionBounds } from "./subscription-bounds.ts";
 import { boundedParserCaches } from "./text-caches.ts";
 import { useOperationSpans } from "./tracing.ts";
 import { useApiKeyGate } from "./use-api-key-gate.ts";
@@ -122,10 +125,14 @@ export interface GatewayOptions {
    * (UPSTREAM_COALESCE, default on), and the read cache's TTL (UPSTREAM_CACHE_TTL_S, default 0: off).
    */
   sharing?: { coalesce?: boolean; cacheTtlS?: number };
+  /** `@live` queries (docs/live-queries.md): MAX_LIVE_QUERY_READS, LIVE_RATE_LIMIT_SHARE. */
+  live?: { maxReads?: number; rateLimitShare?: number };
 }
 
 export type Gateway = YogaServerInstance<GatewayServerContext, GatewayContext> & {
   conversationStatusHub: ConversationStatusHub;
+  /** The pollers of `@live` queries. */
+  liveHub: LiveHub;
   /** The node:http fast path of the common case, through the same plugins (fast-path.ts). */
   fastPath: FastPath;
   /**
@@ -193,8 +200,17 @@ export function createGateway(options: GatewayOptions): Gateway {
       log("info", `poller started: request ID ${requestId}, instance ${instanceId}`),
     ...(fleet ? { fleet: fleet.pollers } : {}),
   });
+  const liveHub = new LiveHub({
+    upstream,
+    intervalMs: pollIntervalMs,
+    rateLimitShare: options.live?.rateLimitShare ?? GATEWAY_DEFAULTS.liveRateLimitShare,
+    onCallDone: metrics.recordUpstreamCall,
+    ...(fleet ? { fleet: fleet.pollers } : {}),
+  });
+  registerLiveMetrics(metrics.registry, liveHub);
   const dependencies = {
     upstream,
+    onWrite: (authorization: string) => liveHub.invalidate(authorization),
     conversationStatusHub,
     cursorKey: createCursorKey(options.cursorSecret),
     maxUpstreamCalls: options.maxUpstreamCalls ?? GATEWAY_DEFAULTS.maxUpstreamCalls,
@@ -250,6 +266,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
   });
 
+  const freshContext = eventContextFor(dependencies, options.operationDeadlineMs);
+  const subscriptionCounts = new SubscriptionCounts(bounds);
   yoga = createYoga<GatewayServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -350,7 +368,14 @@ export function createGateway(options: GatewayOptions): Gateway {
       }),
       useApiKeyGate(),
       useUpstreamReport(),
-      useSubscriptionBounds(bounds, eventContextFor(dependencies, options.operationDeadlineMs)),
+      useSubscriptionBounds(bounds, freshContext, subscriptionCounts),
+      // After the answer's redaction: a patch is made of what the client may see.
+      useLiveQueries({
+        hub: liveHub,
+        counts: subscriptionCounts,
+        freshContext,
+        maxReads: options.live?.maxReads ?? GATEWAY_DEFAULTS.maxLiveQueryReads,
+      }),
       useHttpStatusInErrors(),
     ],
   });
@@ -369,10 +394,14 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
   return Object.assign(yoga, {
     conversationStatusHub,
+    liveHub,
     fastPath,
     connectionRefusal,
     sseStreams: sse.streams,
-    closeFleet: () => fleet?.close(),
+    closeFleet: () => {
+      liveHub.close();
+      fleet?.close();
+    },
     metrics,
   });
 }

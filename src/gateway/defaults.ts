@@ -18,6 +18,10 @@ export const GATEWAY_DEFAULTS = {
   maxSubscriptionsPerKey: 100,
   maxSubscriptionsPerConnection: 25,
   maxSubscriptionsTotal: 2000,
+  // Live queries (docs/live-queries.md): distinct GETs one may keep polled, and the part of a
+  // key's advertised remaining rate limit its pollers may spend before their intervals stretch.
+  maxLiveQueryReads: 20,
+  liveRateLimitShare: 0.5,
   // Caches fed by request text (docs/limits.md): bytes of text kept per cache, and per document.
   apqMaxBytes: 8 * 1024 * 1024,
   apqCapacity: 1000,

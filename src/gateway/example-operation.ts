@@ -1,10 +1,12 @@
 /**
  * The operations GraphiQL opens with: an overview that finds live calls (new ones keep starting,
- * so there is always one), and a subscription to follow one of them by the ID it answered. Every
- * node selects its `id`, so client caches key it.
+ * so there is always one), the live calls list kept current (`@live`: calls keep starting and
+ * ending), and a subscription to follow one of them by the ID it answered. Every node selects its
+ * `id`, so client caches key it.
  */
 export const EXAMPLE_OPERATION = `# voicegraph: the Voice AI Agent Platform as one GraphQL schema.
-# Run Overview, then paste a live call's id into the variables pane as {"id": "cnv_…"} and run FollowCall.
+# Run Overview; run LiveCalls and watch calls start and end (@live keeps any query current);
+# paste a live call's id into the variables pane as {"id": "cnv_…"} and run FollowCall.
 query Overview {
   organization {
     id
@@ -30,6 +32,20 @@ query Overview {
       id
       duration
       channel
+      agent {
+        id
+        name
+      }
+    }
+  }
+}
+
+query LiveCalls @live {
+  conversations(first: 10, filter: { status: IN_PROGRESS }) {
+    totalCount
+    nodes {
+      id
+      startedAt
       agent {
         id
         name

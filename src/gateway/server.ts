@@ -172,6 +172,7 @@ export async function listen(
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
       try {
         gateway.conversationStatusHub.shutDown();
+        gateway.liveHub.shutDown();
         await new Promise((resolve) => setTimeout(resolve, Math.min(FAREWELL_MS, graceMs)));
         for (const socket of webSockets.clients) socket.close(GOING_AWAY.code, GOING_AWAY.reason);
         gateway.sseStreams.closeAll();

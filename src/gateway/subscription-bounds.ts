@@ -103,8 +103,9 @@ function limitExceeded(why: string, extensions: { limit: number; scope: string }
 export function useSubscriptionBounds(
   limits: SubscriptionLimits,
   eventContext: EventContext,
+  /** Shared with live queries (live/use-live-queries.ts), which count as subscriptions. */
+  counts: SubscriptionCounts = new SubscriptionCounts(limits),
 ): Plugin {
-  const counts = new SubscriptionCounts(limits);
   // Per event object (the poller hands every subscriber the same one): per selection, its result.
   const resolved = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
 

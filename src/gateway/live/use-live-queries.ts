@@ -1,0 +1,312 @@
+import {
+  isLiveQueryOperationDefinitionNode,
+  NoLiveMixedWithDeferStreamRule,
+} from "@n1ru4l/graphql-live-query";
+import jsonPatch from "fast-json-patch";
+import { type ExecutionArgs, type ExecutionResult, getOperationAST, print } from "graphql";
+import { isAsyncIterable, type Plugin, Repeater, SlidingBuffer } from "graphql-yoga";
+import { gatewayError } from "../../errors.ts";
+import type { UpstreamRequest } from "../../upstream/client.ts";
+import { keyHash } from "../../upstream/key-memory.ts";
+import type { GatewayContext, ReadRoute, SendUpstream } from "../context.ts";
+import { requestLevel } from "../http-status.ts";
+import { factsOf } from "../operation-facts.ts";
+import type { SubscriptionCounts } from "../subscription-bounds.ts";
+import type { LiveHub } from "./live-hub.ts";
+import {
+  answerOf,
+  type ReadAnswer,
+  type ReadTemplate,
+  replay,
+  requestKeyOf,
+  templateOf,
+} from "./live-reads.ts";
+
+export interface LiveQueryOptions {
+  hub: LiveHub;
+  /** The subscription counts: a live query is one subscription for every limit. */
+  counts: SubscriptionCounts;
+  /** A fresh context for one re-execution (its own loads, budget and deadline). */
+  freshContext: (subscriber: GatewayContext) => GatewayContext;
+  /** MAX_LIVE_QUERY_READS: most distinct upstream GETs one live query may keep polled. */
+  maxReads: number;
+}
+
+/** The request extension that asks for JSON Patches after the first result. */
+export const PATCH_EXTENSION = "livePatch";
+
+/** What a client that asked for plain JSON is told: the answer, once. */
+export const NOT_LIVE = {
+  live: false,
+  reason:
+    "This answer is not kept current: ask for text/event-stream or multipart/mixed, or use graphql-ws.",
+} as const;
+
+type Execute = (args: ExecutionArgs) => unknown;
+type Execution = { result: ExecutionResult; reads: Reads };
+type Reads = Map<string, { template: ReadTemplate; answer: ReadAnswer | undefined }>;
+type LiveContext = GatewayContext & {
+  socket?: object;
+  request?: Request;
+  params?: { extensions?: Record<string, unknown> };
+};
+
+/** Media types of a client that takes several results for one request. */
+const STREAMING = /text\/event-stream|multipart\/mixed/i;
+
+/**
+ * `query … @live` (@n1ru4l/graphql-live-query's directive): the first result is the answer;
+ * the gateway then follows every upstream GET that answer read, through the live hub's shared
+ * pollers, and executes the query again, with its reads answered from the pollers' fresh copies,
+ * whenever one of them changed; a result is pushed only when it differs from the last one. A
+ * client that takes one JSON answer gets it once, with `extensions.live` saying so.
+ */
+export function useLiveQueries(options: LiveQueryOptions): Plugin {
+  const { hub } = options;
+  // Per key and selection, the execution under way at a count of changes: the subscribers of
+  // one change to one query (same key, document and variables) share one execution.
+  const executions = new Map<string, { changes: number; run: Promise<Execution> }>();
+  return {
+    onValidate({ addValidationRule }) {
+      addValidationRule(NoLiveMixedWithDeferStreamRule);
+    },
+    onExecute({ args, executeFn, setExecuteFn }) {
+      const operation = getOperationAST(args.document, args.operationName);
+      if (!operation || !isLiveQueryOperationDefinitionNode(operation, args.variableValues)) {
+        return undefined;
+      }
+      const context = args.contextValue as unknown as LiveContext;
+      const streams =
+        context.socket !== undefined ||
+        STREAMING.test(context.request?.headers.get("accept") ?? "");
+      if (!streams) {
+        setExecuteFn(async (run) => notLive((await executeFn(run)) as ExecutionResult));
+        return undefined;
+      }
+      setExecuteFn((run) => runLive(run, executeFn as Execute) as never);
+      const wantsPatches = context.params?.extensions?.[PATCH_EXTENSION] === "json-patch";
+      return wantsPatches ? { onExecuteDone: patching as never } : undefined;
+    },
+  };
+
+  async function runLive(args: ExecutionArgs, execute: Execute) {
+    const context = args.contextValue as LiveContext;
+    const authorization = context.authorization ?? "";
+    if (hub.shuttingDown) {
+      const refusal = gatewayError(
+        "SHUTTING_DOWN",
+        "The server is shutting down; run this live query again to keep following it.",
+      );
+      return { errors: [requestLevel(refusal)] };
+    }
+    // Judged before any call from the static estimate, and again from the reads actually made.
+    const estimated = factsOf(context).estimatedUpstreamCalls ?? 0;
+    if (estimated > options.maxReads) return tooManyReads(estimated, options.maxReads);
+    let release: () => void;
+    try {
+      release = options.counts.acquire(keyHash(authorization), context.socket ?? context.request);
+    } catch (error) {
+      return { errors: [requestLevel(error as ReturnType<typeof gatewayError>)] };
+    }
+    const reads: Reads = new Map();
+    // A read another live query of this key already polls is answered from its poller: a new
+    // subscriber costs no upstream call for what is already followed.
+    context.reads.hook = answering(reads, keyHash(authorization));
+    let first: ExecutionResult;
+    try {
+      first = (await execute(args)) as ExecutionResult;
+    } catch (error) {
+      release();
+      throw error;
+    } finally {
+      context.reads.hook = undefined;
+    }
+    if (reads.size > options.maxReads) {
+      release();
+      return tooManyReads(reads.size, options.maxReads);
+    }
+    return follow(args, execute, context, authorization, first, reads, release);
+  }
+
+  function follow(
+    args: ExecutionArgs,
+    execute: Execute,
+    context: LiveContext,
+    authorization: string,
+    first: ExecutionResult,
+    firstReads: Reads,
+    release: () => void,
+  ) {
+    const hash = keyHash(authorization);
+    const selection = `${hash}\n${selectionKey(args)}`;
+    // Only the newest result matters to a slow reader: it gets the latest when it reads again.
+    return new Repeater<ExecutionResult>(async (push, stop) => {
+      let last = comparable(first);
+      void push(first);
+      const watches = new Map<string, () => void>();
+      let stopped = false;
+      let dirty = false;
+      let running = false;
+
+      const watch = (reads: Reads) => {
+        for (const [key, read] of reads) {
+          if (!watches.has(key)) {
+            watches.set(key, hub.watch(authorization, key, read.template, read.answer, changed));
+          }
+        }
+        for (const [key, unwatch] of watches) {
+          if (!reads.has(key)) {
+            unwatch();
+            watches.delete(key);
+          }
+        }
+      };
+
+      async function again(): Promise<void> {
+        running = true;
+        try {
+          while (dirty && !stopped) {
+            dirty = false;
+            const { result, reads } = await shared(selection, () => {
+              const fresh = options.freshContext(context);
+              const reads: Reads = new Map();
+              fresh.reads.hook = answering(reads, hash);
+              const run = execute({ ...args, contextValue: fresh }) as Promise<ExecutionResult>;
+              return Promise.resolve(run).then((result) => ({ result, reads }));
+            });
+            if (stopped) return;
+            watch(reads);
+            const text = comparable(result);
+            if (text !== last) {
+              last = text;
+              void push(result);
+            }
+          }
+        } catch (error) {
+          stop(error);
+        } finally {
+          running = false;
+        }
+      }
+
+      function changed() {
+        dirty = true;
+        if (!running && !stopped) void again();
+      }
+
+      watch(firstReads);
+      const forget = hub.addStream((error) => {
+        void push({ errors: [error as ReturnType<typeof gatewayError>] });
+        stop();
+      });
+      await stop;
+      forget();
+      stopped = true;
+      for (const unwatch of watches.values()) unwatch();
+      watches.clear();
+      release();
+    }, new SlidingBuffer(1));
+  }
+
+  /** The execution of this selection at the present count of changes: shared, or started. */
+  function shared(selection: string, start: () => Promise<Execution>): Promise<Execution> {
+    const changes = hub.changes;
+    const under = executions.get(selection);
+    if (under && under.changes === changes) return under.run;
+    const run = start();
+    const entry = { changes, run };
+    executions.set(selection, entry);
+    const forget = () => {
+      if (executions.get(selection) === entry) executions.delete(selection);
+    };
+    run.then(forget, forget);
+    return run;
+  }
+
+  /** A re-execution's reads: a polled one from its poller's answer, any other from the upstream. */
+  function answering(reads: Reads, hash: string): NonNullable<ReadRoute["hook"]> {
+    const record = recording(reads);
+    return async (req, send) => {
+      if (req.method !== "GET") return send(req);
+      const key = requestKeyOf(req);
+      const known = hub.answer(hash, key);
+      if (known === undefined) return record(req, send);
+      reads.set(key, { template: templateOf(req), answer: known });
+      return replay(known);
+    };
+  }
+}
+
+/** Sends each GET as usual, and notes what it read and what the upstream answered. */
+function recording(reads: Reads): NonNullable<ReadRoute["hook"]> {
+  return async (req: UpstreamRequest, send: SendUpstream) => {
+    if (req.method !== "GET") return send(req);
+    const key = requestKeyOf(req);
+    try {
+      const response = await send(req);
+      reads.set(key, { template: templateOf(req), answer: answerOf(response) });
+      return response;
+    } catch (error) {
+      reads.set(key, { template: templateOf(req), answer: answerOf(error) });
+      throw error;
+    }
+  };
+}
+
+/** What makes two subscribers' results the same, for one key: document, operation, variables. */
+function selectionKey(args: ExecutionArgs): string {
+  return JSON.stringify([
+    print(args.document),
+    args.operationName ?? null,
+    args.variableValues ?? null,
+  ]);
+}
+
+/** What two results are compared by: their data and their errors' messages and paths. */
+function comparable(result: ExecutionResult): string {
+  return JSON.stringify([
+    result.data ?? null,
+    (result.errors ?? []).map((error) => [error.message, error.path ?? null]),
+  ]);
+}
+
+function tooManyReads(reads: number, maxReads: number): ExecutionResult {
+  const refusal = gatewayError(
+    "COST_LIMIT_EXCEEDED",
+    `This live query would keep ${reads} upstream reads polled; a live query may keep at most ` +
+      `${maxReads} (MAX_LIVE_QUERY_READS). Ask for fewer fields or smaller lists.`,
+    { cost: { liveReads: reads, maxLiveReads: maxReads } },
+  );
+  return { errors: [requestLevel(refusal)] };
+}
+
+function notLive(result: ExecutionResult): ExecutionResult {
+  return { ...result, extensions: { ...result.extensions, live: NOT_LIVE } };
+}
+
+type Result = ExecutionResult & { revision?: number; patch?: unknown };
+
+/**
+ * JSON Patch (RFC 6902) on request, in @n1ru4l/graphql-live-query-patch's wire shape: the first
+ * result whole with `revision: 1`, then `{ patch, revision }` from one result to the next.
+ */
+function patching({ result }: { result: unknown }) {
+  if (!isAsyncIterable(result)) return undefined;
+  let previous: Record<string, unknown> | undefined;
+  let revision = 0;
+  return {
+    onNext({ result: next, setResult }: { result: Result; setResult: (r: Result) => void }) {
+      revision += 1;
+      const data = (next.data ?? {}) as Record<string, unknown>;
+      if (previous === undefined) {
+        previous = data;
+        setResult({ ...next, revision });
+        return;
+      }
+      const patch = jsonPatch.compare(previous, data);
+      previous = data;
+      const { data: _whole, ...rest } = next;
+      setResult({ ...rest, patch, revision });
+    },
+  };
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it, vi } from "vitest";
+import { manualClock } from "../support/clock.ts";
+import { ACME } from "./harness.ts";
+import { AGENT_ID, followWs, LIVE_AGENT, wsClient } from "./live-support.ts";
+import { start } from "./subscriptions-support.ts";
+
+const AGENT_PATH = `/v1/agents/${AGENT_ID}`;
+const HOUR_MS = 3_600_000;
+
+describe.concurrent("live queries within the rate limit", () => {
+  it("poll at the interval while the key's rate limit is ample", async ({ onTestFinished }) => {
+    const harness = await start(onTestFinished, {}, { pollIntervalMs: 100 });
+    const client = wsClient(harness);
+    onTestFinished(() => client.dispose() as Promise<void>);
+    await followWs(client, LIVE_AGENT).count(1);
+    await vi.waitFor(() => expect(harness.gateway.liveHub.pacing(ACME)).toBe(100), {
+      timeout: 2_000,
+    });
+  });
+
+  it("stretch their intervals as the advertised remaining falls", async ({ onTestFinished }) => {
+    // The sandbox's window starts in the future, so it ends at least an hour from now: 9 calls
+    // left for an hour is a share of 4 (LIVE_RATE_LIMIT_PERCENT 50), one per 15 minutes.
+    const windowStart = Math.ceil(Date.now() / HOUR_MS) * HOUR_MS;
+    const clock = manualClock(windowStart + 1_000);
+    const harness = await start(
+      onTestFinished,
+      { now: clock.now, rateLimit: 10, rateWindowSeconds: 3600 },
+      { pollIntervalMs: 100 },
+    );
+    const client = wsClient(harness);
+    onTestFinished(() => client.dispose() as Promise<void>);
+    await followWs(client, LIVE_AGENT).count(1);
+    await vi.waitFor(
+      () => expect(harness.gateway.liveHub.pacing(ACME)).toBeGreaterThanOrEqual(60_000),
+      { timeout: 2_000 },
+    );
+  });
+
+  it("pause the key's pollers after a 429 until its reset", async ({ onTestFinished }) => {
+    const harness = await start(onTestFinished, {}, { pollIntervalMs: 100 });
+    const client = wsClient(harness);
+    onTestFinished(() => client.dispose() as Promise<void>);
+    await followWs(client, LIVE_AGENT).count(1);
+    const reset = Math.ceil(Date.now() / 1000) + 30;
+    harness.sandbox.injectFault({
+      path: AGENT_PATH,
+      status: 429,
+      headers: {
+        "X-RateLimit-Limit": "100",
+        "X-RateLimit-Remaining": "0",
+        "X-RateLimit-Reset": String(reset),
+      },
+    });
+    await vi.waitFor(
+      () => expect(harness.gateway.liveHub.pacing(ACME)).toBeGreaterThanOrEqual(20_000),
+      { timeout: 2_000 },
+    );
+  });
+});
