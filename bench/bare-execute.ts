@@ -1,8 +1,8 @@
 import { createServer } from "node:http";
 import { type DocumentNode, execute, parse, validate } from "graphql";
 import { createCursorKey } from "../src/connections/cursor.ts";
-import { createContext } from "../src/gateway/context.ts";
-import { ConversationStatusHub } from "../src/gateway/conversation-status-hub.ts";
+import { createContext } from "../src/gateway/execution/context.ts";
+import { ConversationStatusHub } from "../src/gateway/subscriptions/conversation-status-hub.ts";
 import { schema } from "../src/schema/index.ts";
 import { createUpstreamClient } from "../src/upstream/client.ts";
 import { serveUntilStopped } from "./processes.ts";

@@ -3,7 +3,7 @@ import { fileURLToPath } from "node:url";
 import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from "../src/errors.ts";
 import { gatewayEnv } from "../src/gateway/config.ts";
 import { GATEWAY_DEFAULTS } from "../src/gateway/defaults.ts";
-import { webSocketShare } from "../src/gateway/socket-bounds.ts";
+import { webSocketShare } from "../src/gateway/http/socket-bounds.ts";
 import { defaultOf } from "./config-reference.ts";
 
 /**

@@ -1,14 +1,14 @@
 import { ConfigError } from "./env.ts";
 import { createFleetRedis } from "./fleet/redis.ts";
+import { readTrustedDocuments } from "./gateway/admission/trusted-documents.ts";
 import { type GatewayConfig, readGatewayConfig } from "./gateway/config.ts";
 import { createGateway } from "./gateway/create-gateway.ts";
-import { EXAMPLE_OPERATION } from "./gateway/example-operation.ts";
-import { serveMetrics } from "./gateway/metrics-server.ts";
-import { listen } from "./gateway/server.ts";
+import { EXAMPLE_OPERATION } from "./gateway/http/example-operation.ts";
+import { listen } from "./gateway/http/server.ts";
+import { serveMetrics } from "./gateway/observability/metrics-server.ts";
+import { startTracing } from "./gateway/observability/tracing.ts";
 import { readSessionKeys } from "./gateway/session/session-keys.ts";
 import { createSessionVerifier } from "./gateway/session/verify-session.ts";
-import { startTracing } from "./gateway/tracing.ts";
-import { readTrustedDocuments } from "./gateway/trusted-documents.ts";
 import { createUpstreamClient } from "./upstream/client.ts";
 import { KeyMemory } from "./upstream/key-memory.ts";
 

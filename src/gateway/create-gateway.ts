@@ -15,26 +15,50 @@ import { keyHash, useKeyHashSecret } from "../upstream/key-memory.ts";
 import { RATE_LIMIT_HEADERS } from "../upstream/rate-limit.ts";
 import { createMemoryReadCache } from "../upstream/read-cache.ts";
 import { withSharing } from "../upstream/sharing.ts";
+import { boundedParserCaches } from "./admission/text-caches.ts";
+import { useApiKeyGate } from "./admission/use-api-key-gate.ts";
+import { useCostLimit } from "./admission/use-cost-limit.ts";
+import { keyProblem, useKeyBound } from "./admission/use-key-bound.ts";
+import { useOperationLimits } from "./admission/use-operation-limits.ts";
+import {
+  type PersistedDocumentsOptions,
+  usePersistedDocuments,
+} from "./admission/use-persisted-documents.ts";
+import { useVariableErrors } from "./admission/use-variable-errors.ts";
+import { useWellFormedInput } from "./admission/use-well-formed-input.ts";
 import { type GatewayBounds, resolveBounds } from "./bounds.ts";
+import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import {
   authorizationFrom,
   authorizationParam,
   createContext,
   eventContextFor,
   type GatewayContext,
-} from "./context.ts";
-import { ConversationStatusHub } from "./conversation-status-hub.ts";
-import { GATEWAY_DEFAULTS } from "./defaults.ts";
-import { cancelOnDisconnect, createFastPath, type FastPath } from "./fast-path.ts";
+} from "./execution/context.ts";
+import { useCompiledExecution } from "./execution/use-compiled-execution.ts";
+import { useIncrementalDelivery } from "./execution/use-incremental-delivery.ts";
+import { useOperationDeadline } from "./execution/use-operation-deadline.ts";
+import { useUpstreamReport } from "./execution/use-upstream-report.ts";
 import { createFleetState, type FleetOptions } from "./fleet-state.ts";
-import { renderGraphiQLPage, useGraphiQLAssets } from "./graphiql-page.ts";
+import { cancelOnDisconnect, createFastPath, type FastPath } from "./http/fast-path.ts";
+import { renderGraphiQLPage, useGraphiQLAssets } from "./http/graphiql-page.ts";
+import { type GatewayServerContext, requestIdOf, useRequestId } from "./http/request-id.ts";
+import { useBatchRefusal } from "./http/use-batch-refusal.ts";
+import { useCsrfPrevention } from "./http/use-csrf-prevention.ts";
+import { useHttpStatusInErrors } from "./http/use-http-status-in-errors.ts";
+import { useLandingPage } from "./http/use-landing-page.ts";
+import { useNoBodyEcho } from "./http/use-no-body-echo.ts";
+import { useReadiness } from "./http/use-readiness.ts";
+import { useRequestSizeLimit } from "./http/use-request-size-limit.ts";
+import { type SseStreams, useSseSingleConnection } from "./http/use-sse-single-connection.ts";
 import { LiveHub } from "./live/live-hub.ts";
 import { registerLiveMetrics } from "./live/live-metrics.ts";
 import { useLiveQueries } from "./live/use-live-queries.ts";
-import { createGatewayLogger } from "./logger.ts";
 import { maskError, maskSessionError } from "./mask-error.ts";
-import { GatewayMetrics } from "./metrics.ts";
-import { type GatewayServerContext, requestIdOf, useRequestId } from "./request-id.ts";
+import { createGatewayLogger } from "./observability/logger.ts";
+import { GatewayMetrics } from "./observability/metrics.ts";
+import { useOperationSpans } from "./observability/tracing.ts";
+import { type MetricsAccess, useMetrics } from "./observability/use-metrics.ts";
 import {
   createSessionAuthorizer,
   type SessionModeOptions,
@@ -43,32 +67,8 @@ import {
 } from "./session/session-mode.ts";
 import { useAnswerRedaction } from "./session/use-answer-redaction.ts";
 import { SessionRefused } from "./session/verify-session.ts";
-import { SubscriptionCounts, useSubscriptionBounds } from "./subscription-bounds.ts";
-import { boundedParserCaches } from "./text-caches.ts";
-import { useOperationSpans } from "./tracing.ts";
-import { useApiKeyGate } from "./use-api-key-gate.ts";
-import { useBatchRefusal } from "./use-batch-refusal.ts";
-import { useCompiledExecution } from "./use-compiled-execution.ts";
-import { useCostLimit } from "./use-cost-limit.ts";
-import { useCsrfPrevention } from "./use-csrf-prevention.ts";
-import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
-import { useIncrementalDelivery } from "./use-incremental-delivery.ts";
-import { keyProblem, useKeyBound } from "./use-key-bound.ts";
-import { useLandingPage } from "./use-landing-page.ts";
-import { type MetricsAccess, useMetrics } from "./use-metrics.ts";
-import { useNoBodyEcho } from "./use-no-body-echo.ts";
-import { useOperationDeadline } from "./use-operation-deadline.ts";
-import { useOperationLimits } from "./use-operation-limits.ts";
-import {
-  type PersistedDocumentsOptions,
-  usePersistedDocuments,
-} from "./use-persisted-documents.ts";
-import { useReadiness } from "./use-readiness.ts";
-import { useRequestSizeLimit } from "./use-request-size-limit.ts";
-import { type SseStreams, useSseSingleConnection } from "./use-sse-single-connection.ts";
-import { useUpstreamReport } from "./use-upstream-report.ts";
-import { useVariableErrors } from "./use-variable-errors.ts";
-import { useWellFormedInput } from "./use-well-formed-input.ts";
+import { ConversationStatusHub } from "./subscriptions/conversation-status-hub.ts";
+import { SubscriptionCounts, useSubscriptionBounds } from "./subscriptions/subscription-bounds.ts";
 
 export interface GatewayOptions {
   upstream: UpstreamClient;

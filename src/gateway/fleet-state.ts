@@ -6,7 +6,10 @@ import { createPollerFleet, type PollerFleet } from "../fleet/poller-lease.ts";
 import type { FleetRedis } from "../fleet/redis.ts";
 import { createFleetSessionLimiter } from "../fleet/session-limits.ts";
 import type { KeyMemory } from "../upstream/key-memory.ts";
-import { createMemoryQueryStore, type PersistedQueryStore } from "./use-persisted-documents.ts";
+import {
+  createMemoryQueryStore,
+  type PersistedQueryStore,
+} from "./admission/use-persisted-documents.ts";
 
 /** REDIS_URL's connection, and what of this instance the fleet shares (docs/fleet.md). */
 export interface FleetOptions {

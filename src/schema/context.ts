@@ -11,7 +11,7 @@ export interface ConversationStatusFeed {
 }
 
 /**
- * What a resolver may use. The gateway builds it per operation (gateway/context.ts) and may add
+ * What a resolver may use. The gateway builds it per operation (gateway/execution/context.ts) and may add
  * to it; the schema knows only this, so nothing here reaches back into the gateway.
  */
 export interface SchemaContext {

@@ -20,7 +20,7 @@ export function voicegraphTracer() {
 }
 
 /**
- * Whether a tracer provider is registered (gateway/tracing.ts, OTEL_EXPORTER_OTLP_ENDPOINT).
+ * Whether a tracer provider is registered (gateway/observability/tracing.ts, OTEL_EXPORTER_OTLP_ENDPOINT).
  * Without one the API would hand out non-recording spans and inject nothing: the spans and their
  * context are skipped instead, which saves their allocations on every call.
  */

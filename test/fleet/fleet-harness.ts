@@ -5,7 +5,7 @@ import {
   type Gateway,
   type GatewayOptions,
 } from "../../src/gateway/create-gateway.ts";
-import { type ListeningGateway, listen } from "../../src/gateway/server.ts";
+import { type ListeningGateway, listen } from "../../src/gateway/http/server.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";

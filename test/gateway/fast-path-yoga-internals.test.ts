@@ -3,7 +3,7 @@ import { createYoga, type Plugin } from "graphql-yoga";
 import { describe, expect, it } from "vitest";
 import { schema } from "../../src/schema/index.ts";
 
-// The fast path (src/gateway/fast-path.ts) drives yoga through what the YogaServer its
+// The fast path (src/gateway/http/fast-path.ts) drives yoga through what the YogaServer its
 // plugins are given holds, not only yoga's public API. Each of those facts is pinned here by name,
 // so a yoga release that changes one fails this test, naming it, before any answer differs.
 

@@ -5,7 +5,11 @@ import {
   type Gateway,
   type GatewayOptions,
 } from "../../src/gateway/create-gateway.ts";
-import { type ListeningGateway, type ListenOptions, listen } from "../../src/gateway/server.ts";
+import {
+  type ListeningGateway,
+  type ListenOptions,
+  listen,
+} from "../../src/gateway/http/server.ts";
 import { DIALECTS, type Dialect, isDialectName } from "../../src/sandbox/dialects.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";

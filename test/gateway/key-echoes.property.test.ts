@@ -4,7 +4,7 @@ import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import fc from "fast-check";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGatewayLogger } from "../../src/gateway/logger.ts";
+import { createGatewayLogger } from "../../src/gateway/observability/logger.ts";
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import { echoOf, keyArbitrary, leaksOf } from "../support/key-echoes.ts";
 import {

@@ -1,7 +1,7 @@
 import { createClient } from "graphql-ws";
 import { afterEach, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { serveMetrics } from "../../src/gateway/metrics-server.ts";
+import { serveMetrics } from "../../src/gateway/observability/metrics-server.ts";
 import {
   type RecordingUpstream,
   sendJson,

@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { createGatewayLogger } from "../../src/gateway/logger.ts";
+import { createGatewayLogger } from "../../src/gateway/observability/logger.ts";
 import { tracingIsOn } from "../../src/upstream/upstream-span.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
 

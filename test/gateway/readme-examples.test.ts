@@ -14,7 +14,7 @@ import {
   visitWithTypeInfo,
 } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXAMPLE_OPERATION } from "../../src/gateway/example-operation.ts";
+import { EXAMPLE_OPERATION } from "../../src/gateway/http/example-operation.ts";
 import { DEFAULT_OPTIONS } from "../../src/sandbox/options.ts";
 import { seedStore } from "../../src/sandbox/seed.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createGatewayLogger } from "../../src/gateway/logger.ts";
+import { createGatewayLogger } from "../../src/gateway/observability/logger.ts";
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { type Harness, startHarness } from "./harness.ts";

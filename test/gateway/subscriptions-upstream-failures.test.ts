@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it, vi } from "vitest";
-import { ConversationStatusHub } from "../../src/gateway/conversation-status-hub.ts";
+import { ConversationStatusHub } from "../../src/gateway/subscriptions/conversation-status-hub.ts";
 import type { UpstreamClient } from "../../src/upstream/client.ts";
 import { manualClock } from "../support/clock.ts";
 import { ACME } from "./harness.ts";

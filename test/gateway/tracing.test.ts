@@ -3,7 +3,7 @@ import { once } from "node:events";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startTracing, type Tracing } from "../../src/gateway/tracing.ts";
+import { startTracing, type Tracing } from "../../src/gateway/observability/tracing.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
 import { tracingIsOn } from "../../src/upstream/upstream-span.ts";
 import { type Harness, startHarness } from "./harness.ts";

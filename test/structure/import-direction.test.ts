@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 const SRC = resolve(import.meta.dirname, "../../src");
 const LAYERS = ["upstream", "connections", "schema", "gateway"] as const;
 /**
- * src/fleet/ holds the Redis-backed stores of fleet-wide state (README: a fleet). It sits beside
+ * src/fleet/ holds the Redis-backed stores of fleet-wide state (docs/fleet.md). It sits beside
  * the layers: it may import upstream (whose stores it implements) and the leaves; the gateway
  * and main.ts wire it in.
  */
@@ -87,6 +87,60 @@ describe("src/ imports", () => {
       'import { z } from "zod";',
     ].join("\n");
     expect(importsOf(probe, text).map(placeOf)).toEqual(["gateway", "schema", "sandbox", "leaf"]);
+  });
+});
+
+/**
+ * src/gateway/ by stage: a request comes in over `http/` (transports, sockets, the HTTP
+ * surface), passes `admission/` (key, documents, limits: refused before anything runs), runs in
+ * `execution/` (its context, compiled or not, deadline, incremental delivery) and, when it
+ * stays open, lives in `subscriptions/` or `live/`. `session/` and `observability/` serve every
+ * stage. Files at the folder's root are the assembly (create-gateway.ts), its settings and the
+ * rules every stage shares (one HTTP status rule, one masking of errors): any stage imports
+ * those. The table says which other stages each stage may know; a stage knows a later one only
+ * through the per-operation context it reads.
+ */
+const GATEWAY = join(SRC, "gateway");
+const STAGE_MAY_IMPORT: Record<string, readonly string[]> = {
+  http: ["observability"],
+  admission: ["execution"],
+  execution: ["session", "subscriptions"],
+  subscriptions: ["execution"],
+  live: ["execution", "subscriptions"],
+  session: ["execution"],
+  observability: [],
+};
+
+describe("src/gateway/ stages", () => {
+  it("has a folder for every stage, and no other", () => {
+    const folders = readdirSync(GATEWAY, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name)
+      .sort();
+    expect(folders).toEqual(Object.keys(STAGE_MAY_IMPORT).sort());
+  });
+
+  it.each(Object.entries(STAGE_MAY_IMPORT))(
+    "%s imports only the gateway's root, itself and %j",
+    (stage, others) => {
+      const allowed = new Set([".", stage, ...others]);
+      const wrong = filesUnder(join(GATEWAY, stage)).flatMap((file) =>
+        importsOf(file)
+          .filter((target) => target.startsWith("gateway/"))
+          .map((target) => relative("gateway", dirname(target)) || ".")
+          .filter((place) => !allowed.has(place))
+          .map((place) => `${relative(SRC, file)} → ${place}`),
+      );
+      expect(wrong).toEqual([]);
+    },
+  );
+
+  it("lets only the assembly and the transports that serve it import create-gateway.ts", () => {
+    const importers = filesUnder(GATEWAY)
+      .filter((file) => importsOf(file).includes("gateway/create-gateway.ts"))
+      .map((file) => relative(SRC, file))
+      .sort();
+    expect(importers).toEqual(["gateway/http/over-websocket.ts", "gateway/http/server.ts"]);
   });
 });
 

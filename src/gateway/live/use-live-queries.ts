@@ -8,10 +8,10 @@ import { isAsyncIterable, type Plugin, Repeater, SlidingBuffer } from "graphql-y
 import { gatewayError } from "../../errors.ts";
 import type { UpstreamRequest } from "../../upstream/client.ts";
 import { keyHash } from "../../upstream/key-memory.ts";
-import type { GatewayContext, ReadRoute, SendUpstream } from "../context.ts";
+import type { GatewayContext, ReadRoute, SendUpstream } from "../execution/context.ts";
+import { factsOf } from "../execution/operation-facts.ts";
 import { requestLevel } from "../http-status.ts";
-import { factsOf } from "../operation-facts.ts";
-import type { SubscriptionCounts } from "../subscription-bounds.ts";
+import type { SubscriptionCounts } from "../subscriptions/subscription-bounds.ts";
 import type { LiveHub } from "./live-hub.ts";
 import {
   answerOf,

@@ -2,7 +2,7 @@ import type { ExecutionResult } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import { LRUCache } from "lru-cache";
 import { KeyRedactor } from "../../upstream/key-redaction.ts";
-import type { GatewayContext } from "../context.ts";
+import type { GatewayContext } from "../execution/context.ts";
 
 type Result = ExecutionResult & { incremental?: ReadonlyArray<Record<string, unknown>> };
 

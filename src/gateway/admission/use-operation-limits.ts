@@ -3,9 +3,9 @@ import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
 import type { GraphQLError, ValidationContext } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { type ErrorCode, gatewayError } from "../errors.ts";
-import { GATEWAY_DEFAULTS } from "./defaults.ts";
-import { requestLevel } from "./http-status.ts";
+import { type ErrorCode, gatewayError } from "../../errors.ts";
+import { GATEWAY_DEFAULTS } from "../defaults.ts";
+import { requestLevel } from "../http-status.ts";
 
 export interface OperationLimitsOptions {
   /** Deepest selection allowed (introspection's `__schema` not counted); default 12. */

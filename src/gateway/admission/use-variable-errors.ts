@@ -1,7 +1,7 @@
 import { type ExecutionArgs, type GraphQLError, getOperationAST, getVariableValues } from "graphql";
 import { createGraphQLError, type Plugin } from "graphql-yoga";
-import { requestLevel } from "./http-status.ts";
-import { factsOf } from "./operation-facts.ts";
+import { factsOf } from "../execution/operation-facts.ts";
+import { requestLevel } from "../http-status.ts";
 import { refuseBeforeRunning } from "./refuse-before-running.ts";
 
 /**

@@ -7,10 +7,10 @@ import {
   print,
 } from "graphql";
 import { isAsyncIterable, mapAsyncIterator, type Plugin } from "graphql-yoga";
-import { gatewayError } from "../errors.ts";
-import { keyHash } from "../upstream/key-memory.ts";
-import type { GatewayContext } from "./context.ts";
-import { requestLevel } from "./http-status.ts";
+import { gatewayError } from "../../errors.ts";
+import { keyHash } from "../../upstream/key-memory.ts";
+import type { GatewayContext } from "../execution/context.ts";
+import { requestLevel } from "../http-status.ts";
 
 export interface SubscriptionLimits {
   /** Most live subscriptions of one API key (MAX_SUBSCRIPTIONS_PER_KEY). */

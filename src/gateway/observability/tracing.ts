@@ -1,7 +1,7 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import { getOperationAST } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { tracingIsOn, voicegraphTracer } from "../upstream/upstream-span.ts";
+import { tracingIsOn, voicegraphTracer } from "../../upstream/upstream-span.ts";
 
 export interface Tracing {
   /** Sends what is pending and stops exporting. */

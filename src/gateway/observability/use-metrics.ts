@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { type GraphQLError, getOperationAST } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
-import { catalogueErrorOf } from "./mask-error.ts";
+import { catalogueErrorOf } from "../mask-error.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 
 /**

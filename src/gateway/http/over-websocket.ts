@@ -2,7 +2,7 @@ import { type ExecutionResult, GraphQLError, parse } from "graphql";
 import type { Context, SubscribePayload } from "graphql-ws";
 import type { Extra } from "graphql-ws/use/ws";
 import { createGraphQLError } from "graphql-yoga";
-import type { Gateway } from "./create-gateway.ts";
+import type { Gateway } from "../create-gateway.ts";
 
 /** An operation's result as yoga gave it: one result, or the stream of a subscription. */
 export interface OperationOutcome {

@@ -1,8 +1,8 @@
 import type { ExecutionArgs } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { gatewayError } from "../errors.ts";
-import type { GatewayContext } from "./context.ts";
-import { requestLevel } from "./http-status.ts";
+import { gatewayError } from "../../errors.ts";
+import type { GatewayContext } from "../execution/context.ts";
+import { requestLevel } from "../http-status.ts";
 import { refuseBeforeRunning } from "./refuse-before-running.ts";
 
 /** Longest Authorization value sent upstream; no real API key comes near it. */

@@ -5,9 +5,9 @@ import {
 } from "@graphql-yoga/plugin-persisted-operations";
 import type { GraphQLParams, Plugin } from "graphql-yoga";
 import { LRUCache } from "lru-cache";
-import { gatewayError } from "../errors.ts";
-import { keyHash } from "../upstream/key-memory.ts";
-import { GATEWAY_DEFAULTS } from "./defaults.ts";
+import { gatewayError } from "../../errors.ts";
+import { keyHash } from "../../upstream/key-memory.ts";
+import { GATEWAY_DEFAULTS } from "../defaults.ts";
 
 export interface PersistedDocumentsOptions {
   /**

@@ -2,8 +2,8 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { handleErrorFromRequestHandler, sendNodeResponse } from "@whatwg-node/server";
 import type { Plugin } from "graphql-yoga";
+import { inThisRequestScope } from "../observability/logger.ts";
 import { isJsonOnly, operationKindOf } from "./fast-path-eligibility.ts";
-import { inThisRequestScope } from "./logger.ts";
 import { declaredWithin } from "./use-request-size-limit.ts";
 
 /** The Fetch API request hooks of the server adapter (whatwg-node), as yoga's plugins declare them. */

@@ -1,9 +1,9 @@
 import { type ExecutionResult, type GraphQLError, getOperationAST, Kind } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
-import { UpstreamError } from "../upstream/errors.ts";
-import { DEFAULT_RETRY_AFTER_S, rateLimitHeaders } from "../upstream/rate-limit.ts";
+import { UpstreamError } from "../../upstream/errors.ts";
+import { DEFAULT_RETRY_AFTER_S, rateLimitHeaders } from "../../upstream/rate-limit.ts";
+import { retryAfterSeconds, upstreamFailureOf } from "../mask-error.ts";
 import type { GatewayContext } from "./context.ts";
-import { retryAfterSeconds, upstreamFailureOf } from "./mask-error.ts";
 import { factsOf } from "./operation-facts.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import { listenHttp } from "../listen.ts";
+import { listenHttp } from "../../listen.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 
 /**

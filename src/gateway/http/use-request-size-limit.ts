@@ -1,5 +1,5 @@
 import type { Plugin } from "graphql-yoga";
-import { GATEWAY_DEFAULTS } from "./defaults.ts";
+import { GATEWAY_DEFAULTS } from "../defaults.ts";
 
 export interface RequestSizeLimitOptions {
   /** Largest request body read; default 1 MiB. */

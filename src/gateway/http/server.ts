@@ -1,11 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
-import { listenHttp } from "../listen.ts";
-import type { Gateway } from "./create-gateway.ts";
-import { GATEWAY_DEFAULTS } from "./defaults.ts";
-import { formatWithHttpStatus } from "./http-status.ts";
-import { inRequestScope } from "./logger.ts";
+import { listenHttp } from "../../listen.ts";
+import type { Gateway } from "../create-gateway.ts";
+import { GATEWAY_DEFAULTS } from "../defaults.ts";
+import { formatWithHttpStatus } from "../http-status.ts";
+import { inRequestScope } from "../observability/logger.ts";
 import { CARRIER, type OperationOutcome, runOverWebSocket } from "./over-websocket.ts";
 import { createIdleSweeper, verifyUpgrade, webSocketShare } from "./socket-bounds.ts";
 

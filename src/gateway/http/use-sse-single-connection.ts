@@ -7,9 +7,9 @@ import {
   TOKEN_QUERY_KEY,
 } from "graphql-sse";
 import type { Plugin, YogaServerInstance } from "graphql-yoga";
-import { ERROR_CODES, type ErrorCode } from "../errors.ts";
-import { GATEWAY_DEFAULTS } from "./defaults.ts";
-import { formatWithHttpStatus } from "./http-status.ts";
+import { ERROR_CODES, type ErrorCode } from "../../errors.ts";
+import { GATEWAY_DEFAULTS } from "../defaults.ts";
+import { formatWithHttpStatus } from "../http-status.ts";
 import { webSocketShare } from "./socket-bounds.ts";
 import { type Reservation, SseReservations, type SseStreamLimits } from "./sse-reservations.ts";
 

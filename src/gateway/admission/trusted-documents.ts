@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { ConfigError } from "../env.ts";
+import { ConfigError } from "../../env.ts";
 
 /**
  * The trusted-documents manifest named by TRUSTED_DOCUMENTS_FILE: the JSON object codegen's client

@@ -12,7 +12,7 @@ import {
   type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
-import { validateConnectionArgs } from "../connections/validate-args.ts";
+import { validateConnectionArgs } from "../../connections/validate-args.ts";
 
 /**
  * What a schema field declares about its upstream traffic, in its Pothos `extensions`:

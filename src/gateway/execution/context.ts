@@ -1,15 +1,15 @@
 import { initContextCache } from "@pothos/core";
-import type { CursorKey } from "../connections/cursor.ts";
-import { gatewayError } from "../errors.ts";
-import type { SchemaContext } from "../schema/context.ts";
-import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from "../upstream/client.ts";
-import type { RateLimit } from "../upstream/rate-limit.ts";
-import { createRestApi } from "../upstream/rest-api.ts";
-import type { SharedHow } from "../upstream/sharing.ts";
-import type { ConversationStatusHub } from "./conversation-status-hub.ts";
-import { GATEWAY_DEFAULTS } from "./defaults.ts";
+import type { CursorKey } from "../../connections/cursor.ts";
+import { gatewayError } from "../../errors.ts";
+import type { SchemaContext } from "../../schema/context.ts";
+import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from "../../upstream/client.ts";
+import type { RateLimit } from "../../upstream/rate-limit.ts";
+import { createRestApi } from "../../upstream/rest-api.ts";
+import type { SharedHow } from "../../upstream/sharing.ts";
+import { GATEWAY_DEFAULTS } from "../defaults.ts";
+import type { Session } from "../session/verify-session.ts";
+import type { ConversationStatusHub } from "../subscriptions/conversation-status-hub.ts";
 import type { OperationFacts } from "./operation-facts.ts";
-import type { Session } from "./session/verify-session.ts";
 
 /** What one GraphQL operation did upstream: reported in `extensions` and response headers. */
 export class UpstreamUsage {

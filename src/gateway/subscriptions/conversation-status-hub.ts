@@ -1,19 +1,19 @@
 import { randomUUID } from "node:crypto";
 import { Repeater, SlidingBuffer } from "graphql-yoga";
-import { gatewayError } from "../errors.ts";
-import type { PollerFleet, PollerUpdate, SharedPoller } from "../fleet/poller-lease.ts";
-import type { ConversationStatusFeed, StatusEvent } from "../schema/context.ts";
-import type { UpstreamClient } from "../upstream/client.ts";
-import type { ConversationStatusDto } from "../upstream/dto.ts";
+import { gatewayError } from "../../errors.ts";
+import type { PollerFleet, PollerUpdate, SharedPoller } from "../../fleet/poller-lease.ts";
+import type { ConversationStatusFeed, StatusEvent } from "../../schema/context.ts";
+import type { UpstreamClient } from "../../upstream/client.ts";
+import type { ConversationStatusDto } from "../../upstream/dto.ts";
 import {
   type UnavailableReason,
   UpstreamError,
   UpstreamUnavailableError,
-} from "../upstream/errors.ts";
-import { keyHash } from "../upstream/key-memory.ts";
-import { createRestApi } from "../upstream/rest-api.ts";
-import { GATEWAY_DEFAULTS } from "./defaults.ts";
-import { retryAfterSeconds } from "./mask-error.ts";
+} from "../../upstream/errors.ts";
+import { keyHash } from "../../upstream/key-memory.ts";
+import { createRestApi } from "../../upstream/rest-api.ts";
+import { GATEWAY_DEFAULTS } from "../defaults.ts";
+import { retryAfterSeconds } from "../mask-error.ts";
 
 /** What a subscriber receives: a changed status view, or the error that ends the stream. */
 

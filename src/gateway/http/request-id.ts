@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Plugin } from "graphql-yoga";
-import { nameRequestScope } from "./logger.ts";
+import { nameRequestScope } from "../observability/logger.ts";
 
 /** An incoming `X-Request-Id` the gateway accepts: short, and safe in a header and a log. */
 const SANE = /^[A-Za-z0-9._-]{1,128}$/;

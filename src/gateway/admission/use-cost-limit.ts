@@ -8,13 +8,13 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { gatewayError } from "../errors.ts";
-import type { GatewayContext } from "./context.ts";
-import { GATEWAY_DEFAULTS } from "./defaults.ts";
+import { gatewayError } from "../../errors.ts";
+import { GATEWAY_DEFAULTS } from "../defaults.ts";
+import type { GatewayContext } from "../execution/context.ts";
+import { factsOf } from "../execution/operation-facts.ts";
+import { requestLevel } from "../http-status.ts";
+import { catalogueErrorOf } from "../mask-error.ts";
 import { estimateUpstreamCalls } from "./estimate-upstream-calls.ts";
-import { requestLevel } from "./http-status.ts";
-import { catalogueErrorOf } from "./mask-error.ts";
-import { factsOf } from "./operation-facts.ts";
 import { refuseBeforeRunning } from "./refuse-before-running.ts";
 
 export interface CostLimitOptions {

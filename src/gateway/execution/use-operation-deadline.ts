@@ -1,7 +1,7 @@
 import type { Plugin } from "graphql-yoga";
-import { OperationDeadlineExceeded } from "../upstream/errors.ts";
+import { OperationDeadlineExceeded } from "../../upstream/errors.ts";
+import { GATEWAY_DEFAULTS } from "../defaults.ts";
 import type { GatewayContext } from "./context.ts";
-import { GATEWAY_DEFAULTS } from "./defaults.ts";
 
 export interface OperationDeadlineOptions {
   /** Longest a query or mutation may run, retries included; default 10 000 ms. */

@@ -1,7 +1,7 @@
 import type { ExecutionResult } from "graphql";
 import { isAsyncIterable, mapAsyncIterator, type Plugin } from "graphql-yoga";
-import { ERROR_CODES, isGatewayErrorCode } from "../errors.ts";
-import { stringifyWithHttpStatus } from "./http-status.ts";
+import { ERROR_CODES, isGatewayErrorCode } from "../../errors.ts";
+import { stringifyWithHttpStatus } from "../http-status.ts";
 import type { RequestIdContext } from "./request-id.ts";
 
 /**

@@ -1,9 +1,9 @@
 import type { ExecutionArgs } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import { gatewayError } from "../errors.ts";
-import type { GatewayContext } from "./context.ts";
-import { requestLevel } from "./http-status.ts";
-import { factsOf } from "./operation-facts.ts";
+import { gatewayError } from "../../errors.ts";
+import type { GatewayContext } from "../execution/context.ts";
+import { factsOf } from "../execution/operation-facts.ts";
+import { requestLevel } from "../http-status.ts";
 import { refuseBeforeRunning } from "./refuse-before-running.ts";
 
 /**
