@@ -59,6 +59,7 @@ import { createGatewayLogger } from "./observability/logger.ts";
 import { GatewayMetrics } from "./observability/metrics.ts";
 import { useOperationSpans } from "./observability/tracing.ts";
 import { type MetricsAccess, useMetrics } from "./observability/use-metrics.ts";
+import { declaredPipeline } from "./pipeline.ts";
 import {
   createSessionAuthorizer,
   type SessionModeOptions,
@@ -130,6 +131,8 @@ export interface GatewayOptions {
 }
 
 export type Gateway = YogaServerInstance<GatewayServerContext, GatewayContext> & {
+  /** The names of the rules in the order they apply (pipeline.ts). */
+  pipeline: readonly string[];
   conversationStatusHub: ConversationStatusHub;
   /** The pollers of `@live` queries. */
   liveHub: LiveHub;
@@ -268,6 +271,135 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   const freshContext = eventContextFor(dependencies, options.operationDeadlineMs);
   const subscriptionCounts = new SubscriptionCounts(bounds);
+  // The rules in the order they apply, each with what it must follow and why (pipeline.ts):
+  // an order that breaks a stated guarantee stops the gateway at start-up.
+  const answeredFirst =
+    "a request another plugin answers by itself is no operation: it gets no request ID";
+  const pipeline = declaredPipeline([
+    { name: "fast-path", plugin: fastPath.plugin },
+    { name: "batch-refusal", plugin: useBatchRefusal(options.maxBatchSize ?? 0) },
+    { name: "landing-page", plugin: useLandingPage("/graphql", Boolean(options.graphiql)) },
+    { name: "metrics", plugin: useMetrics(metrics, options.metricsAccess) },
+    { name: "csrf-prevention", plugin: useCsrfPrevention() },
+    { name: "graphiql-assets", plugin: options.graphiql ? useGraphiQLAssets() : undefined },
+    { name: "no-body-echo", plugin: useNoBodyEcho() },
+    {
+      name: "request-size-limit",
+      plugin: useRequestSizeLimit({
+        maxBytes: options.maxRequestBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
+      }),
+    },
+    {
+      name: "request-id",
+      plugin: useRequestId(),
+      after: {
+        "batch-refusal": answeredFirst,
+        "landing-page": answeredFirst,
+        metrics: answeredFirst,
+        "csrf-prevention": answeredFirst,
+        "graphiql-assets": answeredFirst,
+        "no-body-echo": answeredFirst,
+        "request-size-limit": answeredFirst,
+      },
+    },
+    {
+      // graphql-sse's own endpoint (/graphql/stream).
+      name: "sse-single-connection",
+      plugin: sse.plugin,
+      after: {
+        "request-size-limit": "a stream's operations are bounded in bytes like any request's",
+        "request-id": "every answer on a stream names its request ID",
+      },
+    },
+    {
+      name: "compiled-execution",
+      plugin: useCompiledExecution({
+        after: options.compileAfter ?? GATEWAY_DEFAULTS.compileAfter,
+        compileMsPerSecond: options.compileMsPerSecond ?? GATEWAY_DEFAULTS.compileMsPerSecond,
+        onRun: (how) => metrics.compiledRuns.inc({ how }),
+      }),
+    },
+    {
+      name: "operation-spans",
+      plugin: useOperationSpans(),
+      after: {
+        "compiled-execution":
+          "a span wraps, in the operation's trace context, the execution that really runs",
+      },
+    },
+    {
+      name: "persisted-documents",
+      plugin: usePersistedDocuments({
+        ...bounds,
+        // Registrations are kept only for a key the upstream has accepted (docs/limits.md).
+        acceptsKey: (authorization) => options.upstream.knowsKey?.(authorization) ?? false,
+        ...(fleet ? { store: fleet.apqStore } : {}),
+        ...options.persistedDocuments,
+      }),
+    },
+    { name: "incremental-delivery", plugin: useIncrementalDelivery() },
+    {
+      name: "readiness",
+      plugin: useReadiness("/readyz", async () => {
+        const reachable = await options.upstream.isReachable();
+        // Losing Redis degrades the fleet to per-instance state: it never makes an instance unready.
+        return {
+          ready: reachable,
+          upstream: reachable ? "reachable" : "unreachable",
+          redis: fleet ? fleet.redisState() : "not configured",
+        };
+      }),
+    },
+    { name: "execution-cancellation", plugin: useExecutionCancellation() },
+    {
+      name: "operation-limits",
+      plugin: useOperationLimits({
+        maxDepth: options.maxDepth ?? GATEWAY_DEFAULTS.maxDepth,
+        maxAliases: options.maxAliases ?? GATEWAY_DEFAULTS.maxAliases,
+        maxTokens: options.maxTokens ?? GATEWAY_DEFAULTS.maxTokens,
+      }),
+    },
+    { name: "well-formed-input", plugin: useWellFormedInput() },
+    {
+      name: "operation-deadline",
+      plugin: useOperationDeadline({
+        deadlineMs: options.operationDeadlineMs ?? GATEWAY_DEFAULTS.operationDeadlineMs,
+      }),
+    },
+    { name: "key-bound", plugin: useKeyBound() },
+    { name: "read-only-sessions", plugin: options.session ? useReadOnlySessions() : undefined },
+    { name: "answer-redaction", plugin: options.session ? useAnswerRedaction() : undefined },
+    {
+      name: "no-introspection",
+      plugin: options.introspection === false ? useNoIntrospection() : undefined,
+    },
+    { name: "variable-errors", plugin: useVariableErrors() },
+    {
+      name: "cost-limit",
+      plugin: useCostLimit({
+        maxUpstreamCalls: options.maxUpstreamCalls ?? GATEWAY_DEFAULTS.maxUpstreamCalls,
+      }),
+    },
+    { name: "api-key-gate", plugin: useApiKeyGate() },
+    { name: "upstream-report", plugin: useUpstreamReport() },
+    {
+      name: "subscription-bounds",
+      plugin: useSubscriptionBounds(bounds, freshContext, subscriptionCounts),
+    },
+    {
+      name: "live-queries",
+      plugin: useLiveQueries({
+        hub: liveHub,
+        counts: subscriptionCounts,
+        freshContext,
+        maxReads: options.live?.maxReads ?? GATEWAY_DEFAULTS.maxLiveQueryReads,
+      }),
+      after: {
+        "answer-redaction": "a live result and its patch are made of what the client may see",
+      },
+    },
+    { name: "http-status-in-errors", plugin: useHttpStatusInErrors() },
+  ]);
   yoga = createYoga<GatewayServerContext, GatewayContext>({
     schema,
     graphqlEndpoint: "/graphql",
@@ -309,75 +441,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     multipart: false,
     parserAndValidationCache: boundedParserCaches(bounds),
     batching: (options.maxBatchSize ?? 0) > 0 ? { limit: options.maxBatchSize } : false,
-    plugins: [
-      fastPath.plugin,
-      useBatchRefusal(options.maxBatchSize ?? 0),
-      useLandingPage("/graphql", Boolean(options.graphiql)),
-      useMetrics(metrics, options.metricsAccess),
-      useCsrfPrevention(),
-      ...(options.graphiql ? [useGraphiQLAssets()] : []),
-      useNoBodyEcho(),
-      useRequestSizeLimit({
-        maxBytes: options.maxRequestBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
-      }),
-      // After the plugins that answer a request themselves (a refusal of the size limit's
-      // among them): an operation's request gets its ID here, and every answer to it names it.
-      useRequestId(),
-      // After the size limit and the request ID: graphql-sse's own endpoint (/graphql/stream).
-      sse.plugin,
-      // Before the spans: the execution they wrap (in the operation's trace context) is this one.
-      useCompiledExecution({
-        after: options.compileAfter ?? GATEWAY_DEFAULTS.compileAfter,
-        compileMsPerSecond: options.compileMsPerSecond ?? GATEWAY_DEFAULTS.compileMsPerSecond,
-        onRun: (how) => metrics.compiledRuns.inc({ how }),
-      }),
-      useOperationSpans(),
-      usePersistedDocuments({
-        ...bounds,
-        // Registrations are kept only for a key the upstream has accepted (docs/limits.md).
-        acceptsKey: (authorization) => options.upstream.knowsKey?.(authorization) ?? false,
-        ...(fleet ? { store: fleet.apqStore } : {}),
-        ...options.persistedDocuments,
-      }),
-      useIncrementalDelivery(),
-      useReadiness("/readyz", async () => {
-        const reachable = await options.upstream.isReachable();
-        // Losing Redis degrades the fleet to per-instance state: it never makes an instance unready.
-        return {
-          ready: reachable,
-          upstream: reachable ? "reachable" : "unreachable",
-          redis: fleet ? fleet.redisState() : "not configured",
-        };
-      }),
-      useExecutionCancellation(),
-      useOperationLimits({
-        maxDepth: options.maxDepth ?? GATEWAY_DEFAULTS.maxDepth,
-        maxAliases: options.maxAliases ?? GATEWAY_DEFAULTS.maxAliases,
-        maxTokens: options.maxTokens ?? GATEWAY_DEFAULTS.maxTokens,
-      }),
-      useWellFormedInput(),
-      useOperationDeadline({
-        deadlineMs: options.operationDeadlineMs ?? GATEWAY_DEFAULTS.operationDeadlineMs,
-      }),
-      useKeyBound(),
-      ...(options.session ? [useReadOnlySessions(), useAnswerRedaction()] : []),
-      ...(options.introspection === false ? [useNoIntrospection()] : []),
-      useVariableErrors(),
-      useCostLimit({
-        maxUpstreamCalls: options.maxUpstreamCalls ?? GATEWAY_DEFAULTS.maxUpstreamCalls,
-      }),
-      useApiKeyGate(),
-      useUpstreamReport(),
-      useSubscriptionBounds(bounds, freshContext, subscriptionCounts),
-      // After the answer's redaction: a patch is made of what the client may see.
-      useLiveQueries({
-        hub: liveHub,
-        counts: subscriptionCounts,
-        freshContext,
-        maxReads: options.live?.maxReads ?? GATEWAY_DEFAULTS.maxLiveQueryReads,
-      }),
-      useHttpStatusInErrors(),
-    ],
+    plugins: pipeline.plugins,
   });
   const connectionRefusal = async (connectionParams: unknown) => {
     const header = authorizationFrom(authorizationParam(connectionParams));
@@ -393,6 +457,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     );
   };
   return Object.assign(yoga, {
+    pipeline: pipeline.names,
     conversationStatusHub,
     liveHub,
     fastPath,

@@ -111,7 +111,7 @@ describe("OpenTelemetry tracing", () => {
       child.stdout?.on("data", (chunk) => {
         stdout += chunk;
       });
-      for (let waited = 0; waited < 10_000 && !stdout.includes("upstream:"); waited += 50) {
+      for (let waited = 0; waited < 25_000 && !stdout.includes("upstream:"); waited += 50) {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       const url = /GraphQL at (\S+)/.exec(stdout)?.[1] as string;

@@ -47,7 +47,7 @@ export function scriptPerTest(
       child,
       output: () => ({ stdout, stderr }),
       async stdoutWith(text) {
-        for (let waited = 0; waited < 10_000 && !has(text); waited += 50) {
+        for (let waited = 0; waited < 25_000 && !has(text); waited += 50) {
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
         return stdout;
