@@ -98,5 +98,5 @@ describe("errors at start-up that say what to do", () => {
     );
     socket.destroy();
     expect(refused).toBe("ECONNREFUSED");
-  }, 20_000);
+  }, 60_000);
 });
