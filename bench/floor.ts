@@ -1,10 +1,11 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { GATEWAY_NODE_FLAGS, spawnServer } from "./processes.ts";
 import { BENCH_QUERY, benchSandbox, loadBench } from "./profiling.ts";
 
 /**
  * `npm run bench:floor`: voicegraph against the fair floor on `BENCH_QUERY`'s load (by default
  * distinct resources, bench/distinct.ts) in a few minutes rather than `npm run bench`'s many: the
- * fair floor, voicegraph with every rule on (its default settings) and with `UPSTREAM_COALESCE=0`,
+ * fair floor, voicegraph with every rule on (its default settings) and with `UPSTREAM_COALESCE=false`,
  * loaded in turn for BENCH_ROUNDS rounds (default 5) of BENCH_SECONDS (default 3), so the machine's
  * drift falls on all alike. Prints each round, the medians' ratios and the upstream calls per
  * operation from the sandbox's log.
@@ -17,7 +18,7 @@ const main = [...GATEWAY_NODE_FLAGS, "src/main.ts"];
 const servers = {
   floor: await spawnServer(["bench/fair-floor.ts", sandbox.url]),
   voicegraph: await spawnServer(main, env),
-  uncoalesced: await spawnServer(main, { ...env, UPSTREAM_COALESCE: "0" }),
+  uncoalesced: await spawnServer(main, { ...env, UPSTREAM_COALESCE: "false" }),
 };
 type Name = keyof typeof servers;
 const names = Object.keys(servers) as Name[];
@@ -35,6 +36,11 @@ try {
       sandbox.clearRequests();
       const result = await loadBench(servers[name].url, seconds);
       if (result.errors > 0) throw new Error(`${name}: ${result.errors} errors`);
+      // The calls of the operations in flight when the load stopped arrive too: wait for quiet.
+      for (let last = -1; last !== sandbox.requests.length; ) {
+        last = sandbox.requests.length;
+        await sleep(250);
+      }
       seen[name].push(result.rps);
       const count = calls[name];
       count[0] = (count[0] ?? 0) + sandbox.requests.length;
