@@ -75,3 +75,53 @@ for (const id of profile.samples) {
   for (const key of seen) inclusive.set(key, (inclusive.get(key) ?? 0) + 1);
 }
 console.log(`\nInclusive, our functions (src/):\n${top(inclusive, 40).join("\n")}`);
+
+// By stage: each sample goes to the stage of the nearest frame on its stack that names one (a
+// socket write under undici is the upstream call's; under whatwg-node's sendNodeResponse, the
+// response's); samples with none are node's alone (HTTP parsing, timers, microtask runs).
+const STAGES: Array<[string, (frame: CallFrame) => boolean]> = [
+  ["garbage collector", (f) => f.functionName === "(garbage collector)"],
+  ["idle", (f) => f.functionName === "(idle)"],
+  ["start-up (module loading)", (f) => /modules\/(esm|cjs)|amaro/.test(f.url)],
+  ["upstream call: undici (sockets, parsing)", (f) => /undici/.test(f.url)],
+  ["upstream call: our client (src/upstream)", (f) => /src\/upstream\//.test(f.url)],
+  ["metrics (prom-client)", (f) => /prom-client/.test(f.url)],
+  [
+    "execution (graphql-jit, graphql-js, Pothos, DataLoader, src/schema)",
+    (f) =>
+      /graphql-jit|graphql\/execution|@pothos|dataloader|src\/schema\/|graphql-tools\/executor/.test(
+        f.url,
+      ),
+  ],
+  [
+    "the response out (sendNodeResponse), the fast path",
+    (f) => /@whatwg-node\/server\/esm\/utils|src\/gateway\/(fast-path|server)/.test(f.url),
+  ],
+  ["our rules and context (src/gateway)", (f) => /src\/gateway\//.test(f.url)],
+  [
+    "yoga, envelop and their promise helpers (parse and validation caches included)",
+    (f) =>
+      /graphql-yoga|@envelop|promise-helpers|@whatwg-node|graphql\/(language|validation)/.test(
+        f.url,
+      ),
+  ],
+];
+const stages = new Map<string, number>();
+for (const id of profile.samples) {
+  const leaf = (byId.get(id) as Node).callFrame;
+  let stage =
+    leaf.functionName === "(program)" ? "(program)" : "node alone: HTTP parsing, sockets, timers";
+  search: for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
+    const frame = (byId.get(at) as Node).callFrame;
+    for (const [name, test] of STAGES) {
+      if (test(frame)) {
+        stage = name;
+        break search;
+      }
+    }
+  }
+  stages.set(stage, (stages.get(stage) ?? 0) + 1);
+}
+console.log(
+  `\nBy stage (start-up included; a longer BENCH_SECONDS dilutes it):\n${top(stages, 20).join("\n")}`,
+);
