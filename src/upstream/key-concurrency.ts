@@ -27,7 +27,8 @@ export function withKeyConcurrency(
 ): UpstreamClient {
   const keys = new Map<string, KeyState>();
 
-  async function acquire(hash: string, signal: AbortSignal | undefined): Promise<void> {
+  /** Takes a place for the key: at once (undefined), or a promise of one; throws when refused. */
+  function acquire(hash: string, signal: AbortSignal | undefined): Promise<void> | undefined {
     let state = keys.get(hash);
     if (state === undefined) {
       state = { active: 0, waiting: [] };
@@ -35,12 +36,12 @@ export function withKeyConcurrency(
     }
     if (state.active < options.upstreamConnectionsPerKey) {
       state.active += 1;
-      return;
+      return undefined;
     }
     if (state.waiting.length >= options.upstreamQueuePerKey) throw refusal(options);
     signal?.throwIfAborted();
     const held = state;
-    await new Promise<void>((resolve, reject) => {
+    return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
         const index = held.waiting.indexOf(admit);
         if (index !== -1) held.waiting.splice(index, 1);
@@ -70,7 +71,9 @@ export function withKeyConcurrency(
 
   async function request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
     const hash = req.keyHash ?? keyHash(req.authorization);
-    await acquire(hash, req.signal);
+    // A place free at once is taken without a promise: most calls never wait.
+    const place = acquire(hash, req.signal);
+    if (place) await place;
     try {
       return await client.request<T>({ ...req, keyHash: hash });
     } finally {
