@@ -582,7 +582,7 @@ try {
     "|---|---:|---:|---:|---:|---:|---:|",
     ...rows.map(
       (r) =>
-        `| ${r.scenario} | ${spread(r)} | ${r.p50} | ${r.p99} | ${r.upstreamPerOp} | ${r.peakRssMb ?? "—"} | ${r.errors} |`,
+        `| ${r.scenario} | ${spread(r)} | ${r.p50} | ${r.p99} | ${r.upstreamPerOp.toFixed(2)} | ${r.peakRssMb ?? "—"} | ${r.errors} |`,
     ),
     "",
     `Distinct resources (${CONNECTIONS} keys of ${CONNECTIONS} organizations, each connection its own key, agents in turn; ${single.upstreamPerOp.toFixed(2)} upstream calls per operation): voicegraph is ${ratio(single.rps, fair.rps)}× the fair floor (${ratio(uncoalescedSingle.rps, fair.rps)}× with coalescing off), ${ratio(single.rps, raw.rps)}× the raw forwarder, ${ratio(single.rps, tcSingle.rps)}× Tailcall and ${ratio(single.rps, peerSingle.rps)}× Hive Gateway.`,
