@@ -5,7 +5,8 @@ import { serveUntilStopped } from "./processes.ts";
 /**
  * The fair floor: what any GraphQL gateway must do at least for the single resource.
  * It parses the POSTed request, makes the one GET, parses the answer and writes the GraphQL-shaped
- * answer, with no schema, no validation and no rule. Started as a child process so its RSS is its
+ * answer, with no schema, no validation and no rule. The agent is the `id` variable, or else the
+ * literal argument of `agent(id: "…")`. Started as a child process so its RSS is its
  * own; prints its URL on stdout.
  */
 const upstream = process.argv[2] as string;
@@ -16,8 +17,14 @@ const server = createServer(async (req, res) => {
   try {
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
-    const { query } = JSON.parse(Buffer.concat(chunks).toString()) as { query: string };
-    const id = /agent\(id: "([^"]+)"\)/.exec(query)?.[1] ?? "";
+    const { query, variables } = JSON.parse(Buffer.concat(chunks).toString()) as {
+      query: string;
+      variables?: { id?: unknown };
+    };
+    const id =
+      typeof variables?.id === "string"
+        ? variables.id
+        : (/agent\(id: "([^"]+)"\)/.exec(query)?.[1] ?? "");
     const answer = await pool.request({
       method: "GET",
       path: `/v1/agents/${encodeURIComponent(id)}`,

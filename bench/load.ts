@@ -1,4 +1,4 @@
-import autocannon from "autocannon";
+import autocannon, { type Request } from "autocannon";
 import { Pool } from "undici";
 
 export interface LoadResult {
@@ -6,10 +6,17 @@ export interface LoadResult {
   p50: number;
   p99: number;
   requests: number;
+  /** Requests written, the ones in flight when the run stopped included. */
+  sent: number;
   errors: number;
 }
 
-/** One bounded autocannon run on loopback. */
+export type { Request } from "autocannon";
+
+/**
+ * One bounded autocannon run on loopback. With `perConnection`, connection `i` (from 0) sends
+ * `perConnection(i)`'s requests in turn, round robin, instead of the one request described.
+ */
 export async function load(options: {
   url: string;
   connections: number;
@@ -17,7 +24,10 @@ export async function load(options: {
   method?: "GET" | "POST";
   headers?: Record<string, string>;
   body?: string;
+  perConnection?: (connection: number) => Request[];
 }): Promise<LoadResult> {
+  const { perConnection } = options;
+  let connections = 0;
   const result = await autocannon({
     url: options.url,
     connections: options.connections,
@@ -25,12 +35,16 @@ export async function load(options: {
     method: options.method ?? "GET",
     headers: options.headers,
     body: options.body,
+    ...(perConnection && {
+      setupClient: (client) => client.setRequests(perConnection(connections++)),
+    }),
   });
   return {
     rps: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
     requests: result.requests.total,
+    sent: result.requests.sent,
     errors: result.errors + result.non2xx + result.timeouts,
   };
 }

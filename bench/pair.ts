@@ -1,22 +1,20 @@
-import { startSandbox } from "../src/sandbox/server.ts";
 import { GATEWAY_NODE_FLAGS, spawnServer } from "./processes.ts";
-import { loadSingle } from "./profiling.ts";
-import { DASHBOARD, SINGLE } from "./queries.ts";
+import { benchSandbox, loadBench } from "./profiling.ts";
 
 /**
  * `npm run bench:pair -- <other checkout>`: before/after figures for one change. Starts this
  * checkout's gateway and another checkout's (e.g. a `git worktree` at the commit before the
- * change) side by side over one sandbox, and loads the single resource on each in turn,
- * alternating BENCH_ROUNDS times (default 5) for BENCH_SECONDS each (default 3), so the machine's
- * drift falls on both alike. Prints each round and the medians' ratio. BENCH_QUERY=dashboard
- * loads the dashboard (bench/queries.ts) instead, over the sandbox at no latency: its CPU cost.
+ * change) side by side over one sandbox, and loads each in turn with `BENCH_QUERY`'s load
+ * (bench/profiling.ts; by default distinct resources, bench/distinct.ts), alternating BENCH_ROUNDS
+ * times (default 5) for BENCH_SECONDS each (default 3), so the machine's drift falls on both
+ * alike. Prints each round and the medians' ratio. BENCH_QUERY=dashboard loads the dashboard
+ * (bench/queries.ts) over the sandbox at no latency: its CPU cost.
  */
 const other = process.argv[2];
 if (!other) throw new Error("usage: npm run bench:pair -- <path of the other checkout>");
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
-const query = process.env.BENCH_QUERY === "dashboard" ? DASHBOARD : SINGLE;
-const sandbox = await startSandbox({ rateLimit: 1e9 });
+const sandbox = await benchSandbox();
 const env = {
   UPSTREAM_URL: sandbox.url,
   PORT: "0",
@@ -30,11 +28,11 @@ const gateways = {
 };
 const seen: Record<keyof typeof gateways, number[]> = { this: [], other: [] };
 try {
-  for (const gateway of Object.values(gateways)) await loadSingle(gateway.url, 1, query);
+  for (const gateway of Object.values(gateways)) await loadBench(gateway.url, 1);
   for (let round = 0; round < rounds; round += 1) {
     const order = round % 2 === 0 ? (["this", "other"] as const) : (["other", "this"] as const);
     for (const name of order) {
-      const result = await loadSingle(gateways[name].url, seconds, query);
+      const result = await loadBench(gateways[name].url, seconds);
       if (result.errors > 0) throw new Error(`${name}: ${result.errors} errors`);
       seen[name].push(result.rps);
     }

@@ -59,6 +59,10 @@ export async function startPeer(upstream: Sandbox): Promise<Child> {
 /** The single-resource query (bench/queries.ts SINGLE) in the peer's generated schema. */
 export const PEER_SINGLE = `{ getAgent(agentId: "${SEED_IDS.acmeAgent}") { ... on Agent { id name status greeting } } }`;
 
+/** The distinct-resource query (bench/queries.ts DISTINCT) in the peer's generated schema. */
+export const PEER_DISTINCT =
+  "query Agent($id: String!) { getAgent(agentId: $id) { ... on Agent { id name status greeting } } }";
+
 /**
  * The dashboard (bench/queries.ts DASHBOARD) in the peer's schema: the same resources and fields.
  * Generated fields answer unions (the resource or Error), hence the inline fragments; voicegraph's

@@ -1,8 +1,7 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { startSandbox } from "../src/sandbox/server.ts";
 import { GATEWAY_NODE_FLAGS, spawnServer } from "./processes.ts";
-import { type CallFrame, frameName, loadSingle, topShares } from "./profiling.ts";
+import { benchSandbox, type CallFrame, frameName, loadBench, topShares } from "./profiling.ts";
 
 /**
  * `npm run bench:allocations`: what voicegraph allocates per single-resource request under 16
@@ -14,7 +13,7 @@ const SAMPLE_MS = 3000;
 const dir = "bench/profile";
 if (!existsSync(dir)) mkdirSync(dir);
 const out = `${dir}/allocations.heapprofile`;
-const sandbox = await startSandbox({ rateLimit: 1e9 });
+const sandbox = await benchSandbox();
 const gateway = await spawnServer(
   [...GATEWAY_NODE_FLAGS, "bench/sample-allocations.ts", "src/main.ts"],
   {
@@ -30,7 +29,7 @@ let requestsInWindow = 0;
 try {
   sandbox.clearRequests();
   const started = performance.now();
-  const result = await loadSingle(gateway.url, SECONDS);
+  const result = await loadBench(gateway.url, SECONDS);
   // The run is steady after its first second: the window's share of the requests is its share of the time.
   const elapsed = performance.now() - started;
   requestsInWindow = (result.requests * SAMPLE_MS) / elapsed;

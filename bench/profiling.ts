@@ -1,14 +1,47 @@
 import { DEMO_KEYS } from "../src/sandbox/seed-data.ts";
+import { type Sandbox, startSandbox } from "../src/sandbox/server.ts";
+import { DISTINCT_ORGANIZATIONS, distinctGraphql } from "./distinct.ts";
 import { type LoadResult, load } from "./load.ts";
-import { SINGLE } from "./queries.ts";
+import { DASHBOARD, DISTINCT, SINGLE } from "./queries.ts";
 
-/** What `npm run bench:profile` and `npm run bench:allocations` share: their load and their report. */
+/** What `npm run bench:profile`, `bench:allocations`, `bench:pair` and `bench:floor` share. */
 
-/** The single-resource load both profile (or another query's): 16 connections for `seconds`. */
-export function loadSingle(url: string, seconds: number, query = SINGLE): Promise<LoadResult> {
+/**
+ * Their load, by `BENCH_QUERY`: `distinct` (the default: every request in flight another key and
+ * another agent, bench/distinct.ts), `single` (one key and one resource from every connection, a
+ * figure of sharing) or `dashboard` (bench/queries.ts).
+ */
+export const BENCH_QUERY = (process.env.BENCH_QUERY ?? "distinct") as
+  | "distinct"
+  | "single"
+  | "dashboard";
+if (!["distinct", "single", "dashboard"].includes(BENCH_QUERY)) {
+  throw new Error("BENCH_QUERY is one of distinct, single, dashboard");
+}
+
+/** The sandbox they load, at no latency, with the distinct load's organizations. */
+export function benchSandbox(): Promise<Sandbox> {
+  return startSandbox({ rateLimit: 1e9, extraOrganizations: DISTINCT_ORGANIZATIONS });
+}
+
+/** `BENCH_QUERY`'s load at 16 connections for `seconds`. */
+export function loadBench(url: string, seconds: number, connections = 16): Promise<LoadResult> {
+  if (BENCH_QUERY === "distinct") {
+    return load({ url, connections, seconds, perConnection: distinctGraphql(DISTINCT) });
+  }
+  return loadSingle(url, seconds, BENCH_QUERY === "dashboard" ? DASHBOARD : SINGLE, connections);
+}
+
+/** One key and one query from every connection: 16 connections for `seconds`. */
+export function loadSingle(
+  url: string,
+  seconds: number,
+  query = SINGLE,
+  connections = 16,
+): Promise<LoadResult> {
   return load({
     url: `${url}/graphql`,
-    connections: 16,
+    connections,
     seconds,
     method: "POST",
     headers: { authorization: `Bearer ${DEMO_KEYS.acme}`, "content-type": "application/json" },

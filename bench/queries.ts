@@ -11,3 +11,9 @@ export const DASHBOARD = `{
   conversations(first: 50) { nodes { id status agent { id name } contact { id stats } } }
   campaigns(first: 10) { nodes { id name status } }
 }`;
+
+/**
+ * The single resource that cannot be shared (bench/distinct.ts): one document, the agent by a
+ * variable, as a typed client sends it.
+ */
+export const DISTINCT = "query Agent($id: ID!) { agent(id: $id) { id name status greeting } }";

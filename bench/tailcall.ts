@@ -84,3 +84,7 @@ export const TAILCALL_DASHBOARD = `{
   conversations(limit: 50) { items { id status agent { id name } contactId contactStats } }
   campaigns(limit: 10) { items { id name status } }
 }`;
+
+/** The distinct-resource query (bench/queries.ts DISTINCT) in Tailcall's schema. */
+export const TAILCALL_DISTINCT =
+  "query Agent($id: String!) { agent(id: $id) { id name status greeting } }";

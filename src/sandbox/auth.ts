@@ -1,5 +1,5 @@
 import { ApiError } from "./error-codes.ts";
-import { DEMO_KEYS, SEED_IDS } from "./seed-data.ts";
+import { DEMO_KEYS, extraOrganizationId, extraOrganizationKey, SEED_IDS } from "./seed-data.ts";
 
 /** Who a request acts for: the organization (the rate-limit bucket too) and what it may do. */
 export interface Caller {
@@ -7,17 +7,32 @@ export interface Caller {
   readOnly: boolean;
 }
 
-const API_KEYS: ReadonlyMap<string, Caller> = new Map([
+const DEMO_CALLERS: ReadonlyMap<string, Caller> = new Map([
   [DEMO_KEYS.acme, { organizationId: SEED_IDS.acmeOrganization, readOnly: false }],
   [DEMO_KEYS.globex, { organizationId: SEED_IDS.globexOrganization, readOnly: false }],
   [DEMO_KEYS.acmeReadonly, { organizationId: SEED_IDS.acmeOrganization, readOnly: true }],
 ]);
 
-/** The caller named by `Authorization: Bearer <key>`, or undefined for a missing/unknown key. */
-export function identifyCaller(authorization: string | undefined): Caller | undefined {
+/** The demo keys, and one full-access key per extra organization (`extraOrganizations`). */
+export function apiKeys(extraOrganizations: number): ReadonlyMap<string, Caller> {
+  const keys = new Map(DEMO_CALLERS);
+  for (let n = 1; n <= extraOrganizations; n++) {
+    keys.set(extraOrganizationKey(n), { organizationId: extraOrganizationId(n), readOnly: false });
+  }
+  return keys;
+}
+
+/**
+ * The caller named by `Authorization: Bearer <key>` among `keys`, or undefined for a
+ * missing/unknown key.
+ */
+export function identifyCaller(
+  authorization: string | undefined,
+  keys: ReadonlyMap<string, Caller> = DEMO_CALLERS,
+): Caller | undefined {
   // RFC 7235: the scheme is case-insensitive and one or more spaces precede the credentials.
   const match = /^Bearer +([^\s]+)$/i.exec(authorization ?? "");
-  return match?.[1] === undefined ? undefined : API_KEYS.get(match[1]);
+  return match?.[1] === undefined ? undefined : keys.get(match[1]);
 }
 
 /** `withDetails`: the dialect also says why in `error.details.reason`. */

@@ -17,6 +17,7 @@ export const DEFAULT_OPTIONS: ResolvedOptions = {
   random: Math.random,
   now: Date.now,
   dialect: "standard",
+  extraOrganizations: 0,
 };
 
 function check(ok: boolean, message: string): void {
@@ -43,6 +44,10 @@ export function resolveOptions(options: SandboxOptions = {}): ResolvedOptions {
   check(resolved.callDurationMs >= 1, "callDurationMs must be >= 1");
   // A tiny interval would flood the store with calls; 10 ms is already far faster than useful.
   check(resolved.callIntervalMs >= 10, "callIntervalMs must be >= 10");
+  check(
+    isInt(resolved.extraOrganizations, 0) && resolved.extraOrganizations <= 99,
+    "extraOrganizations must be an integer from 0 to 99",
+  );
   check(resolved.cursorTtlMs >= 1, "cursorTtlMs must be >= 1");
   check(
     isInt(resolved.campaignsMaxLimit, 1) && resolved.campaignsMaxLimit <= 100,

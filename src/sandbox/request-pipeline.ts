@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { forbiddenWrite, identifyCaller, unauthorized } from "./auth.ts";
+import { type Caller, forbiddenWrite, identifyCaller, unauthorized } from "./auth.ts";
 import type { CursorCodec } from "./cursor.ts";
 import { type Dialect, dialectErrorCode, formatDates } from "./dialects.ts";
 import { ApiError, defaultCodeForStatus, errorBody } from "./error-codes.ts";
@@ -22,6 +22,8 @@ export interface SandboxRuntime {
   options: ResolvedOptions;
   dialect: Dialect;
   store: Store;
+  /** The keys it knows, with whom each acts for. */
+  keys: ReadonlyMap<string, Caller>;
   router: Router;
   limiter: FixedWindowRateLimiter;
   cursors: CursorCodec;
@@ -117,7 +119,7 @@ export async function handleRequest(
 
   const nowMs = runtime.options.now();
   const authorization = req.headers.authorization;
-  const caller = identifyCaller(authorization);
+  const caller = identifyCaller(authorization, runtime.keys);
   // Unknown callers have no organization: they share a bucket per remote address.
   const bucket = caller ? `org:${caller.organizationId}` : `addr:${req.socket.remoteAddress}`;
   const decision = runtime.limiter.consume(bucket, nowMs);

@@ -22,6 +22,19 @@ export const DEMO_ORGANIZATION_KEYS: Readonly<Record<string, string>> = {
   org_globex: DEMO_KEYS.globex,
 };
 
+/**
+ * Extra organizations (the `extraOrganizations` option, for the bench): each has its own key and
+ * `EXTRA_ORGANIZATION_AGENTS` agents and nothing else; the demo data is the same with or without.
+ */
+export const EXTRA_ORGANIZATION_AGENTS = 12;
+const two = (n: number) => String(n).padStart(2, "0");
+/** The key of extra organization `n` (from 1). */
+export const extraOrganizationKey = (n: number): string => `sk_test_extra_${two(n)}`;
+/** The ID of extra organization `n` (from 1). */
+export const extraOrganizationId = (n: number): string => `org_extra_${two(n)}`;
+/** The slug in its agents' IDs: `agt_extra01_001` … `agt_extra01_012`. */
+export const extraOrganizationSlug = (n: number): string => `extra${two(n)}`;
+
 /** Every seeded timestamp (except live calls, which follow the clock) is relative to this. */
 export const SEED_BASE_TIME = Date.parse("2026-01-05T09:00:00.000Z");
 

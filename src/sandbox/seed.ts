@@ -2,7 +2,12 @@ import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { generatedCampaigns, simpleAgents } from "./seed-builders.ts";
 import { seededLiveCalls, staticConversations } from "./seed-conversations.ts";
-import { SEED_COUNTS } from "./seed-data.ts";
+import {
+  EXTRA_ORGANIZATION_AGENTS,
+  extraOrganizationId,
+  extraOrganizationSlug,
+  SEED_COUNTS,
+} from "./seed-data.ts";
 import { toolCatalog } from "./seed-tools.ts";
 import type {
   AgentRecord,
@@ -122,10 +127,34 @@ function buildOrg(seed: OrgSeed, nowMs: number, callDurationMs: number): OrgData
   });
 }
 
-/** A fresh, fully seeded store: every sandbox gets its own. */
-export function seedStore(nowMs: number, callDurationMs: number): Store {
+/** Extra organization `n`: Acme's profile under its own ID and name, and its own agents only. */
+function extraOrgSeed(n: number, template: OrganizationRecord): OrgSeed {
+  const slug = extraOrganizationSlug(n);
+  return {
+    slug,
+    organization: { ...template, id: extraOrganizationId(n), name: `Extra Organization ${n}` },
+    agents: simpleAgents(slug, 1, EXTRA_ORGANIZATION_AGENTS),
+    contacts: [],
+    conversationAgentIds: [],
+    staticConversations: 0,
+    liveCalls: 0,
+    campaigns: [],
+    phoneNumbers: [],
+    properties: [],
+    documents: [],
+  };
+}
+
+/**
+ * A fresh, fully seeded store: every sandbox gets its own. `extraOrganizations` adds that many
+ * organizations beside the demo ones (`extraOrganizationKey`), for loads of many distinct keys.
+ */
+export function seedStore(nowMs: number, callDurationMs: number, extraOrganizations = 0): Store {
   const store: Store = new Map();
-  for (const seed of [orgSeed("acme"), orgSeed("globex")]) {
+  const demo = [orgSeed("acme"), orgSeed("globex")];
+  const template = (demo[0] as OrgSeed).organization;
+  const extra = Array.from({ length: extraOrganizations }, (_, i) => extraOrgSeed(i + 1, template));
+  for (const seed of [...demo, ...extra]) {
     store.set(seed.organization.id, buildOrg(seed, nowMs, callDurationMs));
   }
   return store;

@@ -1,5 +1,6 @@
 import { createServer, type ServerResponse } from "node:http";
 import { listenHttp } from "../listen.ts";
+import { apiKeys } from "./auth.ts";
 import { CursorCodec } from "./cursor.ts";
 import { DIALECTS, type DialectName } from "./dialects.ts";
 import { FaultQueue } from "./faults.ts";
@@ -38,6 +39,11 @@ export interface SandboxOptions {
   now?: () => number;
   /** The reading of the seed's silent spots (src/sandbox/dialects.ts); default "standard". */
   dialect?: DialectName;
+  /**
+   * Organizations added beside the demo ones, each with its own key (`extraOrganizationKey`) and
+   * `EXTRA_ORGANIZATION_AGENTS` agents, for loads of many distinct keys (the bench); default 0.
+   */
+  extraOrganizations?: number;
 }
 
 export interface RecordedRequest {
@@ -100,7 +106,8 @@ export async function startSandbox(
   const runtime: SandboxRuntime = {
     options: resolved,
     dialect,
-    store: seedStore(startMs, resolved.callDurationMs),
+    store: seedStore(startMs, resolved.callDurationMs, resolved.extraOrganizations),
+    keys: apiKeys(resolved.extraOrganizations),
     router: new Router(ROUTES),
     limiter: new FixedWindowRateLimiter(resolved.rateLimit, resolved.rateWindowSeconds),
     cursors: new CursorCodec(resolved.cursorTtlMs, dialect.invalidCursorStatus),

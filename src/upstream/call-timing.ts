@@ -12,12 +12,34 @@ export interface Deadline {
 
 export function startDeadline(timeoutMs: number, callerSignal: AbortSignal | undefined): Deadline {
   const timer = new AbortController();
-  const handle = setTimeout(() => timer.abort(), timeoutMs);
+  const expiresAt = Date.now() + timeoutMs;
+  if (callerSignal === undefined) {
+    const handle = setTimeout(() => timer.abort(), timeoutMs);
+    return {
+      timedOut: timer.signal,
+      combined: timer.signal,
+      expiresAt,
+      dispose: () => clearTimeout(handle),
+    };
+  }
+  // What AbortSignal.any([callerSignal, timer.signal]) would be, the caller's reason first, with
+  // one listener removed at the end instead of a composite signal's weak references per call.
+  const combined = new AbortController();
+  const onCallerAbort = () => combined.abort(callerSignal.reason);
+  const handle = setTimeout(() => {
+    timer.abort();
+    combined.abort(timer.signal.reason);
+  }, timeoutMs);
+  if (callerSignal.aborted) onCallerAbort();
+  else callerSignal.addEventListener("abort", onCallerAbort, { once: true });
   return {
     timedOut: timer.signal,
-    combined: callerSignal ? AbortSignal.any([callerSignal, timer.signal]) : timer.signal,
-    expiresAt: Date.now() + timeoutMs,
-    dispose: () => clearTimeout(handle),
+    combined: combined.signal,
+    expiresAt,
+    dispose: () => {
+      clearTimeout(handle);
+      callerSignal.removeEventListener("abort", onCallerAbort);
+    },
   };
 }
 

@@ -59,7 +59,8 @@ export function withKeyConcurrency(
     busy += 1;
   };
 
-  async function acquire(hash: string, signal: AbortSignal | undefined): Promise<void> {
+  /** Takes a place for the key: at once (undefined), or a promise of one; throws when refused. */
+  function acquire(hash: string, signal: AbortSignal | undefined): Promise<void> | undefined {
     let state = keys.get(hash);
     if (state === undefined) {
       state = { active: 0, waiting: [] };
@@ -75,7 +76,7 @@ export function withKeyConcurrency(
     }
     signal?.throwIfAborted();
     const held = state;
-    await new Promise<void>((resolve, reject) => {
+    return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
         const index = held.waiting.indexOf(admit);
         if (index !== -1) held.waiting.splice(index, 1);
@@ -117,7 +118,9 @@ export function withKeyConcurrency(
 
   async function request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
     const hash = req.keyHash ?? keyHash(req.authorization);
-    await acquire(hash, req.signal);
+    // A place free at once is taken without a promise: most calls never wait.
+    const place = acquire(hash, req.signal);
+    if (place) await place;
     try {
       return await client.request<T>({ ...req, keyHash: hash });
     } finally {

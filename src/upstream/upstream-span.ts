@@ -39,13 +39,18 @@ const NO_TRACE_HEADERS: Record<string, string> = Object.freeze({}) as Record<str
  * and hands it the W3C `traceparent` (and `tracestate`) headers naming that span. With no tracer
  * provider registered the API is a no-op: no span and no header.
  */
-export async function inUpstreamSpan<
-  O extends { response: { status: number } } | { error: unknown },
->(
+export function inUpstreamSpan<O extends { response: { status: number } } | { error: unknown }>(
   call: { method: string; path: string; operation?: OperationCall },
   run: (traceHeaders: Record<string, string>) => Promise<O>,
 ): Promise<O> {
-  if (!tracingIsOn()) return run(NO_TRACE_HEADERS);
+  // Without tracing, the attempt's own promise: no async frame of its own around every call.
+  return tracingIsOn() ? inSpan(call, run) : run(NO_TRACE_HEADERS);
+}
+
+async function inSpan<O extends { response: { status: number } } | { error: unknown }>(
+  call: { method: string; path: string; operation?: OperationCall },
+  run: (traceHeaders: Record<string, string>) => Promise<O>,
+): Promise<O> {
   const { method, path } = call;
   const span = voicegraphTracer().startSpan(`upstream ${routeTemplate(call)}`, {
     kind: SpanKind.CLIENT,

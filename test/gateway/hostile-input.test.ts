@@ -52,6 +52,21 @@ describe("input the gateway judges alone", () => {
     },
   );
 
+  it("names the last ill-formed variable, whether the others are scalars or objects", async () => {
+    const query = `query ($a: ID!, $b: ID!, $c: ConversationFilter) {
+      agent(id: $a) { id } other: agent(id: $b) { id } conversations(filter: $c) { totalCount }
+    }`;
+    const flat = await harness.graphql(query, { a: LONE_SURROGATE, b: LONE_SURROGATE });
+    expect(flat.body.errors?.[0]?.extensions?.argument).toBe("$b");
+    const mixed = await harness.graphql(query, {
+      a: LONE_SURROGATE,
+      b: LONE_SURROGATE,
+      c: { search: "\udc00" },
+    });
+    expect(mixed.body.errors?.[0]?.extensions?.argument).toBe("$c.search");
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
   it("refuses a lone surrogate in the document itself as a syntax error", async () => {
     const response = await harness.graphql(`{ agent(id: "agt_\ud800") { id } }`);
     expect(response.status).toBe(400);

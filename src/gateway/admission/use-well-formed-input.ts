@@ -98,6 +98,17 @@ function variablesProblem(
   variables: Record<string, unknown>,
   maxDepth: number,
 ): Problem | undefined {
+  // The common case, variables of scalars only, is judged without building the walk's stack, in
+  // the walk's order (the last variable first), so the same variable is named.
+  const names = Object.keys(variables);
+  if (names.every((name) => typeof variables[name] !== "object" || variables[name] === null)) {
+    for (let i = names.length - 1; i >= 0; i--) {
+      const name = names[i] as string;
+      const value = variables[name];
+      if (typeof value === "string" && !value.isWellFormed()) return illFormed(`$${name}`);
+    }
+    return undefined;
+  }
   const stack: Array<{ value: unknown; path: string; depth: number }> = Object.entries(
     variables,
   ).map(([name, value]) => ({ value, path: `$${name}`, depth: 0 }));

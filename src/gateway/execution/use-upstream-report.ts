@@ -1,4 +1,10 @@
-import { type ExecutionResult, type GraphQLError, getOperationAST, Kind } from "graphql";
+import {
+  type ExecutionResult,
+  type GraphQLError,
+  getOperationAST,
+  Kind,
+  type OperationDefinitionNode,
+} from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import { UpstreamError } from "../../upstream/errors.ts";
 import { DEFAULT_RETRY_AFTER_S, rateLimitHeaders } from "../../upstream/rate-limit.ts";
@@ -19,7 +25,7 @@ export function useUpstreamReport(): Plugin<GatewayContext> {
           if (isAsyncIterable(result)) return;
           const context = args.contextValue as GatewayContext;
           const operation = getOperationAST(args.document, args.operationName);
-          const rootKeys = operation ? rootResponseKeys(operation.selectionSet.selections) : [];
+          const rootKeys = operation ? rootKeysOf(operation) : [];
           setResult(withReport(result, context, rootKeys));
         },
       };
@@ -61,6 +67,17 @@ function withReport(
 }
 
 type Selections = ReadonlyArray<import("graphql").SelectionNode>;
+
+/** An operation's root response keys, found once per operation node (yoga caches documents). */
+const rootKeysByOperation = new WeakMap<OperationDefinitionNode, string[]>();
+function rootKeysOf(operation: OperationDefinitionNode): string[] {
+  let keys = rootKeysByOperation.get(operation);
+  if (keys === undefined) {
+    keys = rootResponseKeys(operation.selectionSet.selections);
+    rootKeysByOperation.set(operation, keys);
+  }
+  return keys;
+}
 
 /** Response keys of the root fields (inline fragments followed; named ones are rare at root). */
 function rootResponseKeys(selections: Selections): string[] {

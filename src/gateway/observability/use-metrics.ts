@@ -30,7 +30,8 @@ export function useMetrics(
     },
     // Per-tenant figures are no page's to read: no CORS header on this endpoint, whatever the origin.
     onResponse({ request, response }) {
-      if (new URL(request.url).pathname !== endpoint) return;
+      // Only a URL that holds the endpoint's text can have it as its path: the rest is not parsed.
+      if (!request.url.includes(endpoint) || new URL(request.url).pathname !== endpoint) return;
       for (const name of [...response.headers.keys()]) {
         if (name.startsWith("access-control-")) response.headers.delete(name);
       }

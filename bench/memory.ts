@@ -1,0 +1,90 @@
+import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { distinctGraphql } from "./distinct.ts";
+import { load } from "./load.ts";
+import { GATEWAY_NODE_FLAGS, rssMb, spawnServer } from "./processes.ts";
+import { benchSandbox } from "./profiling.ts";
+import { DISTINCT } from "./queries.ts";
+
+/**
+ * `npm run bench:memory`: what holds the gateway's memory at 64 connections (64 keys, distinct
+ * resources, default settings; BENCH_SECONDS, default 6): its RSS idle and at the peak, split
+ * into file-backed pages (the node binary) and anonymous memory, and V8's heap by space, idle and
+ * at the end of the load. `BENCH_FLAGS` compares V8 flag sets (`;`-separated, default `npm
+ * start`'s), each started afresh, BENCH_ROUNDS times (default 1) in turn.
+ */
+const seconds = Number(process.env.BENCH_SECONDS ?? 6);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
+const variants = (process.env.BENCH_FLAGS ?? GATEWAY_NODE_FLAGS.join(" ")).split(";");
+const dir = "bench/profile";
+if (!existsSync(dir)) mkdirSync(dir);
+const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
+interface Report {
+  usage: NodeJS.MemoryUsage;
+  spaces: Record<string, { size: number; used: number }>;
+}
+async function report(pid: number, out: string): Promise<Report> {
+  rmSync(out, { force: true });
+  process.kill(pid, "SIGUSR2");
+  for (let i = 0; i < 100 && !existsSync(out); i++) await sleep(50);
+  await sleep(50);
+  return JSON.parse(readFileSync(out, "utf8")) as Report;
+}
+function rollup(pid: number): string {
+  const lines = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8").split("\n");
+  const kb = (name: string) =>
+    Number(/(\d+)/.exec(lines.find((l) => l.startsWith(name)) ?? "")?.[1]);
+  const rss = kb("Rss:");
+  const anonymous = kb("Anonymous:");
+  return `${mb(rss * 1024)} MB RSS: ${mb((rss - anonymous) * 1024)} file-backed, ${mb(anonymous * 1024)} anonymous`;
+}
+function heap(r: Report): string {
+  const spaces = Object.entries(r.spaces)
+    .filter(([, s]) => s.size > 512 * 1024)
+    .map(([name, s]) => `${name} ${mb(s.size)} (${mb(s.used)} used)`)
+    .join(", ");
+  const { heapTotal, heapUsed, external, arrayBuffers } = r.usage;
+  return `heap ${mb(heapTotal)} MB (${mb(heapUsed)} used): ${spaces}; external ${mb(external)}, array buffers ${mb(arrayBuffers)}`;
+}
+
+const sandbox = await benchSandbox();
+try {
+  for (let round = 0; round < rounds; round++) {
+    for (const flags of variants) {
+      const out = `${dir}/memory.json`;
+      const gateway = await spawnServer(
+        [...flags.split(" ").filter(Boolean), "bench/memory-report.ts", "src/main.ts"],
+        { UPSTREAM_URL: sandbox.url, PORT: "0", LOG_LEVEL: "error", MEMORY_OUT: out },
+      );
+      try {
+        await load({
+          url: gateway.url,
+          connections: 4,
+          seconds: 1,
+          perConnection: distinctGraphql(DISTINCT),
+        });
+        await sleep(1000);
+        const idle = `${rollup(gateway.pid)}; ${heap(await report(gateway.pid, out))}`;
+        const loaded = load({
+          url: gateway.url,
+          connections: 64,
+          seconds,
+          perConnection: distinctGraphql(DISTINCT),
+        });
+        await sleep(seconds * 1000 - 500);
+        const busy = `${rollup(gateway.pid)}; ${heap(await report(gateway.pid, out))}`;
+        const result = await loaded;
+        console.log(
+          `[${flags || "no flags"}] peak RSS ${rssMb(gateway.pid, "VmHWM")} MB at ${result.rps} req/s (${result.errors} errors)`,
+        );
+        console.log(`  idle (after warm-up): ${idle}`);
+        console.log(`  under load:           ${busy}`);
+      } finally {
+        await gateway.stop();
+      }
+    }
+  }
+} finally {
+  await sandbox.close();
+}
