@@ -236,6 +236,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     : undefined;
   const fastPath = createFastPath({
     maxRequestBytes: options.maxRequestBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
+    maxTokens: options.maxTokens ?? GATEWAY_DEFAULTS.maxTokens,
     // Session tokens and trusted documents are rarer set-ups: they keep yoga's path alone.
     enabled: !options.session && !options.persistedDocuments?.trustedOnly,
   });

@@ -21,40 +21,48 @@ interface DocumentFacts {
   incremental: boolean;
 }
 
-/** Per document text, bounded in count and in the text kept (an attacker's texts evict each other). */
-const known = new LRUCache<string, DocumentFacts>({
-  max: 1000,
-  maxSize: 8 * 1024 * 1024,
-  // A large text is judged again each time, never kept (docs/limits.md).
-  maxEntrySize: 64 * 1024,
-  sizeCalculation: (_facts, text) => Math.max(1, text.length),
-});
-
-/**
- * The kind ("query", "mutation", "subscription") of the operation `operationName` selects, as
- * graphql-js's getOperationAST picks it; undefined when the text does not parse, names no such
- * operation, or uses `@defer`/`@stream`. The parse is only this check's: yoga parses, validates
- * and costs the document itself (with its own cache), so every rule still runs in its plugins.
- */
-export function operationKindOf(text: string, operationName: string | null): string | undefined {
-  let facts = known.get(text);
-  if (facts === undefined) {
-    facts = factsOf(text);
-    known.set(text, facts);
-  }
-  if (facts.operations === undefined || facts.incremental) return undefined;
-  if (operationName !== null) {
-    return operationName === "" ? undefined : facts.operations.get(operationName);
-  }
-  if (facts.operations.size !== 1) return undefined;
-  return facts.operations.values().next().value;
+/** The fast path's judgement of document texts: one per gateway, with the gateway's token limit. */
+export interface Eligibility {
+  /**
+   * The kind ("query", "mutation", "subscription") of the operation `operationName` selects, as
+   * graphql-js's getOperationAST picks it; undefined when the text does not parse (or passes
+   * MAX_TOKENS), names no such operation, or uses `@defer`/`@stream`. The parse is only this
+   * check's: yoga parses, validates and costs the document itself, so every rule still runs.
+   */
+  operationKindOf(text: string, operationName: string | null): string | undefined;
 }
 
-function factsOf(text: string): DocumentFacts {
+export function createEligibility(maxTokens: number): Eligibility {
+  // Per document text, bounded in count and in the text kept (an attacker's texts evict each other).
+  const known = new LRUCache<string, DocumentFacts>({
+    max: 1000,
+    maxSize: 8 * 1024 * 1024,
+    // A large text is judged again each time, never kept (docs/limits.md).
+    maxEntrySize: 64 * 1024,
+    sizeCalculation: (_facts, text) => Math.max(1, text.length),
+  });
+  return {
+    operationKindOf(text, operationName) {
+      let facts = known.get(text);
+      if (facts === undefined) {
+        facts = factsOf(text, maxTokens);
+        known.set(text, facts);
+      }
+      if (facts.operations === undefined || facts.incremental) return undefined;
+      if (operationName !== null) {
+        return operationName === "" ? undefined : facts.operations.get(operationName);
+      }
+      if (facts.operations.size !== 1) return undefined;
+      return facts.operations.values().next().value;
+    },
+  };
+}
+
+function factsOf(text: string, maxTokens: number): DocumentFacts {
   let document: DocumentNode;
   try {
-    // Bounded: a huge document goes to yoga, whose token limit refuses it cheaply.
-    document = parse(text, { noLocation: true, maxTokens: 100_000 });
+    // Past the gateway's own limit, yoga's parser refuses it: nothing more is spent here.
+    document = parse(text, { noLocation: true, maxTokens });
   } catch {
     return { operations: undefined, incremental: false };
   }

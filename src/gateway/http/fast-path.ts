@@ -3,7 +3,7 @@ import { Readable } from "node:stream";
 import { handleErrorFromRequestHandler, sendNodeResponse } from "@whatwg-node/server";
 import type { Plugin } from "graphql-yoga";
 import { inThisRequestScope } from "../observability/logger.ts";
-import { isJsonOnly, operationKindOf } from "./fast-path-eligibility.ts";
+import { createEligibility, type Eligibility, isJsonOnly } from "./fast-path-eligibility.ts";
 import { declaredWithin } from "./use-request-size-limit.ts";
 
 /** The Fetch API request hooks of the server adapter (whatwg-node), as yoga's plugins declare them. */
@@ -26,6 +26,8 @@ type Fallback = ((req: IncomingMessage, res: ServerResponse) => unknown) & {
 export interface FastPathOptions {
   /** MAX_REQUEST_BYTES: a larger declared body goes to yoga, which refuses it. */
   maxRequestBytes: number;
+  /** MAX_TOKENS: a longer document goes to yoga, which refuses it. */
+  maxTokens: number;
   /** False in session mode and trusted-documents-only mode: every request goes to yoga. */
   enabled: boolean;
 }
@@ -89,6 +91,7 @@ export function cancelOnDisconnect(request: unknown, operation: AbortController)
  * Anything else goes to yoga's listener unchanged.
  */
 export function createFastPath(options: FastPathOptions): FastPath {
+  const eligibility = createEligibility(options.maxTokens);
   let core: Core | undefined;
   let onRequest: AdapterHook[] = [];
   let onResponse: AdapterHook[] = [];
@@ -199,7 +202,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
         "end",
         inThisRequestScope(() => {
           const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
-          const parsed = singleOperation(body);
+          const parsed = singleOperation(body, eligibility);
           if (parsed === undefined) {
             // yoga reads the body from here, as it would have from the socket.
             (req as IncomingMessage & { body?: unknown }).body = Readable.from([body]);
@@ -221,7 +224,10 @@ export function createFastPath(options: FastPathOptions): FastPath {
 }
 
 /** The body as a single query or mutation's parameters, or undefined for yoga to answer. */
-function singleOperation(body: Buffer): Record<string, unknown> | undefined {
+function singleOperation(
+  body: Buffer,
+  eligibility: Eligibility,
+): Record<string, unknown> | undefined {
   let params: unknown;
   try {
     params = JSON.parse(body.toString("utf8"));
@@ -239,6 +245,7 @@ function singleOperation(body: Buffer): Record<string, unknown> | undefined {
   if (variables != null && (typeof variables !== "object" || Array.isArray(variables))) {
     return undefined;
   }
-  const kind = operationKindOf(query, (operationName as string | null | undefined) ?? null);
+  const name = (operationName as string | null | undefined) ?? null;
+  const kind = eligibility.operationKindOf(query, name);
   return kind === "query" || kind === "mutation" ? record : undefined;
 }
