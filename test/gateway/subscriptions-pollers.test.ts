@@ -75,8 +75,12 @@ describe.concurrent("conversationStatus pollers", () => {
     expect(fromReadonly?.startedAt).toBe(fromAcme?.startedAt);
 
     takePolls(harness);
+    // A status poll of each key (not a list read behind `conversation`).
+    const statusPath = `/v1/conversations/${LIVE}/status`;
     const polled = (key: string) =>
-      harness.sandbox.requests.some((r) => r.headers.authorization === key);
+      harness.sandbox.requests.some(
+        (r) => r.path === statusPath && r.headers.authorization === key,
+      );
     await vi.waitFor(() => expect(polled(ACME) && polled(ACME_READONLY)).toBe(true), {
       timeout: 10_000,
       interval: 10,

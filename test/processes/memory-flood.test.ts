@@ -55,6 +55,7 @@ describe("the 1 MB flood, against a spawned gateway", () => {
     // Unbounded, the first 300 texts of 1 MB stayed (APQ store and parse caches): +795 MB measured.
     expect(mb(afterFirst - before)).toBeLessThan(200);
     // Bounded, a second flood finds the caches full of nothing it can grow: no further climb.
-    expect(mb(afterSecond - afterFirst)).toBeLessThan(100);
+    // (Unbounded it climbs as much again; a busy machine's late collections add a few dozen MB.)
+    expect(mb(afterSecond - afterFirst)).toBeLessThan(150);
   }, 180_000); // 600 requests of 1 MB: a minute on a busy machine, far more only if it hangs
 });
