@@ -79,7 +79,7 @@ describe("the sandbox's independence from the gateway", () => {
     const paths = specifiersIn(text).map((specifier) => target(probe, specifier));
     expect(paths.filter(forbidden).sort()).toEqual([
       "src/connections/loaders.ts",
-      "src/gateway/http/server.ts",
+      "src/gateway/server.ts",
       "src/gateway/side-effect.ts",
       "src/schema/types.ts",
       "src/schema/x.ts",
