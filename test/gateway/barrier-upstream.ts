@@ -1,5 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { wireAgent } from "../support/wire-agent.ts";
+import { sendJson } from "../upstream/recording-upstream.ts";
 
 /**
  * An upstream that holds every response it is told to hold until `size` of them are in flight
@@ -27,7 +29,7 @@ export async function startBarrierUpstream(options: {
     const path = url.split("?")[0] ?? url;
     requests.push(`${req.method} ${url}`);
     req.resume();
-    const answer = () => send(res, 200, barrierBody(path));
+    const answer = () => sendJson(res, 200, barrierBody(path));
     if (!options.held(path)) {
       answer();
       return;
@@ -36,7 +38,7 @@ export async function startBarrierUpstream(options: {
       answer,
       timer: setTimeout(() => {
         waiting.delete(entry);
-        send(res, 500, {
+        sendJson(res, 500, {
           error: { code: "INTERNAL_ERROR", message: "The barrier was not met in time." },
         });
       }, options.maxWaitMs),
@@ -64,30 +66,8 @@ export async function startBarrierUpstream(options: {
   };
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(body));
-}
-
 /** The agents of the barrier's one conversation page (cnv_b1..cnv_b3, in this order). */
 export const BARRIER_AGENT_IDS = ["agt_b1", "agt_b2", "agt_b3"] as const;
-
-function barrierAgent(id: string) {
-  return {
-    id,
-    name: `Agent ${id}`,
-    primaryLanguage: "en-US",
-    status: "ACTIVE",
-    systemPrompt: "",
-    greeting: "",
-    model: "gpt-4o",
-    metadata: {},
-    createdAt: "2026-01-01T00:00:00.000Z",
-    updatedAt: "2026-01-01T00:00:00.000Z",
-    supportedLanguages: ["en-US"],
-    voiceConfigs: [],
-  };
-}
 
 /** Minimal bodies: the organization, any agent or document by ID, and one conversation page. */
 function barrierBody(path: string): unknown {
@@ -107,7 +87,7 @@ function barrierBody(path: string): unknown {
     return { items, total: items.length, limit: 3, offset: 0 };
   }
   const agent = /^\/v1\/agents\/([^/]+)$/.exec(path);
-  if (agent?.[1]) return barrierAgent(agent[1]);
+  if (agent?.[1]) return wireAgent(agent[1], `Agent ${agent[1]}`);
   const document = /^\/v1\/documents\/([^/]+)$/.exec(path);
   if (document?.[1]) return { id: document[1], name: `Document ${document[1]}` };
   return {};

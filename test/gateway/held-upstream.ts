@@ -1,5 +1,7 @@
-import { createServer, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { wireAgent } from "../support/wire-agent.ts";
+import { sendJson } from "../upstream/recording-upstream.ts";
 
 /**
  * A small stateful upstream whose reads the test holds: each GET reads the state when it arrives
@@ -71,7 +73,7 @@ export async function startHeldUpstream(options: {
     const token = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
     const org = options.keys[token];
     if (org === undefined || revoked.has(token)) {
-      send(res, 401, { error: { code: "UNAUTHORIZED", message: "Invalid API key" } });
+      sendJson(res, 401, { error: { code: "UNAUTHORIZED", message: "Invalid API key" } });
       return;
     }
     const own = state.get(org);
@@ -79,7 +81,7 @@ export async function startHeldUpstream(options: {
     const agentId = /^\/v1\/agents\/([^/]+)$/.exec(path)?.[1];
     if (req.method === "PATCH") {
       if (options.readOnly?.includes(token)) {
-        send(res, 403, { error: { code: "FORBIDDEN", message: "Read-only key" } });
+        sendJson(res, 403, { error: { code: "FORBIDDEN", message: "Read-only key" } });
         return;
       }
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8") || "{}") as {
@@ -87,15 +89,15 @@ export async function startHeldUpstream(options: {
       };
       if (path === "/v1/organization" && body.name !== undefined) {
         own.organization = body.name;
-        send(res, 200, organizationBody(org, own.organization));
+        sendJson(res, 200, organizationBody(org, own.organization));
         return;
       }
       if (agentId !== undefined && own.agents.has(agentId) && body.name !== undefined) {
         own.agents.set(agentId, body.name);
-        send(res, 200, agentBody(agentId, body.name));
+        sendJson(res, 200, wireAgent(agentId, body.name, { systemPrompt: `prompt of ${agentId}` }));
         return;
       }
-      send(res, 404, { error: { code: "NOT_FOUND", message: "Not found" } });
+      sendJson(res, 404, { error: { code: "NOT_FOUND", message: "Not found" } });
       return;
     }
     // A read takes the state as it arrives: what it answers is what the upstream held then.
@@ -103,12 +105,14 @@ export async function startHeldUpstream(options: {
     let body: unknown;
     if (path === "/v1/organization") body = organizationBody(org, own.organization);
     else if (agentId !== undefined && own.agents.has(agentId)) {
-      body = agentBody(agentId, own.agents.get(agentId) as string);
+      body = wireAgent(agentId, own.agents.get(agentId) as string, {
+        systemPrompt: `prompt of ${agentId}`,
+      });
     } else {
       status = 404;
       body = { error: { code: "NOT_FOUND", message: "Not found" } };
     }
-    const answer = () => send(res, status, body);
+    const answer = () => sendJson(res, status, body);
     if (!holding) {
       answer();
       return;
@@ -164,26 +168,4 @@ export async function startHeldUpstream(options: {
 
 function organizationBody(org: string, name: string) {
   return { id: org, name };
-}
-
-function agentBody(id: string, name: string) {
-  return {
-    id,
-    name,
-    primaryLanguage: "en-US",
-    status: "ACTIVE",
-    systemPrompt: `prompt of ${id}`,
-    greeting: "",
-    model: "gpt-4o",
-    metadata: {},
-    createdAt: "2026-01-01T00:00:00.000Z",
-    updatedAt: "2026-01-01T00:00:00.000Z",
-    supportedLanguages: ["en-US"],
-    voiceConfigs: [],
-  };
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(body));
 }

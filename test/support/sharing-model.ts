@@ -1,8 +1,10 @@
-import { createServer, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { expect } from "vitest";
+import { sendJson } from "../upstream/recording-upstream.ts";
 import type { TcpProxy } from "./tcp-proxy.ts";
+import { wireAgent } from "./wire-agent.ts";
 
 // A model of sharing, checked over interleavings the scheduler picks: two gateways and one
 // upstream whose every answer (reads and writes alike) waits for the scheduler; two keys of one
@@ -134,17 +136,17 @@ export async function startModelUpstream() {
     // A read takes the state as it arrives, and may be answered much later (as over a network).
     const seen = own?.values.at(-1)?.value as string;
     const answer = () => {
-      if (!key) return send(res, 401, { error: { code: "UNAUTHORIZED", message: "no key" } });
+      if (!key) return sendJson(res, 401, { error: { code: "UNAUTHORIZED", message: "no key" } });
       if (!own || own.org !== key.org) {
-        return send(res, 404, { error: { code: "NOT_FOUND", message: "no agent" } });
+        return sendJson(res, 404, { error: { code: "NOT_FOUND", message: "no agent" } });
       }
       if (req.method === "PATCH") {
-        if (!key.writes) return send(res, 403, { error: { code: "FORBIDDEN", message: "ro" } });
+        if (!key.writes) return sendJson(res, 403, { error: { code: "FORBIDDEN", message: "ro" } });
         const { name } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { name: string };
         own.values.push({ value: name, at: tick() });
-        return send(res, 200, agentBody(agentId, name));
+        return sendJson(res, 200, wireAgent(agentId, name));
       }
-      return send(res, 200, agentBody(agentId, seen));
+      return sendJson(res, 200, wireAgent(agentId, seen));
     };
     arrivals.get(requestId)?.();
     if (schedule) schedule(requestId, answer);
@@ -168,28 +170,6 @@ export async function startModelUpstream() {
         server.closeAllConnections();
       }),
   };
-}
-
-function agentBody(id: string, name: string) {
-  return {
-    id,
-    name,
-    primaryLanguage: "en-US",
-    status: "ACTIVE",
-    systemPrompt: "",
-    greeting: "",
-    model: "gpt-4o",
-    metadata: {},
-    createdAt: "2026-01-01T00:00:00.000Z",
-    updatedAt: "2026-01-01T00:00:00.000Z",
-    supportedLanguages: ["en-US"],
-    voiceConfigs: [],
-  };
-}
-
-function send(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(body));
 }
 
 export type ModelUpstream = Awaited<ReturnType<typeof startModelUpstream>>;
