@@ -16,6 +16,8 @@ interface Core {
   readonly handle: Handler;
   readonly plugins: Array<Record<string, unknown> | false | undefined>;
   readonly instrumentation?: unknown;
+  /** yoga's logger: the gateway's, with its levels and redaction. */
+  readonly logger: { error(...args: unknown[]): void };
 }
 
 /** yoga's node:http listener (the server adapter), with the adapter's `waitUntil`. */
@@ -215,7 +217,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
           const request = new BufferedJsonRequest(url, headers, parsed, res);
           onServed?.();
           run(request, req, res, fallback.waitUntil).catch((error: unknown) => {
-            console.error(`Unexpected error while handling request: ${(error as Error).message}`);
+            c.logger.error(`Unexpected error while handling request: ${(error as Error).message}`);
           });
         }),
       );
