@@ -79,16 +79,7 @@ export function followSse(
   variables: Record<string, unknown> = { id: AGENT_ID },
   authorization = ACME,
 ): Following {
-  const client = createSseClient({
-    url: `${harness.url}/graphql`,
-    headers: { authorization },
-    retryAttempts: 0,
-  });
-  const iterator = client.iterate({ query, variables });
-  return following(iterator, () => {
-    void iterator.return?.();
-    client.dispose();
-  });
+  return followSseClient({ url: `${harness.url}/graphql` }, query, variables, authorization);
 }
 
 /** graphql-sse's client in its single-connection mode (one stream, operations over it). */
@@ -98,12 +89,18 @@ export function followSseSingleConnection(
   variables: Record<string, unknown> = { id: AGENT_ID },
   authorization = ACME,
 ): Following {
-  const client = createSseClient({
-    url: `${harness.url}/graphql/stream`,
-    singleConnection: true,
-    headers: { authorization },
-    retryAttempts: 0,
-  });
+  const mode = { url: `${harness.url}/graphql/stream`, singleConnection: true };
+  return followSseClient(mode, query, variables, authorization);
+}
+
+/** graphql-sse's own client in either mode, followed until the test stops it. */
+function followSseClient(
+  mode: { url: string; singleConnection?: boolean },
+  query: string,
+  variables: Record<string, unknown>,
+  authorization: string,
+): Following {
+  const client = createSseClient({ ...mode, headers: { authorization }, retryAttempts: 0 });
   const iterator = client.iterate({ query, variables });
   return following(iterator, () => {
     void iterator.return?.();
