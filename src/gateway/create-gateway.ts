@@ -126,6 +126,8 @@ export interface GatewayOptions {
    * (UPSTREAM_COALESCE, default on), and the read cache's TTL (UPSTREAM_CACHE_TTL_S, default 0: off).
    */
   sharing?: { coalesce?: boolean; cacheTtlS?: number };
+  /** The clock of the in-process read cache's TTLs (default: the process's); tests move their own. */
+  now?: () => number;
   /** `@live` queries (docs/live-queries.md): MAX_LIVE_QUERY_READS, LIVE_RATE_LIMIT_SHARE. */
   live?: { maxReads?: number; rateLimitShare?: number };
 }
@@ -171,7 +173,7 @@ export function createGateway(options: GatewayOptions): Gateway {
             ttlS: cacheTtlS,
             store: options.fleet
               ? createFleetReadCache(options.fleet.redis, cacheTtlS)
-              : createMemoryReadCache(),
+              : createMemoryReadCache(options.now ? { now: options.now } : {}),
           },
         }
       : {}),

@@ -87,13 +87,16 @@ class Versions {
 
 /** The in-process store: an LRU bounded in entries and in bytes, each entry with its TTL. */
 export function createMemoryReadCache(
-  options: { maxBytes?: number; maxEntries?: number } = {},
+  options: { maxBytes?: number; maxEntries?: number; now?: () => number } = {},
 ): ReadCacheStore {
   const max = options.maxEntries ?? READ_CACHE_DEFAULTS.maxEntries;
+  const now = options.now;
   const entries = new LRUCache<string, string>({
     max,
     maxSize: options.maxBytes ?? READ_CACHE_DEFAULTS.maxBytes,
     sizeCalculation: (text) => Math.max(1, text.length),
+    // A clock of the caller's (a test's) is read at every look, not cached for a millisecond.
+    ...(now ? { perf: { now }, ttlResolution: 0 } : {}),
   });
   const resources = new Versions(max);
   const keys = new Versions(max);

@@ -13,7 +13,11 @@ import {
 import { DIALECTS, type Dialect, isDialectName } from "../../src/sandbox/dialects.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
-import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
+import {
+  createUpstreamClient,
+  type UpstreamClient,
+  type UpstreamClientOptions,
+} from "../../src/upstream/client.ts";
 
 /**
  * The sandbox dialect this run proves the gateway against (vitest.config.ts sets
@@ -79,7 +83,9 @@ export async function startHarness(
   options: {
     sandbox?: SandboxOptions;
     gateway?: Partial<Omit<GatewayOptions, "upstream">>;
-    upstream?: { timeoutMs?: number; maxRetries?: number; baseUrl?: string };
+    upstream?: Partial<
+      Pick<UpstreamClientOptions, "timeoutMs" | "maxRetries" | "baseUrl" | "keyMemory">
+    >;
     /** listen()'s options: e.g. `fastPath` (default: this project's GATEWAY_FAST_PATH). */
     listen?: ListenOptions;
   } = {},
@@ -90,6 +96,7 @@ export async function startHarness(
     timeoutMs: options.upstream?.timeoutMs ?? 5_000,
     maxRetries: options.upstream?.maxRetries ?? 2,
     retryDelayMs: 10,
+    ...(options.upstream?.keyMemory ? { keyMemory: options.upstream.keyMemory } : {}),
     // What the gateway cannot read from this dialect's answers, it is told (README); another
     // upstream named by the test keeps the defaults.
     reading:

@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import { KeyMemory } from "../../src/upstream/key-memory.ts";
+import { manualClock } from "../support/clock.ts";
 import { ACME, GLOBEX, type Harness, startHarness } from "./harness.ts";
 
 let harness: Harness;
@@ -50,7 +52,8 @@ describe("rate-limit memory", () => {
   });
 
   it("calls upstream again once the window has reset", async () => {
-    harness = await startHarness();
+    const clock = manualClock();
+    harness = await startHarness({ upstream: { keyMemory: new KeyMemory({ now: clock.now }) } });
     harness.sandbox.injectFault({
       path: "/v1/organization",
       status: 429,
@@ -59,7 +62,10 @@ describe("rate-limit memory", () => {
     expect((await harness.graphql("{ organization { name } }")).status).toBe(429);
     expect((await harness.graphql("{ organization { name } }")).status).toBe(429);
     expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/organization"]);
-    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    clock.advance(999);
+    expect((await harness.graphql("{ organization { name } }")).status).toBe(429);
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+    clock.advance(2);
     const after = await harness.graphql("{ organization { name } }");
     expect(after.status).toBe(200);
     expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/organization"]);

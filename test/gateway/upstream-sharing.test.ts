@@ -1,7 +1,8 @@
 import type { ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import { manualClock } from "../support/clock.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { sendJson, startRecordingUpstream } from "../upstream/recording-upstream.ts";
 import { ACME, GLOBEX, type Harness, startHarness } from "./harness.ts";
@@ -127,11 +128,13 @@ describe("coalescing identical upstream calls", () => {
       body: JSON.stringify({ query: "{ organization { id name } }" }),
       signal: leaving.signal,
     }).catch((error: unknown) => error);
-    await sleep(100);
+    await vi.waitFor(() => expect(upstream.requests).toHaveLength(1), { timeout: 10_000 });
     const staying = harness.graphql("{ organization { id name } }");
+    // Nothing outside the gateway shows a join until its call ends: a window for it to join.
     await sleep(100);
     leaving.abort();
     await first;
+    // A window for a cancelled call to reach the upstream, were the waiter's abort to cancel it.
     await sleep(100);
     expect(upstream.requests).toHaveLength(1);
     for (const res of held) sendJson(res, 200, { id: "org_x", name: "Still here" });
@@ -248,13 +251,16 @@ describe("the read cache (UPSTREAM_CACHE_TTL_S)", () => {
   });
 
   it("forgets an answer after its TTL", async () => {
-    const harness = closing(await cached(1));
+    const clock = manualClock();
+    const harness = closing(
+      await startHarness({ gateway: { sharing: { cacheTtlS: 1 }, now: clock.now } }),
+    );
     await harness.graphql("{ organization { id } }");
-    await sleep(1_100);
+    clock.advance(999);
     await harness.graphql("{ organization { id } }");
-    expect(harness.takeUpstreamRequests()).toEqual([
-      "GET /v1/organization",
-      "GET /v1/organization",
-    ]);
+    expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/organization"]);
+    clock.advance(2);
+    await harness.graphql("{ organization { id } }");
+    expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/organization"]);
   });
 });
