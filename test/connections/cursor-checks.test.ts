@@ -130,7 +130,8 @@ describe("forged and out-of-reach cursors", () => {
     await expect(resolveConnection(source, { first: 5, after: cursor })).rejects.toMatchObject(
       badInput("`after` is not a cursor issued by this gateway"),
     );
-    expect(performance.now() - started).toBeLessThan(200);
+    // A bound against a walk or a backtracking decode, not a speed: those would take minutes.
+    expect(performance.now() - started).toBeLessThan(5_000);
     expect(upstream.requests).toEqual([]);
   });
 

@@ -174,7 +174,8 @@ describe("cursors a client cannot forge", () => {
         code: "BAD_USER_INPUT",
       });
     }
-    expect(performance.now() - started).toBeLessThan(1000);
+    // A bound against walking 2^53 positions, not a speed: that would never end.
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(upstream.takeRequests()).toEqual([]);
     expect((await fetch(`${harness.url}/healthz`)).status).toBe(200);
   });

@@ -29,7 +29,8 @@ describe("repeated fragment spreads", () => {
     const plain = await harness.graphql("query { organization { name } }");
     const started = performance.now();
     const bomb = await harness.graphql(repeatedSpreads(4, 100, "organization { name }"));
-    expect(performance.now() - started).toBeLessThan(2000);
+    // A bound against expanding 100^4 spreads, not a speed: that would take minutes.
+    expect(performance.now() - started).toBeLessThan(10_000);
     expect(bomb.body.errors).toBeUndefined();
     expect(bomb.body.data).toEqual(plain.body.data);
     expect(bomb.body.extensions?.cost).toEqual(plain.body.extensions?.cost);
