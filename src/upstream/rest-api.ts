@@ -207,13 +207,14 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
         keyHash: hashOfKey(),
         signal: call.signal,
         onRateLimit: call.onRateLimit,
+        // Counted as it happens, so a join shows in /metrics while its call is still out.
         onShared: (how) => {
           shared = how;
+          call.onCallShared?.({ route, how });
         },
         ...(call.requestId === undefined ? {} : { requestId: call.requestId }),
       });
-      if (shared) call.onCallShared?.({ route, how: shared });
-      else done(String(response.status));
+      if (!shared) done(String(response.status));
       return response.body;
     } catch (error) {
       if (!isAnsweredLocally(error) && !shared) done(outcomeOf(error));

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { manualClock } from "../support/clock.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
+import { startGatedUpstream } from "../support/gated-upstream.ts";
 import { sendJson, startRecordingUpstream } from "../upstream/recording-upstream.ts";
 import { ACME, GLOBEX, type Harness, startHarness } from "./harness.ts";
 
@@ -23,19 +24,45 @@ async function metricsOf(harness: Harness) {
   return (await fetch(`${harness.url}/metrics`)).text();
 }
 
+/** Reads that have joined a call in flight so far, every route: /metrics counts each as it joins. */
+async function joinedSoFar(harness: Harness): Promise<number> {
+  const joined = (await metricsOf(harness)).matchAll(
+    /^voicegraph_upstream_shared_total\{.*how="joined"\} (\d+)$/gm,
+  );
+  return [...joined].reduce((sum, [, count]) => sum + Number(count), 0);
+}
+
 describe("coalescing identical upstream calls", () => {
   it("makes one call per distinct resource for 50 concurrent identical operations of one key", async () => {
-    // The 50 operations must reach the gateway's upstream step while the first calls are still
-    // held: a second of latency bounds that, where 100 ms was outrun on a busy machine.
-    const harness = closing(await startHarness({ sandbox: { latencyMs: 1_000 } }));
-    const answers = await Promise.all(Array.from({ length: 50 }, () => harness.graphql(DASHBOARD)));
+    // The upstream holds both calls until all 50 operations have joined them. The key is
+    // accepted first: a key not yet accepted is probed with one call before the others.
+    const gate = closing(await startGatedUpstream());
+    const harness = closing(
+      await startHarness({ upstream: { baseUrl: gate.url, timeoutMs: 60_000 } }),
+    );
+    gate.forwardTo(harness.sandbox.url);
+    gate.open();
+    await harness.graphql("{ organization { id } }");
+    gate.hold();
+    const before = gate.requests.length;
+    const pending = Promise.all(Array.from({ length: 50 }, () => harness.graphql(DASHBOARD)));
+    await vi.waitFor(
+      async () => {
+        expect(await joinedSoFar(harness)).toBe(98);
+        expect(gate.heldCount()).toBe(2);
+      },
+      { timeout: 20_000 },
+    );
+    gate.open();
+    const answers = await pending;
     for (const answer of answers) {
       expect(answer.body.data).toMatchObject({
         agent: { id: AGENT },
         organization: { id: "org_acme" },
       });
     }
-    expect(harness.takeUpstreamRequests().sort()).toEqual([
+    const made = gate.requests.slice(before);
+    expect(made.map((request) => `${request.method} ${request.url}`).sort()).toEqual([
       `GET /v1/agents/${AGENT}`,
       "GET /v1/organization",
     ]);
@@ -48,14 +75,18 @@ describe("coalescing identical upstream calls", () => {
       /^voicegraph_upstream_shared_total\{route="GET \/v1\/organization",how="joined"\} 49$/m,
     );
     expect(await metricsOf(harness)).toMatch(
-      /^voicegraph_upstream_requests_total\{route="GET \/v1\/organization",status="200"\} 1$/m,
+      /^voicegraph_upstream_requests_total\{route="GET \/v1\/organization",status="200"\} 2$/m,
     );
   });
 
   it("never shares a call across keys", async () => {
-    // A second of latency: all 20 operations reach the upstream step while the first are held.
-    const harness = closing(await startHarness({ sandbox: { latencyMs: 1_000 } }));
-    const answers = await Promise.all(
+    // The upstream holds its answers until 18 of the 20 operations have joined a call.
+    const gate = closing(await startGatedUpstream());
+    const harness = closing(
+      await startHarness({ upstream: { baseUrl: gate.url, timeoutMs: 60_000 } }),
+    );
+    gate.forwardTo(harness.sandbox.url);
+    const pending = Promise.all(
       Array.from({ length: 20 }, (_, i) =>
         harness.graphql(
           "{ organization { id name } }",
@@ -64,12 +95,21 @@ describe("coalescing identical upstream calls", () => {
         ),
       ),
     );
+    await vi.waitFor(
+      async () => {
+        expect(await joinedSoFar(harness)).toBe(18);
+        expect(gate.heldCount()).toBe(2);
+      },
+      { timeout: 20_000 },
+    );
+    gate.open();
+    const answers = await pending;
     answers.forEach((answer, i) => {
       expect(answer.body.data).toMatchObject({
         organization: { id: i % 2 ? "org_globex" : "org_acme" },
       });
     });
-    const auths = harness.sandbox.requests.map((request) => request.headers.authorization).sort();
+    const auths = gate.requests.map((request) => request.headers.authorization).sort();
     expect(auths).toEqual([ACME, GLOBEX]);
   });
 
