@@ -25,9 +25,10 @@ export default defineConfig({
     alias: [{ find: /^graphql$/, replacement: "graphql/index.js" }],
   },
   test: {
-    // Bounds against a hang, not speeds: a test two suites share two cores with may take long.
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
+    // Bounds against a hang, not speeds: a test two suites share two cores with may take long,
+    // and each wait inside one may take up to WAIT_MS (test/support/wait.ts).
+    testTimeout: 90_000,
+    hookTimeout: 60_000,
     // Test files share their worker's modules: loading yoga, Pothos and the schema afresh for
     // every file was most of the suite's time. Nothing in src/ keeps state between gateways
     // (a test creates its own), so a file cannot see what another left behind.
@@ -65,8 +66,8 @@ export default defineConfig({
         test: {
           name: "fleet",
           include: ["test/fleet/**/*.test.ts"],
-          testTimeout: 60_000,
-          hookTimeout: 30_000,
+          testTimeout: 90_000,
+          hookTimeout: 60_000,
           // The suite kills servers and Redis: one file at a time keeps its timings honest.
           fileParallelism: false,
         },

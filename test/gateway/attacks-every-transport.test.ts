@@ -2,6 +2,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
+import { WAIT_MS } from "../support/wait.ts";
 import { ACME, GLOBEX, type Harness, startHarness } from "./harness.ts";
 import { readUntil, singleConnection, until } from "./sse-single-connection-support.ts";
 import { LIVE, SUBSCRIPTION } from "./subscriptions-support.ts";
@@ -178,10 +179,10 @@ const ATTACKS: Array<[string, Attack]> = [
         expect(own.text).not.toContain('"id":"stolen"');
         expect(harness.gateway.conversationStatusHub.pollerCount).toBeGreaterThan(0);
         await stream.body?.cancel();
-        await until(() => harness.gateway.sseStreams.reserved === 0, 3_000, "stream closed");
+        await until(() => harness.gateway.sseStreams.reserved === 0, WAIT_MS, "stream closed");
         await until(
           () => harness.gateway.conversationStatusHub.pollerCount === 0,
-          3_000,
+          WAIT_MS,
           "subscription ended with its stream",
         );
         return texts.join("\n");

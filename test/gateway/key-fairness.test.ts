@@ -1,6 +1,7 @@
 import type { ServerResponse } from "node:http";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { WAIT_MS } from "../support/wait.ts";
 import {
   type RecordingUpstream,
   sendJson,
@@ -79,7 +80,7 @@ describe("per-key concurrency upstream", () => {
     );
     // Awaited below; a failed assertion before then must not leave them unhandled.
     for (const pending of slow) pending.catch(() => {});
-    await vi.waitFor(() => expect(slowInFlight).toBe(8), { timeout: 10_000, interval: 10 });
+    await vi.waitFor(() => expect(slowInFlight).toBe(8), { timeout: WAIT_MS, interval: 10 });
     // The fast key meanwhile: 20 operations one after another, all answered.
     const { answers: fast, slowestSeconds } = await fastAnswers(20);
     console.info(

@@ -1,6 +1,7 @@
 import { applyLiveQueryJSONPatch } from "@n1ru4l/graphql-live-query-patch-json-patch";
 import { describe, expect, it, vi } from "vitest";
 import { EXAMPLE_OPERATION } from "../../src/gateway/http/example-operation.ts";
+import { WAIT_MS } from "../support/wait.ts";
 import { ACME, GLOBEX } from "./harness.ts";
 import {
   AGENT_ID,
@@ -33,7 +34,7 @@ describe.concurrent("@live queries", () => {
     // Several polls of an unchanged agent push nothing.
     harness.sandbox.clearRequests();
     await vi.waitFor(() => expect(takeReadsKept(harness).length).toBeGreaterThanOrEqual(3), {
-      timeout: 3_000,
+      timeout: WAIT_MS,
       interval: 10,
     });
     expect(live.results).toHaveLength(1);
@@ -42,7 +43,9 @@ describe.concurrent("@live queries", () => {
     expect(live.results).toHaveLength(2);
     expect(names(live.results).at(-1)).toBe("Front desk (live)");
     live.stop();
-    await vi.waitFor(() => expect(harness.gateway.liveHub.pollerCount).toBe(0), { timeout: 2_000 });
+    await vi.waitFor(() => expect(harness.gateway.liveHub.pollerCount).toBe(0), {
+      timeout: WAIT_MS,
+    });
   });
 
   it("over SSE (graphql-sse's client): the same", async ({ onTestFinished }) => {
@@ -119,7 +122,7 @@ describe.concurrent("@live queries", () => {
     takeReads(harness, AGENT_PATH);
     const started = performance.now();
     await vi.waitFor(() => expect(takeReadsKept(harness).length).toBeGreaterThanOrEqual(4), {
-      timeout: 5_000,
+      timeout: WAIT_MS,
       interval: 10,
     });
     const elapsed = performance.now() - started;

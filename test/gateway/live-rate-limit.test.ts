@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from "vitest";
 import { manualClock } from "../support/clock.ts";
+import { WAIT_MS } from "../support/wait.ts";
 import { ACME } from "./harness.ts";
 import { AGENT_ID, followWs, LIVE_AGENT, wsClient } from "./live-support.ts";
 import { start } from "./subscriptions-support.ts";
@@ -14,7 +15,7 @@ describe.concurrent("live queries within the rate limit", () => {
     onTestFinished(() => client.dispose() as Promise<void>);
     await followWs(client, LIVE_AGENT).count(1);
     await vi.waitFor(() => expect(harness.gateway.liveHub.pacing(ACME)).toBe(100), {
-      timeout: 2_000,
+      timeout: WAIT_MS,
     });
   });
 
@@ -33,7 +34,7 @@ describe.concurrent("live queries within the rate limit", () => {
     await followWs(client, LIVE_AGENT).count(1);
     await vi.waitFor(
       () => expect(harness.gateway.liveHub.pacing(ACME)).toBeGreaterThanOrEqual(60_000),
-      { timeout: 2_000 },
+      { timeout: WAIT_MS },
     );
   });
 
@@ -54,7 +55,7 @@ describe.concurrent("live queries within the rate limit", () => {
     });
     await vi.waitFor(
       () => expect(harness.gateway.liveHub.pacing(ACME)).toBeGreaterThanOrEqual(20_000),
-      { timeout: 2_000 },
+      { timeout: WAIT_MS },
     );
   });
 });

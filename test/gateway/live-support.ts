@@ -3,6 +3,7 @@ import { type Client, createClient } from "graphql-ws";
 import { expect, vi } from "vitest";
 import { WebSocket } from "ws";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import { WAIT_MS } from "../support/wait.ts";
 import { ACME, type Harness } from "./harness.ts";
 
 // What the live-query tests share: the operations, real clients that keep every result, and
@@ -40,7 +41,7 @@ function following(iterable: AsyncIterableIterator<unknown>, stop: () => void): 
   ended.catch(() => undefined);
   return {
     results,
-    async count(count, timeoutMs = 3_000) {
+    async count(count, timeoutMs = WAIT_MS) {
       await vi.waitFor(() => expect(results.length).toBeGreaterThanOrEqual(count), {
         timeout: timeoutMs,
         interval: 10,

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createClient } from "graphql-ws";
 import { describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
+import { WAIT_MS } from "../support/wait.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
 import { FIGURES_ONLY, LIVE } from "./subscriptions-support.ts";
 
@@ -133,13 +134,13 @@ describe.concurrent("graphql-ws sockets", () => {
       { next: (value) => received.push(value), error: () => {}, complete: () => {} },
     );
     await vi.waitFor(() => expect(received.length).toBeGreaterThan(0), {
-      timeout: 10_000,
+      timeout: WAIT_MS,
       interval: 20,
     });
     await sleep(1_500); // more than twice the idle timeout, with a subscription held
     expect(closedWith).toBeUndefined();
     // Its subscription ended, it is idle: closed after the timeout.
     stop();
-    await vi.waitFor(() => expect(closedWith).toBe(4000), { timeout: 10_000, interval: 20 });
+    await vi.waitFor(() => expect(closedWith).toBe(4000), { timeout: WAIT_MS, interval: 20 });
   });
 });

@@ -10,6 +10,7 @@ import { STREAM_NOT_HERE } from "../../src/gateway/http/use-sse-single-connectio
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
+import { WAIT_MS } from "../support/wait.ts";
 import { ACME, GLOBEX, startHarness } from "./harness.ts";
 import { readUntil, singleConnection, until } from "./sse-single-connection-support.ts";
 import { LIVE, SUBSCRIPTION } from "./subscriptions-support.ts";
@@ -99,7 +100,7 @@ describe("single-connection SSE: a reservation belongs to the key that made it",
     expect(seen.text).not.toContain('"id":"stolen"');
     expect(harness.gateway.conversationStatusHub.pollerCount).toBe(1);
     expect((await sse.remove(token, ACME, "live")).status).toBe(200);
-    await until(() => harness.gateway.conversationStatusHub.pollerCount === 0, 3_000, "poller");
+    await until(() => harness.gateway.conversationStatusHub.pollerCount === 0, WAIT_MS, "poller");
   });
 
   it("binds a stream to the session's subject in session mode", async () => {
@@ -141,9 +142,9 @@ describe("single-connection SSE: bounded", () => {
     expect((await sse.post(token, ACME, SUBSCRIPTION.trim(), "live", { id: LIVE })).status).toBe(
       202,
     );
-    await until(() => harness.gateway.conversationStatusHub.pollerCount === 1, 3_000, "poller");
-    await until(() => harness.gateway.sseStreams.reserved === 0, 3_000, "reservation expired");
-    await until(() => harness.gateway.conversationStatusHub.pollerCount === 0, 3_000, "poller");
+    await until(() => harness.gateway.conversationStatusHub.pollerCount === 1, WAIT_MS, "poller");
+    await until(() => harness.gateway.sseStreams.reserved === 0, WAIT_MS, "reservation expired");
+    await until(() => harness.gateway.conversationStatusHub.pollerCount === 0, WAIT_MS, "poller");
     await expectNotHere(sse.open(token, ACME));
   });
 
@@ -195,7 +196,7 @@ describe("single-connection SSE: bounded", () => {
       const response = await sse.post(token, ACME, agents, `agents-${i}`);
       expect([202, 404]).toContain(response.status);
     }
-    await until(() => harness.gateway.sseStreams.reserved === 0, 3_000, "stream ended");
+    await until(() => harness.gateway.sseStreams.reserved === 0, WAIT_MS, "stream ended");
     await expectNotHere(sse.post(token, ACME, agents, "after"));
   });
 
@@ -231,7 +232,7 @@ describe("single-connection SSE: bounded", () => {
     } finally {
       controller.abort();
     }
-    await until(() => harness.gateway.sseStreams.open === 0, 3_000, "streams closed");
+    await until(() => harness.gateway.sseStreams.open === 0, WAIT_MS, "streams closed");
   });
 
   it("closes an open stream that holds no operation for the idle timeout, not one that does", async () => {

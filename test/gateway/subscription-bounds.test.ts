@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { type Client, createClient } from "graphql-ws";
 import { describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
+import { WAIT_MS } from "../support/wait.ts";
 import { sendJson, startRecordingUpstream } from "../upstream/recording-upstream.ts";
 import { ACME, GLOBEX, type Harness, startHarness } from "./harness.ts";
 import { LIVE, type Payload, SUBSCRIPTION, start, takePolls } from "./subscriptions-support.ts";
@@ -44,7 +45,7 @@ const codeOf = (followed: Followed) => followed.payloads[0]?.errors?.[0]?.extens
 
 async function firstPayloads(all: Followed[]) {
   await vi.waitFor(() => expect(all.every((one) => one.payloads.length > 0)).toBe(true), {
-    timeout: 10_000,
+    timeout: WAIT_MS,
     interval: 10,
   });
 }
@@ -111,7 +112,7 @@ describe.concurrent("subscription bounds", () => {
         if (codeOf(again) !== undefined) again.stop();
         expect(codeOf(again)).toBeUndefined();
       },
-      { timeout: 10_000, interval: 50 },
+      { timeout: WAIT_MS, interval: 50 },
     );
   });
 
@@ -158,7 +159,7 @@ describe.concurrent("subscription bounds", () => {
       Math.min(...all.map((one, i) => one.payloads.length - (before[i] ?? 0)));
     // The duration changes once a second: every subscriber sees two events, however slowly.
     await vi.waitFor(() => expect(newEvents()).toBeGreaterThanOrEqual(2), {
-      timeout: 15_000,
+      timeout: WAIT_MS,
       interval: 20,
     });
     const events = newEvents();
@@ -196,7 +197,9 @@ describe.concurrent("subscription bounds", () => {
       const calls = harness.sandbox.requests.filter((request) => !request.path.endsWith("/status"));
       const events = Math.max(...all.map((one) => one.payloads.length));
       for (const one of all) one.stop();
-      await vi.waitFor(() => expect(harness.gateway.conversationStatusHub.pollerCount).toBe(0));
+      await vi.waitFor(() => expect(harness.gateway.conversationStatusHub.pollerCount).toBe(0), {
+        timeout: WAIT_MS,
+      });
       return { calls: calls.length, events };
     };
     const alone = await loadsOfFirstEvents(1);

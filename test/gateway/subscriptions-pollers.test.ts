@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it, vi } from "vitest";
+import { WAIT_MS } from "../support/wait.ts";
 import { ACME, ACME_READONLY } from "./harness.ts";
 import {
   LIVE,
@@ -33,7 +34,7 @@ describe.concurrent("conversationStatus pollers", () => {
     takePolls(harness);
     const from = performance.now();
     await vi.waitFor(() => expect(pollCount(harness)).toBeGreaterThanOrEqual(4), {
-      timeout: 10_000,
+      timeout: WAIT_MS,
       interval: 10,
     });
     const together = takePolls(harness);
@@ -49,7 +50,7 @@ describe.concurrent("conversationStatus pollers", () => {
     first.disconnect();
     takePolls(harness);
     await vi.waitFor(() => expect(pollCount(harness)).toBeGreaterThanOrEqual(2), {
-      timeout: 10_000,
+      timeout: WAIT_MS,
       interval: 10,
     });
     expect(hub.pollerCount).toBe(1);
@@ -82,7 +83,7 @@ describe.concurrent("conversationStatus pollers", () => {
         (r) => r.path === statusPath && r.headers.authorization === key,
       );
     await vi.waitFor(() => expect(polled(ACME) && polled(ACME_READONLY)).toBe(true), {
-      timeout: 10_000,
+      timeout: WAIT_MS,
       interval: 10,
     });
     const polls = takePolls(harness);
@@ -123,7 +124,7 @@ describe.concurrent("conversationStatus pollers", () => {
     first.disconnect();
     second.disconnect();
     await vi.waitFor(() => expect(harness.gateway.conversationStatusHub.pollerCount).toBe(0), {
-      timeout: 10_000,
+      timeout: WAIT_MS,
       interval: 10,
     });
   });
@@ -137,11 +138,11 @@ describe.concurrent("conversationStatus pollers", () => {
     harness.sandbox.injectFault({ path: `/v1/conversations/${LIVE}/status`, delayMs: 400 });
     const subscription = await subscribeSse(harness, LIVE);
     await vi.waitFor(() => expect(harness.sandbox.requests).toHaveLength(1), {
-      timeout: 10_000,
+      timeout: WAIT_MS,
       interval: 5,
     });
     subscription.disconnect();
-    await vi.waitFor(() => expect(hub.pollerCount).toBe(0), { timeout: 10_000, interval: 10 });
+    await vi.waitFor(() => expect(hub.pollerCount).toBe(0), { timeout: WAIT_MS, interval: 10 });
     await sleep(800); // the slow answer is due at 400 ms; then four poll intervals pass
     expect(takePolls(harness)).toEqual([ACME]);
     expect(subscription.messages).toEqual([]);

@@ -4,6 +4,7 @@ import type { GatewayOptions } from "../../src/gateway/create-gateway.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import type { SandboxOptions } from "../../src/sandbox/server.ts";
 import type { ManualClock } from "../support/clock.ts";
+import { WAIT_MS } from "../support/wait.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
 import { sandboxEndedAt } from "./sandbox-answers.ts";
 
@@ -92,12 +93,12 @@ export async function walkCall(
 ): Promise<void> {
   for (const [index, stepMs] of stepsMs.entries()) {
     await vi.waitFor(() => expect(updateCount()).toBe(index + 1), {
-      timeout: 10_000,
+      timeout: WAIT_MS,
       interval: 10,
     });
     const polled = pollCount(harness);
     await vi.waitFor(() => expect(pollCount(harness)).toBeGreaterThan(polled), {
-      timeout: 10_000,
+      timeout: WAIT_MS,
       interval: 10,
     });
     expect(updateCount()).toBe(index + 1);
@@ -114,7 +115,7 @@ export async function pollsOnceSettled(
   { pollers, overMs }: { pollers: number; overMs: number },
 ): Promise<string[]> {
   const hub = harness.gateway.conversationStatusHub;
-  await vi.waitFor(() => expect(hub.pollerCount).toBe(pollers), { timeout: 10_000, interval: 10 });
+  await vi.waitFor(() => expect(hub.pollerCount).toBe(pollers), { timeout: WAIT_MS, interval: 10 });
   await sleep(100);
   takePolls(harness);
   await sleep(overMs);
@@ -201,7 +202,7 @@ export async function subscribeSse(
     contentType: response.headers.get("content-type"),
     messages,
     finished,
-    async nexts(count, timeoutMs = 10_000) {
+    async nexts(count, timeoutMs = WAIT_MS) {
       await vi.waitFor(
         () => {
           expect(messages.filter((m) => m.event === "next").length).toBeGreaterThanOrEqual(count);

@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { ConversationStatusHub } from "../../src/gateway/subscriptions/conversation-status-hub.ts";
 import type { UpstreamClient } from "../../src/upstream/client.ts";
 import { manualClock } from "../support/clock.ts";
+import { WAIT_MS } from "../support/wait.ts";
 import { ACME } from "./harness.ts";
 import {
   errorCodes,
@@ -34,7 +35,7 @@ describe.concurrent("conversationStatus when the upstream fails", () => {
     harness.sandbox.injectFault({ path: STATUS_PATH, status: 503, times: 6 });
     takePolls(harness);
     await vi.waitFor(() => expect(pollCount(harness)).toBeGreaterThan(6), {
-      timeout: 10_000,
+      timeout: WAIT_MS,
       interval: 10,
     });
     expect(payloads(subscription.messages)).toHaveLength(1);
@@ -140,5 +141,5 @@ describe.concurrent("conversationStatus when the upstream fails", () => {
     const after = polls;
     await sleep(50);
     expect(polls).toBe(after);
-  }, 30_000);
+  });
 });

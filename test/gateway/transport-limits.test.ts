@@ -9,6 +9,7 @@ import { type ListenOptions, listen } from "../../src/gateway/http/server.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
 import { createUpstreamClient } from "../../src/upstream/client.ts";
+import { WAIT_MS } from "../support/wait.ts";
 import { ACME, DIALECT, FAST_PATH } from "./harness.ts";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -224,7 +225,7 @@ describe("slow and numerous clients cannot hold sockets", () => {
         const response = await fetch(`${url}/healthz`, { headers: { connection: "close" } });
         expect(response.status).toBe(200);
       },
-      { timeout: 10_000, interval: 20 },
+      { timeout: WAIT_MS, interval: 20 },
     );
   });
 });

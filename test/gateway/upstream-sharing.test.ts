@@ -5,6 +5,7 @@ import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { manualClock } from "../support/clock.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { startGatedUpstream } from "../support/gated-upstream.ts";
+import { WAIT_MS } from "../support/wait.ts";
 import { sendJson, startRecordingUpstream } from "../upstream/recording-upstream.ts";
 import { ACME, GLOBEX, type Harness, startHarness } from "./harness.ts";
 
@@ -168,7 +169,7 @@ describe("coalescing identical upstream calls", () => {
       body: JSON.stringify({ query: "{ organization { id name } }" }),
       signal: leaving.signal,
     }).catch((error: unknown) => error);
-    await vi.waitFor(() => expect(upstream.requests).toHaveLength(1), { timeout: 10_000 });
+    await vi.waitFor(() => expect(upstream.requests).toHaveLength(1), { timeout: WAIT_MS });
     const staying = harness.graphql("{ organization { id name } }");
     // Nothing outside the gateway shows a join until its call ends: a window for it to join.
     await sleep(100);

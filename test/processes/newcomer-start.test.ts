@@ -51,7 +51,7 @@ describe("errors at start-up that say what to do", () => {
     expect(await ready.json()).toMatchObject({ ready: false, upstream: "unreachable" });
     for (
       let waited = 0;
-      waited < 25_000 && !run.output().stderr.includes("not reachable");
+      waited < 45_000 && !run.output().stderr.includes("not reachable");
       waited += 50
     ) {
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -83,7 +83,7 @@ describe("errors at start-up that say what to do", () => {
       stdout += chunk;
     });
     npm.stderr?.resume();
-    for (let waited = 0; waited < 25_000 && !stdout.includes("listening"); waited += 50) {
+    for (let waited = 0; waited < 45_000 && !stdout.includes("listening"); waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(stdout).toContain(`listening on http://127.0.0.1:${port}`);
@@ -98,5 +98,5 @@ describe("errors at start-up that say what to do", () => {
     );
     socket.destroy();
     expect(refused).toBe("ECONNREFUSED");
-  }, 60_000);
+  }, 120_000);
 });

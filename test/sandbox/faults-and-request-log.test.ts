@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from "vitest";
 import { DEMO_KEYS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
 import { call, expectError, sandboxPerTest } from "./http.ts";
+import { WAIT_MS } from "../support/wait.ts";
 
 const start = sandboxPerTest();
 
@@ -87,7 +88,7 @@ describe("injected faults", () => {
     const s = await start();
     s.injectFault({ hang: true });
     const pending = call(s, "/v1/organization");
-    await vi.waitFor(() => expect(s.requests).toHaveLength(1));
+    await vi.waitFor(() => expect(s.requests).toHaveLength(1), { timeout: WAIT_MS });
     await s.close();
     await expect(pending).rejects.toThrow();
   });

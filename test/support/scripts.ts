@@ -8,7 +8,7 @@ export interface RunningScript {
   child: ChildProcess;
   /** What the script has printed so far. */
   output(): { stdout: string; stderr: string };
-  /** stdout once it contains `text` (a string, or a pattern it matches), or as it is after 10 s. */
+  /** stdout once it contains `text` (a string, or a pattern it matches), or as it is after 45 s (a process starting on a busy machine). */
   stdoutWith(text: string | RegExp): Promise<string>;
 }
 
@@ -47,7 +47,7 @@ export function scriptPerTest(
       child,
       output: () => ({ stdout, stderr }),
       async stdoutWith(text) {
-        for (let waited = 0; waited < 25_000 && !has(text); waited += 50) {
+        for (let waited = 0; waited < 45_000 && !has(text); waited += 50) {
           await new Promise((resolve) => setTimeout(resolve, 50));
         }
         return stdout;
