@@ -4,7 +4,7 @@ import { startHeldUpstream } from "../gateway/held-upstream.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { startRedisServer } from "../support/redis-server.ts";
 import { startTcpProxy } from "../support/tcp-proxy.ts";
-import { type Instance, startInstance, waitUntil } from "./fleet-harness.ts";
+import { type Instance, PREFIX, startInstance, waitUntil } from "./fleet-harness.ts";
 
 // A client that wrote through one instance and reads through another reads its write, with the
 // read cache off (the default): a read joins a call in flight on its instance only if no write
@@ -22,14 +22,16 @@ const costOf = (answer: { body: { extensions?: Record<string, unknown> } }) =>
 const nameOf = (answer: { body: { data?: unknown } }) =>
   (answer.body.data as { agent: { name: string } | null } | null | undefined)?.agent?.name;
 
-async function setUp(options: { readerThroughProxy?: boolean } = {}) {
+async function setUp(options: { readerThroughProxy?: boolean; writerThroughProxy?: boolean } = {}) {
   const redis = closing(await startRedisServer());
   const upstream = closing(
     await startHeldUpstream({ keys: { k_writer: "org_a" }, agents: { org_a: ["agt_a1"] } }),
   );
   const proxy = closing(await startTcpProxy(redis.port));
   // The default sharing: coalescing on, the read cache off.
-  const a = closing(await startInstance(redis.url, upstream.url));
+  const a = closing(
+    await startInstance(options.writerThroughProxy ? proxy.url("redis") : redis.url, upstream.url),
+  );
   const b = closing(
     await startInstance(options.readerThroughProxy ? proxy.url("redis") : redis.url, upstream.url),
   );
@@ -120,5 +122,39 @@ describe("read-your-writes across a fleet, the read cache off", () => {
     expect(costOf(answer)).toMatchObject({ upstreamCalls: 1 });
     expect(costOf(answer).joinedCalls).toBeUndefined();
     await slow;
+  });
+
+  it("a write made while its instance is cut off reaches the fleet's joins once the link is back", async () => {
+    const { redis, upstream, proxy, a, b } = await setUp({ writerThroughProxy: true });
+    const probe = new Redis(redis.url);
+    try {
+      const token = () => probe.get(`${PREFIX}wver`);
+      const before = await token();
+      upstream.hold(true);
+      const slow = b.graphql(READ, KEY);
+      await upstream.held(1);
+      proxy.cut();
+      await waitUntil(() => !a.redis.available(), 5_000, "the writer cut off");
+      const renamed = await a.graphql(rename("while cut off"), KEY);
+      expect(renamed.body.data).toEqual({ updateAgent: { agent: { name: "while cut off" } } });
+      // The writer reads its write at once: its own calls in flight were detached.
+      upstream.hold(false);
+      expect(nameOf(await a.graphql(READ, KEY))).toBe("while cut off");
+      expect(await token()).toBe(before);
+      // The bump it kept goes the moment the link is back.
+      upstream.hold(true);
+      proxy.restore();
+      const until = Date.now() + 10_000;
+      while ((await token()) === before) {
+        if (Date.now() > until) throw new Error("the kept bump did not land within 10 s");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      const answer = await readBeside(b, upstream);
+      expect(nameOf(answer)).toBe("while cut off");
+      expect(costOf(answer).joinedCalls).toBeUndefined();
+      await slow;
+    } finally {
+      probe.disconnect();
+    }
   });
 });
