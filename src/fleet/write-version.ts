@@ -33,8 +33,11 @@ export function createFleetWriteVersion(redis: FleetRedis): FleetWriteVersion {
     if (!pending) return true;
     if (!redis.available()) return false;
     pending = false;
+    const token = randomUUID();
     try {
-      await redis.client.set(name, randomUUID(), "EX", ttlS);
+      await redis.client.set(name, token, "EX", ttlS);
+      // It held at that instant: calls this instance begins from now may record it.
+      view = token;
       return true;
     } catch {
       pending = true;

@@ -57,6 +57,41 @@ async function readBeside(
   return answer;
 }
 
+/** A connection of the test's own to Redis, closed when the test ends. */
+function probeOf(url: string): Redis {
+  const probe = new Redis(url);
+  closing({ close: () => probe.disconnect() });
+  return probe;
+}
+
+/** How many times Redis ran `command` since its statistics were last reset. */
+async function commandCalls(probe: Redis, command: string): Promise<number> {
+  const stats = await probe.info("commandstats");
+  return Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+}
+
+/**
+ * Starts a read on `instance` while one call of the agent is held there, waits until Redis has
+ * run its look at the write version (the only GET; statistics reset before) and then one more
+ * round trip, by which time the gateway (this process) has read that answer and joined; then
+ * releases the held call.
+ */
+async function joinBeside(
+  instance: Instance,
+  upstream: Awaited<ReturnType<typeof startHeldUpstream>>,
+  probe: Redis,
+) {
+  const answer = instance.graphql(READ, KEY);
+  const until = Date.now() + 5_000;
+  while ((await commandCalls(probe, "get")) === 0) {
+    if (Date.now() > until) throw new Error("no look at the write version within 5 s");
+  }
+  await probe.ping();
+  upstream.hold(false);
+  upstream.release();
+  return answer;
+}
+
 describe("read-your-writes across a fleet, the read cache off", () => {
   it("a read on B after a write answered on A joins no call B began before it", async () => {
     const { upstream, a, b } = await setUp();
@@ -75,40 +110,34 @@ describe("read-your-writes across a fleet, the read cache off", () => {
 
   it("with no write between, a read still joins: only the join looks at Redis, once", async () => {
     const { redis, upstream, b } = await setUp();
-    const probe = new Redis(redis.url);
-    try {
-      upstream.hold(true);
-      const first = b.graphql(READ, KEY);
-      await upstream.held(1);
-      // The leader's call cost no command of the check's; the join costs one GET.
-      await probe.config("RESETSTAT");
-      const joining = b.graphql(READ, KEY);
-      const calls = async (command: string) =>
-        Number(
-          new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(
-            await probe.info("commandstats"),
-          )?.[1] ?? 0,
-        );
-      // Redis answered the join's look before the probe's; one more round trip and the gateway
-      // (this process) has read that answer and joined.
-      const until = Date.now() + 5_000;
-      while ((await calls("get")) === 0) {
-        if (Date.now() > until) throw new Error("no look at the write version within 5 s");
-      }
-      await probe.ping();
-      upstream.hold(false);
-      upstream.release();
-      const answer = await joining;
-      expect(costOf(answer)).toMatchObject({ upstreamCalls: 0, joinedCalls: 1 });
-      expect(nameOf(answer)).toBe("agt_a1 v0");
-      expect(nameOf(await first)).toBe("agt_a1 v0");
-      expect(upstream.requests.filter((r) => r.startsWith("GET"))).toHaveLength(3);
-      expect(await calls("get")).toBe(1);
-      expect(await calls("set")).toBe(0);
-      expect(await calls("mget")).toBe(0);
-    } finally {
-      probe.disconnect();
-    }
+    const probe = probeOf(redis.url);
+    upstream.hold(true);
+    const first = b.graphql(READ, KEY);
+    await upstream.held(1);
+    // The leader's call cost no command of the check's; the join costs one GET.
+    await probe.config("RESETSTAT");
+    const answer = await joinBeside(b, upstream, probe);
+    expect(costOf(answer)).toMatchObject({ upstreamCalls: 0, joinedCalls: 1 });
+    expect(nameOf(answer)).toBe("agt_a1 v0");
+    expect(nameOf(await first)).toBe("agt_a1 v0");
+    expect(upstream.requests.filter((r) => r.startsWith("GET"))).toHaveLength(3);
+    expect(await commandCalls(probe, "get")).toBe(1);
+    expect(await commandCalls(probe, "set")).toBe(0);
+    expect(await commandCalls(probe, "mget")).toBe(0);
+  });
+
+  it("a call begun after the instance's own write is joined at once", async () => {
+    const { redis, upstream, a } = await setUp();
+    const probe = probeOf(redis.url);
+    await a.graphql(rename("after"), KEY);
+    upstream.hold(true);
+    const first = a.graphql(READ, KEY);
+    await upstream.held(1);
+    await probe.config("RESETSTAT");
+    const answer = await joinBeside(a, upstream, probe);
+    expect(costOf(answer)).toMatchObject({ upstreamCalls: 0, joinedCalls: 1 });
+    expect(nameOf(answer)).toBe("after");
+    expect(nameOf(await first)).toBe("after");
   });
 
   it("a reader that cannot reach Redis joins nothing: it cannot tell whether a write came", async () => {
