@@ -8,6 +8,7 @@ import {
 } from "graphql-yoga";
 import { createCursorKey } from "../connections/cursor.ts";
 import { createFleetReadCache } from "../fleet/read-cache.ts";
+import { createFleetWriteVersion } from "../fleet/write-version.ts";
 import { schema } from "../schema/index.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { withKeyConcurrency } from "../upstream/key-concurrency.ts";
@@ -167,6 +168,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   // identical reads of one key (docs/upstream-sharing.md).
   const upstream = withSharing(withKeyConcurrency(options.upstream, bounds), {
     coalesce: options.sharing?.coalesce ?? GATEWAY_DEFAULTS.upstreamCoalesce,
+    ...(options.fleet ? { fleet: createFleetWriteVersion(options.fleet.redis) } : {}),
     ...(cacheTtlS > 0
       ? {
           cache: {

@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import type { FleetWriteVersion } from "../fleet/write-version.ts";
 import {
   type UpstreamClient,
   type UpstreamRequest,
@@ -24,6 +25,12 @@ export interface SharingOptions {
   coalesce: boolean;
   /** The read cache, when UPSTREAM_CACHE_TTL_S > 0. */
   cache?: { store: ReadCacheStore; ttlS: number };
+  /**
+   * A fleet's write version (REDIS_URL), whether or not the cache is on: every accepted write
+   * bumps it before it is answered, and a read joins a call in flight only if it has not moved
+   * since that call began.
+   */
+  fleet?: FleetWriteVersion;
 }
 
 interface Flight {
@@ -32,6 +39,8 @@ interface Flight {
   controller: AbortController;
   /** The read cache's versions read before the call went upstream (undefined: not cached). */
   version: string | undefined;
+  /** The instance's view of the fleet's write version when the call began (fleet only). */
+  fleetView: string | undefined;
 }
 
 /** Refusals remembered per instance: a key refused lately reads around the cache. */
@@ -44,7 +53,10 @@ const REFUSED_CAPACITY = 10_000;
  *   time share one call. The call runs on a signal of its own, aborted only when every waiter has
  *   gone: one waiter's cancel or deadline ends its own wait, not the others'. Each waiter gets
  *   its own copy of an error. Every write, once answered, detaches every call in flight on this
- *   instance, so a read that starts after it makes a call of its own.
+ *   instance, so a read that starts after it makes a call of its own. In a fleet, every accepted
+ *   write also bumps the fleet's write version before it is answered, and a read joins a call only
+ *   after one look at it shows no write since that call began (on any instance): otherwise, or
+ *   when Redis cannot tell within its command timeout, it makes a call of its own.
  * - with a cache, a successful single-resource read (operations.ts: `cacheable`) is kept per key
  *   hash for the TTL, and only while the versions it was read at still hold (read-cache.ts):
  *   each accepted write invalidates the resources it changes, for every key, before it is
@@ -54,7 +66,7 @@ const REFUSED_CAPACITY = 10_000;
  */
 export function withSharing(client: UpstreamClient, options: SharingOptions): UpstreamClient {
   const flights = new Map<string, Flight>();
-  const { cache } = options;
+  const { cache, fleet } = options;
   // A logical clock: when each key was last refused, and when each call started.
   let clock = 0;
   const refusedAt = new LRUCache<string, number>({ max: REFUSED_CAPACITY });
@@ -149,19 +161,31 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
       const paths = found
         ? (found.row.invalidates?.({ ids: found.ids, body: req.body }) ?? [])
         : [];
-      if (cache && paths.length > 0) await cache.store.invalidate(paths).catch(() => undefined);
+      await Promise.all([
+        cache && paths.length > 0 ? cache.store.invalidate(paths).catch(() => undefined) : null,
+        fleet && accepted ? fleet.bump().catch(() => undefined) : null,
+      ]);
     }
   }
 
-  function coalesced(
+  async function coalesced(
     req: UpstreamRequest,
     target: { hash: string; wire: string; version: string | undefined },
   ): Promise<UpstreamResponse<unknown>> {
     // The call exactly as sent: nothing that differs on the wire shares; and a call read at
     // other cache versions (another instance's write came between) is not joined either.
     const id = `${target.hash} ${req.method} ${target.wire}`;
-    let flight = flights.get(id);
-    if (flight && flight.version === target.version) {
+    const joinable = (found: Flight | undefined) =>
+      found !== undefined && found.version === target.version ? found : undefined;
+    let flight = joinable(flights.get(id));
+    if (flight && fleet) {
+      // Only a join looks: a write answered on another instance since the call began (or a
+      // Redis that cannot tell now) makes this read's call its own.
+      const now = await fleet.current();
+      flight = joinable(flights.get(id));
+      if (now === undefined || flight?.fleetView !== now) flight = undefined;
+    }
+    if (flight) {
       req.onShared?.("joined");
     } else {
       const controller = new AbortController();
@@ -169,6 +193,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
         controller,
         waiters: 0,
         version: target.version,
+        fleetView: fleet?.view(),
         promise: call({ ...req, signal: controller.signal }, target),
       };
       flight = started;

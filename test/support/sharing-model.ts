@@ -13,16 +13,17 @@ import { wireAgent } from "./wire-agent.ts";
 // - holds only its own organization's data (another's agent is a 404: null);
 // - equals a state the upstream held at some instant between its start and its answer, where
 //   a write still unanswered when the read started may count as already done (linearizable);
-//   where calls in flight are shared per instance only (coalescing on, and the cache off or no
-//   Redis), a read may also answer what the upstream held when a read still in flight on its
-//   instance began;
-// - is never older than a write answered before the read started through the same instance
-//   (through any instance while a fleet's cache is on): a client reads its own writes.
+//   without Redis (two gateways that share nothing), where coalescing is on, a read may also
+//   answer what the upstream held when a read still in flight on its instance began;
+// - is never older than a write answered before the read started: through any instance in a
+//   fleet, with the cache on or off (a read joins a call only after Redis shows no write since
+//   the call began), through its own instance without one. A client reads its own writes.
 // In a fleet the first instance reaches Redis through a real TCP proxy the commands cut and give
-// back: a write it makes while cut off may reach the other instance's cache only once its link
-// is back (docs/fleet.md: at most the TTL), so for the other instance it counts as still
-// unanswered; and while cut off it cannot hear the other's writes. Without a fleet, no write
-// reaches the other instance's cache at all.
+// back: a write it makes while cut off reaches Redis only once its link is back (docs/fleet.md),
+// so for the other instance it counts as still unanswered (its cache may serve the entry it had,
+// and its reads may join a call begun before it); while cut off the first instance joins nothing
+// and reads no shared cache, so it still reads the other's writes. Without a fleet, no write
+// reaches the other instance at all.
 
 export const KEYS = [
   { token: "k_a_full", org: "a", writes: true },
@@ -368,13 +369,10 @@ function judge(
       continue;
     }
     // The window: from the read's start (or an earlier start of a write on the agent still
-    // unanswered then, or, shared per instance, of a read in flight on its instance) to its end.
-    // Without Redis (the cache off, or the first instance cut off) an instance cannot hear of
-    // another's writes, and shares its calls in flight as it would with the cache off.
-    const alone =
-      !fleet ||
-      config.cacheTtlS === 0 ||
-      (op.instance === 0 && (op.end ?? Number.POSITIVE_INFINITY) > unflushedFrom);
+    // unanswered then, or, without a fleet, of a read in flight on its instance) to its end.
+    // Without Redis an instance cannot hear of another's writes, and a read may join any call in
+    // flight on its instance that no write through that instance detached.
+    const alone = !fleet;
     const concurrent = ops.filter(
       (other) =>
         other.agentId === op.agentId &&
@@ -384,15 +382,17 @@ function judge(
           (config.coalesce && alone && other.instance === op.instance && other.key === op.key)),
     );
     // A write through the first instance while its link was down may not have reached Redis
-    // yet: another instance may serve the entry it had before it (at most for the TTL).
-    // Without a fleet, no write ever reaches the other instance's cache: it serves what it kept.
+    // yet: another instance may serve the entry it had before it (at most for the TTL), or join
+    // a call begun before it. Without a fleet, no write ever reaches the other instance's cache:
+    // it serves what it kept.
     const unflushed = ops.filter(
       (w) =>
         w.kind === "write" &&
         w.agentId === op.agentId &&
         w.instance !== op.instance &&
-        config.cacheTtlS > 0 &&
-        (!fleet || (w.instance === 0 && (w.end ?? Number.POSITIVE_INFINITY) > unflushedFrom)) &&
+        (fleet
+          ? w.instance === 0 && (w.end ?? Number.POSITIVE_INFINITY) > unflushedFrom
+          : config.cacheTtlS > 0) &&
         w.start < op.start,
     );
     const from = Math.min(
