@@ -7,6 +7,9 @@ import {
   MAX_UPSTREAM_CURSOR_LENGTH,
 } from "../../src/connections/cursor.ts";
 import { DEFAULT_MAX_SIZE } from "../../src/connections/types.ts";
+import { LEASE_MARGIN_MS } from "../../src/fleet/poller-lease.ts";
+import { FLEET_REDIS_DEFAULTS } from "../../src/fleet/redis.ts";
+import { SHARED_PER_LIST } from "../../src/gateway/admission/estimate-upstream-calls.ts";
 import { AST_BYTES_PER_CHARACTER } from "../../src/gateway/admission/text-caches.ts";
 import { MAX_KEY_BYTES } from "../../src/gateway/admission/use-key-bound.ts";
 import {
@@ -24,6 +27,10 @@ import { GOING_AWAY } from "../../src/gateway/http/server.ts";
 import { IDLE_CLOSE } from "../../src/gateway/http/socket-bounds.ts";
 import { READINESS_CACHE_MS } from "../../src/gateway/http/use-readiness.ts";
 import { MAX_PAUSE_MS } from "../../src/gateway/live/live-hub.ts";
+import { DIALECTS } from "../../src/sandbox/dialects.ts";
+import { MAX_BODY_BYTES } from "../../src/sandbox/request-body.ts";
+import { seedStore } from "../../src/sandbox/seed.ts";
+import { SEED_COUNTS } from "../../src/sandbox/seed-data.ts";
 import { UPSTREAM_DEFAULTS } from "../../src/upstream/client.ts";
 import { MAX_ID_LENGTH } from "../../src/upstream/ids.ts";
 import { KEY_MEMORY_CAPACITY } from "../../src/upstream/key-memory.ts";
@@ -53,13 +60,36 @@ const cacheableOperations = Object.values(OPERATIONS)
   .filter((row) => "cacheable" in row && typeof row.operation === "number")
   .map((row) => row.operation);
 
+/** A number with its thousands set apart by spaces, as docs/upstream.md writes them. */
+function spaced(n: number): string {
+  return String(n).replace(/\B(?=(\d{3})+(?!\d))/g, " ");
+}
+
 /** A duration in seconds as the docs write it. */
 function inWords(seconds: number): string {
   return seconds === 3600 ? "an hour" : seconds === 86_400 ? "a day" : `${seconds} s`;
 }
 
+const acme = [...seedStore(0, 60_000).values()].find(
+  (org) => org.organization.name === "Acme Health",
+);
+const withVoices = [...(acme?.agents.values() ?? [])].filter(
+  (agent) => (agent.voiceConfigs ?? []).length > 0,
+).length;
+const env = gatewayEnv.parse({});
+
 /** [page, the sentence as the code makes it true] */
 const CLAIMS: Array<[string, string]> = [
+  // README.md
+  ["README.md", `gateway on http://${env.HOST}:${env.PORT}/graphql`],
+  [
+    "README.md",
+    `Acme is seeded with ${SEED_COUNTS.acme.agents} agents (${withVoices} with voice configs), ${SEED_COUNTS.acme.conversations} conversations`,
+  ],
+  [
+    "README.md",
+    `${SEED_COUNTS.acme.contacts} contacts, ${SEED_COUNTS.acme.campaigns} campaigns (some with failed rows)`,
+  ],
   // docs/errors.md
   ["docs/errors.md", `or over ${MAX_ID_LENGTH} characters`],
   ["docs/errors.md", `nested deeper than ${MAX_VALUE_DEPTH} objects/lists`],
@@ -121,6 +151,20 @@ const CLAIMS: Array<[string, string]> = [
   ["docs/operations.md", `a value nested deeper than ${MAX_VALUE_DEPTH} `],
   ["docs/operations.md", `an ID with the wrong prefix or over ${MAX_ID_LENGTH} characters`],
   ["docs/operations.md", `\`Authorization\` longer than ${MAX_KEY_BYTES} bytes`],
+  // docs/fleet.md
+  ["docs/fleet.md", `under \`REDIS_PREFIX\` (default \`${FLEET_REDIS_DEFAULTS.prefix}\`)`],
+  ["docs/fleet.md", `(two poll intervals and ${LEASE_MARGIN_MS} ms, renewed at every poll)`],
+  ["docs/fleet.md", `the command timeout (${FLEET_REDIS_DEFAULTS.commandTimeoutMs} ms)`],
+  // docs/http.md
+  ["docs/http.md", `one check serves every hit for ${READINESS_CACHE_MS / 1000} s`],
+  // docs/upstream.md
+  ["docs/upstream.md", `counts at most ${SHARED_PER_LIST} loads per list`],
+  ["docs/upstream.md", `\`PAYLOAD_TOO_LARGE\` 413 (over ${MAX_BODY_BYTES / MiB} MiB)`],
+  ["docs/upstream.md", `bodies up to ${MAX_BODY_BYTES / MiB} MiB`],
+  [
+    "docs/upstream.md",
+    `| ${spaced(DIALECTS.standard.rateLimit)} per ${spaced(DIALECTS.standard.rateWindowSeconds)} s | ${spaced(DIALECTS.alternate.rateLimit)} per ${spaced(DIALECTS.alternate.rateWindowSeconds)} s |`,
+  ],
   // docs/upstream-sharing.md
   [
     "docs/upstream-sharing.md",
