@@ -47,7 +47,8 @@ builder.queryFields((t) => ({
   nodes: t.field({
     type: [builder.nodeInterfaceRef()],
     nullable: { list: false, items: true },
-    description: "Objects by ID, in order; an ID that fails yields null and its own error.",
+    description:
+      "Objects by ID, in order; an ID not found yields null and its own error. An ID of no node's prefix refuses the whole operation (BAD_USER_INPUT, HTTP 400).",
     args: { ids: t.arg.idList({ required: true, extensions: idRule("node") }) },
     extensions: {
       upstreamCalls: { perItemOf: "ids", each: CONVERSATION_BY_ID_CALLS.upstreamCalls },
