@@ -172,7 +172,38 @@ const CLAIMS: Array<[string, string]> = [
   ],
 ];
 
+/**
+ * Figures a source states as a literal, not a constant: [page, its sentence, source file, the
+ * literal]. Either side changing alone fails.
+ */
+const LITERALS: Array<[string, string, string, string]> = [
+  ["docs/security.md", "a one-hour token", "scripts/demo-token.ts", 'setExpirationTime("1h")'],
+  [
+    "docs/security.md",
+    "`Cache-Control: public, max-age=31536000, immutable`",
+    "src/gateway/http/graphiql-page.ts",
+    '"public, max-age=31536000, immutable"',
+  ],
+  [
+    "docs/http.md",
+    "(256 random bits,",
+    "src/gateway/http/sse-reservations.ts",
+    'randomBytes(32).toString("base64url")',
+  ],
+  [
+    "docs/limits.md",
+    "The token is 256 random bits from node:crypto (43 base64url characters)",
+    "src/gateway/http/sse-reservations.ts",
+    'randomBytes(32).toString("base64url")',
+  ],
+];
+
 describe("figures the docs state, each from its constant", () => {
+  it.each(LITERALS)("%s says %s, as %s has it", (file, sentence, source, literal) => {
+    expect(read(file)).toContain(sentence);
+    expect(readFileSync(join(ROOT, source), "utf8")).toContain(literal);
+  });
+
   it.each(CLAIMS)("%s says: %s", (file, sentence) => {
     expect(read(file)).toContain(sentence);
   });
