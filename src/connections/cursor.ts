@@ -31,7 +31,7 @@ export const MAX_POSITION = 10_000_000;
 /** Longest upstream cursor a gateway cursor carries (longer ones are not kept). */
 export const MAX_UPSTREAM_CURSOR_LENGTH = 2048;
 /** Longer input is refused before any decoding: the mac is never computed over megabytes. */
-const MAX_CURSOR_LENGTH = 4096;
+export const MAX_CURSOR_LENGTH = 4096;
 const CURSOR_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 
 /** The key from `CURSOR_SECRET`, or a random one that lives as long as the process. */

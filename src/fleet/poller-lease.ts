@@ -2,6 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
 import type { FleetRedis } from "./redis.ts";
 
+/** A lease outlives two poll intervals by this much: a poll late by less keeps its owner. */
+export const LEASE_MARGIN_MS = 250;
+
 /** What an owner publishes to the fleet for one watched call: a status, or the error that ended it. */
 export interface PollerUpdate {
   /** Fleet-wide order of the updates of one call within one epoch: followers drop anything not newer. */
@@ -71,7 +74,7 @@ export function createPollerFleet(
   options: { intervalMs: number; instanceId?: string },
 ): PollerFleet {
   const instanceId = options.instanceId ?? randomUUID();
-  const leaseMs = 2 * options.intervalMs + 250;
+  const leaseMs = 2 * options.intervalMs + LEASE_MARGIN_MS;
   const keepMs = Math.max(60_000, 10 * options.intervalMs);
   const listeners = new Map<string, (update: PollerUpdate) => void>();
   let subscriber: Redis | undefined;

@@ -19,6 +19,7 @@ import { withSharing } from "../upstream/sharing.ts";
 import { boundedParserCaches } from "./admission/text-caches.ts";
 import { useApiKeyGate } from "./admission/use-api-key-gate.ts";
 import { useCostLimit } from "./admission/use-cost-limit.ts";
+import { useInputRules } from "./admission/use-input-rules.ts";
 import { keyProblem, useKeyBound } from "./admission/use-key-bound.ts";
 import { useOperationLimits } from "./admission/use-operation-limits.ts";
 import {
@@ -379,6 +380,11 @@ export function createGateway(options: GatewayOptions): Gateway {
       plugin: options.introspection === false ? useNoIntrospection() : undefined,
     },
     { name: "variable-errors", plugin: useVariableErrors() },
+    {
+      name: "input-rules",
+      plugin: useInputRules(),
+      after: { "variable-errors": "an argument's variable is judged as coerced to its type" },
+    },
     {
       name: "cost-limit",
       plugin: useCostLimit({

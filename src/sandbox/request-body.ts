@@ -3,7 +3,7 @@ import { ApiError } from "./error-codes.ts";
 import { isJsonObject } from "./vocabulary.ts";
 
 /** Bodies above this are refused: nothing in the API needs more. */
-const MAX_BODY_BYTES = 1024 * 1024;
+export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** A request body as received: raw text, and the JSON it holds when it is JSON. */
 export interface RequestBody {

@@ -7,7 +7,7 @@ import { listOf } from "../upstream/operations.ts";
 import { builder } from "./builder.ts";
 import { connectionArgs } from "./connection-args.ts";
 import type { SchemaContext } from "./context.ts";
-import { assertId } from "./ids.ts";
+import { assertId, idRule, REFUSES_NULL } from "./ids.ts";
 import { enumOrNull, loadEach } from "./load-each.ts";
 import { nodeByIdQuery } from "./node-by-id.ts";
 import { patchBody } from "./patch-body.ts";
@@ -111,6 +111,7 @@ const agentFields = (t: Parameters<Parameters<typeof builder.inputType>[1]["fiel
 
 const CreateAgentInput = builder.inputType("CreateAgentInput", {
   description: "A new agent: `name` and exactly the other fields given are sent.",
+  extensions: REFUSES_NULL,
   fields: (t) => ({
     name: t.string({ required: true, description: "The agent's name." }),
     ...agentFields(t),
@@ -120,6 +121,7 @@ const CreateAgentInput = builder.inputType("CreateAgentInput", {
 
 const UpdateAgentInput = builder.inputType("UpdateAgentInput", {
   description: "Only the fields given are sent; `voiceConfigs`, when given, is sent whole.",
+  extensions: REFUSES_NULL,
   fields: (t) => ({ name: t.string({ description: "The agent's new name." }), ...agentFields(t) }),
 });
 
@@ -224,7 +226,7 @@ builder.mutationFields((t) => ({
     description:
       "Sends exactly the fields given (PATCH /v1/agents/{agentId}); an explicit null is refused.",
     args: {
-      id: t.arg.id({ required: true }),
+      id: t.arg.id({ required: true, extensions: idRule("agent") }),
       input: t.arg({ type: UpdateAgentInput, required: true }),
     },
     extensions: callsOf("updateAgent"),

@@ -6,7 +6,7 @@ import { listOf } from "../upstream/operations.ts";
 import { Agent } from "./agent.ts";
 import { builder } from "./builder.ts";
 import { forwardConnectionArgs } from "./connection-args.ts";
-import { assertId } from "./ids.ts";
+import { assertId, idRule } from "./ids.ts";
 import { enumOrNull, loadEach } from "./load-each.ts";
 import { nodeByIdQuery } from "./node-by-id.ts";
 import { listKey, readOnce } from "./read-once.ts";
@@ -153,7 +153,7 @@ builder.mutationFields((t) => ({
   deleteCampaign: t.field({
     type: DeleteCampaignPayload,
     description: "Deletes a campaign (DELETE /v1/campaigns/{campaignId}).",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, extensions: idRule("campaign") }) },
     extensions: callsOf("deleteCampaign"),
     resolve: async (_root, { id }, context) => {
       await context.api.deleteCampaign(assertId("campaign", id));
@@ -165,7 +165,7 @@ builder.mutationFields((t) => ({
     type: RetryCampaignPayload,
     description:
       "Retries a campaign's failed rows; sends no body (POST /v1/campaigns/{campaignId}/retry).",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, extensions: idRule("campaign") }) },
     extensions: callsOf("retryCampaign"),
     resolve: async (_root, { id }, context) => {
       const raw = await context.api.retryCampaign(assertId("campaign", id));

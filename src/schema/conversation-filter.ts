@@ -6,14 +6,20 @@ import {
   ConversationDirection,
   ConversationStatus,
 } from "./conversation-enums.ts";
-import { assertId } from "./ids.ts";
+import { assertId, idRule } from "./ids.ts";
 
 export const ConversationFilter = builder.inputType("ConversationFilter", {
   description:
     "Narrows a conversation list: every field given applies, and the upstream does the filtering.",
   fields: (t) => ({
-    agentId: t.id({ description: "Only the conversations of this agent (`agt_` prefix)." }),
-    contactId: t.id({ description: "Only the conversations with this contact (`cnt_` prefix)." }),
+    agentId: t.id({
+      description: "Only the conversations of this agent (`agt_` prefix).",
+      extensions: idRule("agent"),
+    }),
+    contactId: t.id({
+      description: "Only the conversations with this contact (`cnt_` prefix).",
+      extensions: idRule("contact"),
+    }),
     status: t.field({
       type: ConversationStatus,
       description: "Only conversations in this status.",

@@ -3,7 +3,7 @@ import { builder } from "./builder.ts";
 import type { StatusEvent } from "./context.ts";
 import { Conversation } from "./conversation.ts";
 import { conversationOfView } from "./conversation-by-id.ts";
-import { assertId } from "./ids.ts";
+import { assertId, idRule } from "./ids.ts";
 import { callTimingFields } from "./shared-fields.ts";
 import { callsOf } from "./upstream-calls.ts";
 
@@ -38,7 +38,7 @@ builder.subscriptionField("conversationStatus", (t) =>
     type: ConversationStatusUpdate,
     description:
       "Follows a live call: emits when its status view changes and completes after the call ends.",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, extensions: idRule("conversation") }) },
     // The hub's poll of operation 8, shared by every subscriber of the call across the fleet.
     extensions: callsOf("getConversationStatus"),
     subscribe: (_root, { id }, context) =>

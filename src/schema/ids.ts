@@ -26,30 +26,61 @@ export function quoteId(id: string): string {
   return JSON.stringify(id.length > 64 ? `${id.slice(0, 64)}…` : id);
 }
 
-/** Rejects, before any upstream call, an ID too long to be one. */
-export function assertIdLength(id: string, argument = "id"): string {
-  if (id.length > MAX_ID_LENGTH) {
-    throw badUserInput(
-      `\`${argument}\` is ${id.length} characters long; an ID has at most ${MAX_ID_LENGTH}.`,
-      { argument },
-    );
+/**
+ * What an ID argument or input field must hold, declared on it in the schema (`idRule`) and
+ * checked for the whole operation before it runs (gateway/admission/use-input-rules.ts): one
+ * kind's ID, any node's ID, or, undeclared, any ID no longer than MAX_ID_LENGTH.
+ */
+export type IdRule = IdKind | "node" | "any";
+
+/** The extension naming an ID argument's rule: `t.arg.id({ extensions: idRule("agent") })`. */
+export function idRule(rule: IdRule): { idRule: IdRule } {
+  return { idRule: rule };
+}
+
+/**
+ * The extension of an input type whose fields may be omitted but never `null`: its fields are
+ * sent as given, and the seed types them as non-null, so a `null` has no meaning upstream.
+ */
+export const REFUSES_NULL = { refusesNull: true } as const;
+
+/** Why `id` cannot be an ID under `rule`, as told to the client naming `argument`; else undefined. */
+export function idProblem(rule: IdRule, id: string, argument: string): string | undefined {
+  if (rule !== "any" && rule !== "node") {
+    const prefix = ID_PREFIX[rule];
+    if (!id.startsWith(prefix) || id.length === prefix.length) {
+      return `\`${argument}\` must be ${article(rule)} ${rule} ID starting with "${prefix}", got ${quoteId(id)}.`;
+    }
   }
+  if (id.length > MAX_ID_LENGTH) {
+    return `\`${argument}\` is ${id.length} characters long; an ID has at most ${MAX_ID_LENGTH}.`;
+  }
+  if (rule === "node" && typenameForId(id) === undefined) {
+    return `${quoteId(id)} is not a node ID: it must start with one of ${Object.values(ID_PREFIX).join(", ")}.`;
+  }
+  return undefined;
+}
+
+/** Why an explicit `null` at `argument` is refused. */
+export function nullProblem(argument: string): string {
+  return `\`${argument}\` cannot be null; omit it to leave it unchanged.`;
+}
+
+/** Rejects an ID too long to be one (admission has refused it already; a resolver's guard). */
+export function assertIdLength(id: string, argument = "id"): string {
+  const problem = idProblem("any", id, argument);
+  if (problem) throw badUserInput(problem, { argument });
   return id;
 }
 
 /**
- * Rejects, before any upstream call, an ID that cannot name a resource of this kind: the
- * upstream would only answer 404 after a round trip.
+ * Rejects an ID that cannot name a resource of this kind. Admission refuses such an ID before
+ * the operation runs; the resolver keeps the guard for the type it narrows to.
  */
 export function assertId(kind: IdKind, id: string, argument = "id"): string {
-  const prefix = ID_PREFIX[kind];
-  if (!id.startsWith(prefix) || id.length === prefix.length) {
-    throw badUserInput(
-      `\`${argument}\` must be ${article(kind)} ${kind} ID starting with "${prefix}", got ${quoteId(id)}.`,
-      { argument },
-    );
-  }
-  return assertIdLength(id, argument);
+  const problem = idProblem(kind, id, argument);
+  if (problem) throw badUserInput(problem, { argument });
+  return id;
 }
 
 function article(word: string): string {

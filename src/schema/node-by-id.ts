@@ -2,7 +2,7 @@ import { collectSubFields } from "@graphql-tools/utils";
 import type { FieldNode, GraphQLObjectType, GraphQLResolveInfo } from "graphql";
 import { builder } from "./builder.ts";
 import type { SchemaContext } from "./context.ts";
-import { assertId, type IdKind } from "./ids.ts";
+import { assertId, type IdKind, idRule } from "./ids.ts";
 
 type Types = typeof builder.$inferSchemaTypes;
 
@@ -32,7 +32,7 @@ export function nodeByIdQuery<Shape>(
       type,
       nullable: true,
       description: `${description.noun} by ID${description.how}. Null, with a NOT_FOUND error, when it does not exist.`,
-      args: { id: t.arg.id({ required: true }) },
+      args: { id: t.arg.id({ required: true, extensions: idRule(kind) }) },
       extensions: description.calls,
       // The ID stands for the node: the type's DataLoader loads it (or answers NOT_FOUND). The
       // cast: Pothos cannot resolve its result type over a generic `Shape`; a string is valid.

@@ -8,7 +8,7 @@ import type { SchemaContext } from "./context.ts";
 import { Conversation } from "./conversation.ts";
 import { CONVERSATION_BY_ID_CALLS } from "./conversation-by-id.ts";
 import { Document } from "./document.ts";
-import { assertIdLength, quoteId, typenameForId } from "./ids.ts";
+import { assertIdLength, idRule, quoteId, typenameForId } from "./ids.ts";
 
 /** Loads any node by its ID's prefix, through the same per-request loaders as every field. */
 function loadNode(id: string, context: SchemaContext): Promise<unknown> | unknown {
@@ -39,7 +39,7 @@ builder.queryFields((t) => ({
     nullable: true,
     description:
       "Any object by its ID; the prefix (agt_, cnt_, cnv_, cmp_, prp_, doc_) picks the type.",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, extensions: idRule("node") }) },
     // A conversation is the costliest node (conversation-by-id.ts); every other type one call.
     extensions: CONVERSATION_BY_ID_CALLS,
     resolve: (_root, { id }, context) => loadNode(id, context) as never,
@@ -47,8 +47,9 @@ builder.queryFields((t) => ({
   nodes: t.field({
     type: [builder.nodeInterfaceRef()],
     nullable: { list: false, items: true },
-    description: "Objects by ID, in order; an ID that fails yields null and its own error.",
-    args: { ids: t.arg.idList({ required: true }) },
+    description:
+      "Objects by ID, in order; an ID not found yields null and its own error. An ID of no node's prefix refuses the whole operation (BAD_USER_INPUT, HTTP 400).",
+    args: { ids: t.arg.idList({ required: true, extensions: idRule("node") }) },
     extensions: {
       upstreamCalls: { perItemOf: "ids", each: CONVERSATION_BY_ID_CALLS.upstreamCalls },
     },

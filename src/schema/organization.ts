@@ -5,6 +5,7 @@ import {
 } from "../upstream/dto.ts";
 import { UpstreamUnavailableError } from "../upstream/errors.ts";
 import { builder } from "./builder.ts";
+import { REFUSES_NULL } from "./ids.ts";
 import { patchBody } from "./patch-body.ts";
 import { readOnce } from "./read-once.ts";
 import { rawField } from "./shared-fields.ts";
@@ -64,6 +65,7 @@ function stringOrNull(value: unknown): string | null {
 
 const UpdateOrganizationInput = builder.inputType("UpdateOrganizationInput", {
   description: "Only the fields given are sent; omitted fields keep their value.",
+  extensions: REFUSES_NULL,
   fields: (t) =>
     Object.fromEntries(
       ORGANIZATION_WRITABLE_FIELDS.map((field) => [

@@ -1,7 +1,7 @@
 import type { JsonObject } from "../upstream/json.ts";
 import { Agent } from "./agent.ts";
 import { builder } from "./builder.ts";
-import { assertId, assertIdLength } from "./ids.ts";
+import { assertId, assertIdLength, idRule } from "./ids.ts";
 import { RAW_ANSWER, rawField } from "./shared-fields.ts";
 import { callsOf } from "./upstream-calls.ts";
 
@@ -12,6 +12,7 @@ const AssignPhoneNumberInput = builder.inputType("AssignPhoneNumberInput", {
     agentId: t.id({
       required: true,
       description: "The ID of the agent that takes the number (`agt_` prefix).",
+      extensions: idRule("agent"),
     }),
   }),
 });

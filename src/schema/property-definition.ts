@@ -1,5 +1,5 @@
 import { builder } from "./builder.ts";
-import { assertId } from "./ids.ts";
+import { assertId, idRule } from "./ids.ts";
 import { callsOf } from "./upstream-calls.ts";
 
 /**
@@ -35,7 +35,7 @@ builder.mutationField("deletePropertyDefinition", (t) =>
     type: DeletePropertyDefinitionPayload,
     description:
       "Deletes a custom property definition (DELETE /v1/properties/{propertyDefinitionId}).",
-    args: { id: t.arg.id({ required: true }) },
+    args: { id: t.arg.id({ required: true, extensions: idRule("property") }) },
     extensions: callsOf("deletePropertyDefinition"),
     resolve: async (_root, { id }, { api }) => {
       await api.deletePropertyDefinition(assertId("property", id));

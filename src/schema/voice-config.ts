@@ -1,5 +1,6 @@
 import type { VoiceConfigDto, VoiceConfigInputDto } from "../upstream/dto.ts";
 import { builder } from "./builder.ts";
+import { REFUSES_NULL } from "./ids.ts";
 import { patchBody } from "./patch-body.ts";
 import { carriedFields } from "./shared-fields.ts";
 
@@ -25,6 +26,7 @@ export const VoiceConfig = builder.objectRef<VoiceConfigDto>("VoiceConfig").impl
 
 export const VoiceConfigInput = builder.inputType("VoiceConfigInput", {
   description: "A voice config as sent upstream; an `id` naming an existing config keeps it.",
+  extensions: REFUSES_NULL,
   fields: (t) => ({
     id: t.id({ description: "The ID of an existing voice config to keep; omit it for a new one." }),
     voiceId: t.string({ required: true, description: "The upstream's identifier of the voice." }),

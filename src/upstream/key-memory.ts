@@ -53,6 +53,9 @@ export interface KeyBlock {
  * (after a 429, every call for it is answered locally until the reset) and whether it has been
  * accepted (a key the upstream never accepted is probed with one call per operation first).
  */
+/** Keys remembered by default, in each of the memory's LRU maps (docs/security.md). */
+export const KEY_MEMORY_CAPACITY = 10_000;
+
 export class KeyMemory {
   readonly #limitedUntil: LRUCache<string, { untilMs: number; error: UpstreamError }>;
   readonly #accepted: LRUCache<string, true>;
@@ -60,7 +63,7 @@ export class KeyMemory {
   readonly #blockListeners = new Set<(block: KeyBlock) => void>();
 
   constructor(options: KeyMemoryOptions = {}) {
-    const max = options.capacity ?? 10_000;
+    const max = options.capacity ?? KEY_MEMORY_CAPACITY;
     this.#limitedUntil = new LRUCache({ max });
     this.#accepted = new LRUCache({ max });
     this.#now = options.now ?? Date.now;

@@ -11,7 +11,7 @@ export const REDACTED = "[REDACTED]";
 export const KEY_RUN = 8;
 
 /** Keys shorter than this are not redacted at all (nothing that short is a real key). */
-const SHORTEST_KEY = 4;
+export const SHORTEST_KEY = 4;
 
 /**
  * The token of an Authorization value: what follows the scheme (`Bearer sk_…` → `sk_…`), or the

@@ -41,6 +41,40 @@ describe("the README and docs/", () => {
     expect(missing).toEqual([]);
   });
 
+  it("name in docs/development.md only code names that exist, or that its walkthrough creates", () => {
+    const body = readFileSync(join(ROOT, "docs", "development.md"), "utf8");
+    const created = new Set(
+      [
+        ...(/Names the\s+walkthrough creates: ([^.]+)\./.exec(body)?.[1] ?? "").matchAll(
+          /`(\w+)`/g,
+        ),
+      ].map(([, name]) => name),
+    );
+    const code = [
+      ...sourcesUnder(join(ROOT, "src")),
+      ...sourcesUnder(join(ROOT, "test")),
+      ...sourcesUnder(join(ROOT, "scripts")),
+      ["vitest.config.ts", readFileSync(join(ROOT, "vitest.config.ts"), "utf8")],
+      ["package.json", readFileSync(join(ROOT, "package.json"), "utf8")],
+    ]
+      .map(([, source]) => source)
+      .join("\n");
+    // A code name: `name`, `name(…)` or `Type.member`, camelCase or PascalCase with a capital
+    // inside it, or a constant in capitals.
+    const names = [...body.matchAll(/`([A-Za-z_][\w]*)(?:[.(][^`]*)?`/g)]
+      .map(([, name]) => name as string)
+      .filter((name) =>
+        /^[a-z]+[A-Z]\w*$|^[A-Z][a-z]+[A-Z]\w*$|^[A-Z][A-Z0-9]*_[A-Z0-9_]+$/.test(name),
+      );
+    expect(created.size).toBeGreaterThan(0);
+    const unknown = [...new Set(names)].filter(
+      // The language's own globals (`ReferenceError`) are no names of ours.
+      (name) =>
+        !created.has(name) && !(name in globalThis) && !new RegExp(`\\b${name}\\b`).test(code),
+    );
+    expect(unknown).toEqual([]);
+  });
+
   it("name every setting the code declares", () => {
     const names = [...Object.keys(gatewayEnv.shape), ...Object.keys(sandboxEnv.shape)];
     expect(names.filter((name) => !text.includes(`\`${name}\``))).toEqual([]);

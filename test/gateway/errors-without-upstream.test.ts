@@ -6,32 +6,37 @@ import { GATEWAY_REQUEST_ID } from "./harness.ts";
 oneHarnessPerFile();
 
 describe("what the gateway decides without the upstream", () => {
-  it("refuses an ID with another resource's prefix with BAD_USER_INPUT and no upstream call", async () => {
-    const response = await harness.graphql(`{ agent(id: "${SEED_IDS.acmeContact}") { id } }`);
+  it("refuses an ID with another resource's prefix: HTTP 400 for the whole operation, no call", async () => {
+    const response = await harness.graphql(
+      `{ organization { name } agent(id: "${SEED_IDS.acmeContact}") { id } }`,
+    );
 
-    expect(response.status).toBe(200);
+    expect(response.status).toBe(400);
     expect(response.body).toEqual({
-      data: { agent: null },
       errors: [
         {
           message: '`id` must be an agent ID starting with "agt_", got "cnt_acme_maria".',
-          locations: [{ line: 1, column: 3 }],
-          path: ["agent"],
-          extensions: { code: "BAD_USER_INPUT", requestId: GATEWAY_REQUEST_ID, argument: "id" },
+          locations: [{ line: 1, column: 31 }],
+          extensions: {
+            code: "BAD_USER_INPUT",
+            http: { status: 400 },
+            argument: "id",
+            requestId: GATEWAY_REQUEST_ID,
+          },
         },
       ],
-      extensions: { cost: { estimated: 1, upstreamCalls: 0 } },
     });
     expect(harness.takeUpstreamRequests()).toEqual([]);
   });
 
-  it("refuses `node` with an ID of no known prefix with BAD_USER_INPUT and no upstream call", async () => {
+  it("refuses `node` with an ID of no known prefix: HTTP 400, no upstream call", async () => {
     const response = await harness.graphql('{ node(id: "usr_1") { id } }');
 
-    expect(response.body.data).toEqual({ node: null });
-    // A field error: the response stays 200, so no http.status of its own (docs/http.md).
+    expect(response.status).toBe(400);
+    expect(response.body.data).toBeUndefined();
     expect(response.body.errors?.[0]?.extensions).toEqual({
       code: "BAD_USER_INPUT",
+      http: { status: 400 },
       requestId: GATEWAY_REQUEST_ID,
       argument: "id",
     });
@@ -99,25 +104,39 @@ describe("variables that do not fit their types", () => {
 });
 
 describe("IDs too long to be real", () => {
-  it("are BAD_USER_INPUT before any upstream call, wherever an ID is taken", async () => {
-    const long = `agt_${"x".repeat(300)}`;
-    const response = await harness.graphql(
-      `query ($id: ID!) {
-        agent(id: $id) { name }
-        node(id: $id) { id }
-        assign: conversations(filter: { agentId: $id }) { totalCount }
-      }`,
-      { id: long },
-    );
-    // Each root field fails alone, beside the others.
-    expect(response.body.data).toEqual({ agent: null, node: null, assign: null });
-    expect(response.body.errors?.map((error) => [error.path, error.message])).toEqual([
-      [["agent"], "`id` is 304 characters long; an ID has at most 255."],
-      [["node"], "`id` is 304 characters long; an ID has at most 255."],
-      [["assign"], "`filter.agentId` is 304 characters long; an ID has at most 255."],
-    ]);
-    expect(harness.takeUpstreamRequests()).toEqual([]);
-  });
+  it.each([
+    ["query ($id: ID!) { agent(id: $id) { name } }", "id"],
+    ["query ($id: ID!) { organization { name } node(id: $id) { id } }", "id"],
+    ["query ($id: ID!) { nodes(ids: [$id]) { id } }", "ids[0]"],
+    [
+      "query ($id: ID) { conversations(filter: { agentId: $id }) { totalCount } }",
+      "filter.agentId",
+    ],
+    [
+      'mutation ($id: ID!) { assignPhoneNumber(input: { agentId: "agt_1", phoneNumberId: $id }) { phoneNumberId } }',
+      "input.phoneNumberId",
+    ],
+  ])(
+    "refuse %s for the whole operation, naming `%s`, HTTP 400, no call",
+    async (query, argument) => {
+      const response = await harness.graphql(query, { id: `agt_${"x".repeat(300)}` });
+
+      expect(response.status).toBe(400);
+      expect(response.body.data).toBeUndefined();
+      expect(response.body.errors?.map((error) => [error.message, error.extensions])).toEqual([
+        [
+          `\`${argument}\` is 304 characters long; an ID has at most 255.`,
+          {
+            code: "BAD_USER_INPUT",
+            http: { status: 400 },
+            argument,
+            requestId: GATEWAY_REQUEST_ID,
+          },
+        ],
+      ]);
+      expect(harness.takeUpstreamRequests()).toEqual([]);
+    },
+  );
 
   it("are quoted back cut short when their prefix is wrong", async () => {
     const response = await harness.graphql(`{ agent(id: "cnv_${"y".repeat(500)}") { name } }`);

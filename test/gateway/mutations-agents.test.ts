@@ -107,8 +107,13 @@ describe("updateAgent", () => {
       input: { greeting: "Hi" },
     });
 
-    expect(response.body.data).toBeNull();
-    expect(errorCodes(response)).toEqual([[["updateAgent"], "BAD_USER_INPUT"]]);
+    expect(response.status).toBe(400);
+    expect(response.body.data).toBeUndefined();
+    expect(response.body.errors?.[0]?.extensions).toMatchObject({
+      code: "BAD_USER_INPUT",
+      http: { status: 400 },
+      argument: "id",
+    });
     expect(upstreamCalls()).toEqual([]);
   });
 });
@@ -246,9 +251,11 @@ describe("assignPhoneNumber", () => {
       },
     });
 
-    expect(response.body.data).toBeNull();
+    expect(response.status).toBe(400);
+    expect(response.body.data).toBeUndefined();
     expect(response.body.errors?.[0]?.extensions).toMatchObject({
       code: "BAD_USER_INPUT",
+      http: { status: 400 },
       argument: "input.agentId",
     });
     expect(upstreamCalls()).toEqual([]);

@@ -41,7 +41,12 @@ describe("deletePropertyDefinition", () => {
       id: SEED_IDS.acmeDocument,
     });
 
-    expect(errorCodes(response)).toEqual([[["deletePropertyDefinition"], "BAD_USER_INPUT"]]);
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.[0]?.extensions).toMatchObject({
+      code: "BAD_USER_INPUT",
+      http: { status: 400 },
+      argument: "id",
+    });
     expect(upstreamCalls()).toEqual([]);
   });
 });

@@ -61,6 +61,13 @@ describe("an explicit null in a write input", () => {
         harness.graphql(UpdateOrganizationDocument, { input: { name: "Acme", city: null } }),
     },
     {
+      field: "input.telephone",
+      send: () =>
+        harness.graphql(
+          "mutation { updateOrganization(input: { telephone: null }) { organization { name } } }",
+        ),
+    },
+    {
       field: "input.greeting",
       send: () =>
         harness.graphql(UpdateAgentDocument, { id: agentId, input: { name: "R", greeting: null } }),
@@ -102,17 +109,17 @@ describe("an explicit null in a write input", () => {
         }),
     },
   ])(
-    "refuses `$field: null` with BAD_USER_INPUT before any upstream call",
+    "refuses `$field: null` with BAD_USER_INPUT, HTTP 400, before any upstream call",
     async ({ field, send }) => {
       const response = await send();
 
-      // A field error of the mutation (docs/errors.md): the response stays 200.
-      expect(response.status).toBe(200);
-      expect(response.body.data).toBeNull();
+      // Refused for the whole operation before it runs (docs/errors.md): HTTP 400.
+      expect(response.status).toBe(400);
+      expect(response.body.data).toBeUndefined();
       expect(response.body.errors).toHaveLength(1);
       expect(response.body.errors?.[0]).toMatchObject({
         message: `\`${field}\` cannot be null; omit it to leave it unchanged.`,
-        extensions: { code: "BAD_USER_INPUT", field },
+        extensions: { code: "BAD_USER_INPUT", http: { status: 400 }, argument: field },
       });
       expect(upstreamCalls()).toEqual([]);
     },

@@ -108,16 +108,21 @@ describe("node(id) dispatches on the ID's prefix", () => {
     ["an unknown prefix", "usr_123"],
     ["a bare prefix", "agt_"],
     ["an ID of a resource that is not a node", SEED_IDS.acmePhoneNumberAssigned],
-  ])("answers null and BAD_USER_INPUT for %s, without any call", async (_case, id) => {
+  ])("refuses %s with BAD_USER_INPUT, HTTP 400, without any call", async (_case, id) => {
     const response = await harness.graphql(NodeByIdDocument, { id });
 
-    expect(response.body.data).toEqual({ node: null });
+    expect(response.status).toBe(400);
+    expect(response.body.data).toBeUndefined();
     expect(response.body.errors).toEqual([
       {
         message: `"${id}" is not a node ID: it must start with one of ${NODE_ID_PREFIXES}.`,
-        locations: [{ line: 2, column: 3 }],
-        path: ["node"],
-        extensions: { code: "BAD_USER_INPUT", requestId: GATEWAY_REQUEST_ID, argument: "id" },
+        locations: [{ line: 2, column: 8 }],
+        extensions: {
+          code: "BAD_USER_INPUT",
+          http: { status: 400 },
+          argument: "id",
+          requestId: GATEWAY_REQUEST_ID,
+        },
       },
     ]);
     expect(harness.takeUpstreamRequests()).toEqual([]);
@@ -225,18 +230,22 @@ describe("nodes(ids)", () => {
     ]);
   });
 
-  it("answers null with BAD_USER_INPUT for an ID without a node prefix, without a call for it", async () => {
+  it("refuses the whole operation for an ID without a node prefix, naming its place, no call", async () => {
     const response = await harness.graphql(NodesByIdsDocument, {
-      ids: ["nope", SEED_IDS.acmeAgent],
+      ids: [SEED_IDS.acmeAgent, "nope"],
     });
 
-    expect(response.body.data).toEqual({
-      nodes: [null, { __typename: "Agent", id: SEED_IDS.acmeAgent }],
-    });
-    expect(response.body.errors?.map((error) => [error.path, error.extensions?.code])).toEqual([
-      [["nodes", 0], "BAD_USER_INPUT"],
+    expect(response.status).toBe(400);
+    expect(response.body.data).toBeUndefined();
+    expect(response.body.errors?.map((error) => error.extensions)).toEqual([
+      {
+        code: "BAD_USER_INPUT",
+        http: { status: 400 },
+        argument: "ids[1]",
+        requestId: GATEWAY_REQUEST_ID,
+      },
     ]);
-    expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/agents/agt_acme_reception"]);
+    expect(harness.takeUpstreamRequests()).toEqual([]);
   });
 
   it("fetches an ID given twice once", async () => {

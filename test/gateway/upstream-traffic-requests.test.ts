@@ -74,7 +74,7 @@ describe("what reaches the upstream", () => {
         "x-request-id": "req_from_caller",
       },
       body: JSON.stringify({
-        query: '{ a: agent(id: "usr_1") { id } b: node(id: "usr_2") { id } }',
+        query: '{ a: agent(id: "agt_gone_1") { id } b: node(id: "cnt_gone_2") { id } }',
       }),
     });
     const body = (await response.json()) as {
@@ -86,7 +86,8 @@ describe("what reaches the upstream", () => {
       ["a", "req_from_caller"],
       ["b", "req_from_caller"],
     ]);
-    expect(harness.takeUpstreamRequests()).toEqual([]);
+    // Two NOT_FOUNDs, each answered by the upstream: field errors beside each other.
+    expect(harness.takeUpstreamRequests()).toHaveLength(2);
   });
 
   it("retries a GET answered 503 and succeeds on the second request", async () => {

@@ -15,8 +15,11 @@ export interface WellFormedInputOptions {
  * nested absurdly deep (they would only exhaust the stack of whatever walks them). Both are the
  * client's to fix: BAD_USER_INPUT, HTTP 400, naming where.
  */
+/** Deepest nesting of objects and lists in an input value, by default (docs/errors.md). */
+export const MAX_VALUE_DEPTH = 32;
+
 export function useWellFormedInput(options: WellFormedInputOptions = {}): Plugin {
-  const maxDepth = options.maxValueDepth ?? 32;
+  const maxDepth = options.maxValueDepth ?? MAX_VALUE_DEPTH;
   // yoga's parse cache hands back the same document object for the same text: its inline values
   // are judged once, not walked again on every request.
   const inlineVerdicts = new WeakMap<DocumentNode, Problem | null>();

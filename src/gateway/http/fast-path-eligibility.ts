@@ -32,13 +32,17 @@ export interface Eligibility {
   operationKindOf(text: string, operationName: string | null): string | undefined;
 }
 
+/** Text the fast path's per-text cache keeps in all, and the largest text it keeps. */
+export const FAST_PATH_TEXT_BYTES = 8 * 1024 * 1024;
+export const FAST_PATH_MAX_KEPT_TEXT = 64 * 1024;
+
 export function createEligibility(maxTokens: number): Eligibility {
   // Per document text, bounded in count and in the text kept (an attacker's texts evict each other).
   const known = new LRUCache<string, DocumentFacts>({
     max: 1000,
-    maxSize: 8 * 1024 * 1024,
+    maxSize: FAST_PATH_TEXT_BYTES,
     // A large text is judged again each time, never kept (docs/limits.md).
-    maxEntrySize: 64 * 1024,
+    maxEntrySize: FAST_PATH_MAX_KEPT_TEXT,
     sizeCalculation: (_facts, text) => Math.max(1, text.length),
   });
   return {

@@ -35,7 +35,7 @@ export interface LiveHubOptions {
 export type ReadListener = () => void;
 
 /** Longest a 429 or a spent share pauses a key's pollers, whatever the reset time says. */
-const MAX_PAUSE_MS = 60_000;
+export const MAX_PAUSE_MS = 60_000;
 
 /**
  * The pollers of live queries: one per (key hash, GET) however many live queries of however
