@@ -51,7 +51,7 @@ export async function liveDashboards(options: {
           {
             next: (result) => {
               figures.results += 1;
-              figures.bytesPushed += JSON.stringify(result).length;
+              figures.bytesPushed += Buffer.byteLength(JSON.stringify(result));
             },
             error: () => undefined,
             complete: () => undefined,
@@ -62,24 +62,34 @@ export async function liveDashboards(options: {
       for (const stop of stops) stop();
       await Promise.all(clients.map((client) => client.dispose()));
     }),
-    served(options, async (url, figures, until) => {
-      let over = false;
-      void until.then(() => {
-        over = true;
-      });
+    served(options, async (url, figures) => {
       const query = LIVE_DASHBOARD.replace(" @live", "");
+      // Bounded: each dashboard asks once per interval until the minute is over, and no answer
+      // is awaited past it.
+      const endsAt = performance.now() + options.seconds * 1000;
       await Promise.all(
         Array.from({ length: options.dashboards }, async () => {
-          while (!over) {
-            const response = await fetch(url, {
-              method: "POST",
-              headers: { "content-type": "application/json", authorization: KEY },
-              body: JSON.stringify({ query }),
-            });
-            const text = await response.text();
-            figures.results += 1;
-            figures.bytesPushed += text.length;
-            await sleep(options.intervalMs);
+          while (performance.now() < endsAt) {
+            const asked = performance.now();
+            try {
+              const response = await fetch(url, {
+                method: "POST",
+                headers: { "content-type": "application/json", authorization: KEY },
+                body: JSON.stringify({ query }),
+                signal: AbortSignal.timeout(Math.max(1, Math.ceil(endsAt - asked))),
+              });
+              const body = await response.arrayBuffer();
+              figures.results += 1;
+              figures.bytesPushed += body.byteLength;
+            } catch (error) {
+              // The minute ended with this answer still on its way: it is not counted.
+              if ((error as Error).name === "TimeoutError") break;
+              throw error;
+            }
+            const left = endsAt - performance.now();
+            await sleep(
+              Math.min(left, Math.max(0, options.intervalMs - (performance.now() - asked))),
+            );
           }
         }),
       );
@@ -90,6 +100,7 @@ export async function liveDashboards(options: {
 
 async function served(
   options: { seconds: number; intervalMs: number },
+  /** Runs the dashboards until `until` (or, for the timer's, its own deadline of `seconds`). */
   run: (url: string, figures: DashboardFigures, until: Promise<void>) => Promise<void>,
 ): Promise<DashboardFigures> {
   const sandbox = await startSandbox({ port: 0, callIntervalMs: 5_000, callDurationMs: 20_000 });
@@ -114,11 +125,41 @@ async function served(
   return figures;
 }
 
-if (import.meta.main) {
-  const figures = await liveDashboards({
+/** The row's settings: BENCH_LIVE_DASHBOARDS (default 50) for BENCH_LIVE_SECONDS (default 60). */
+export function liveDashboardSettings(): {
+  dashboards: number;
+  seconds: number;
+  intervalMs: number;
+} {
+  return {
     dashboards: Number(process.env.BENCH_LIVE_DASHBOARDS ?? 50),
     seconds: Number(process.env.BENCH_LIVE_SECONDS ?? 60),
     intervalMs: 1000,
-  });
+  };
+}
+
+/** The row as one sentence, for `npm run bench`'s report and this file run alone. */
+export function describeLiveDashboards(
+  settings: { dashboards: number; seconds: number; intervalMs: number },
+  figures: { live: DashboardFigures; timer: DashboardFigures },
+): string {
+  const { live, timer } = figures;
+  return (
+    `${settings.dashboards} dashboards of one organization kept current for ${settings.seconds} s ` +
+    `(${settings.intervalMs} ms interval, calls starting and ending): @live over graphql-ws made ` +
+    `${live.upstreamCalls} upstream calls and pushed ${live.bytesPushed} bytes in ${live.results} ` +
+    `results; re-running the query every ${settings.intervalMs} ms made ${timer.upstreamCalls} ` +
+    `upstream calls and sent ${timer.bytesPushed} bytes in ${timer.results} answers ` +
+    `(${ratio(timer.upstreamCalls, live.upstreamCalls)}× the calls, ` +
+    `${ratio(timer.bytesPushed, live.bytesPushed)}× the bytes).`
+  );
+}
+
+const ratio = (a: number, b: number) => (b === 0 ? "∞" : (a / b).toFixed(1));
+
+if (import.meta.main) {
+  const settings = liveDashboardSettings();
+  const figures = await liveDashboards(settings);
   console.log(JSON.stringify(figures, null, 2));
+  console.log(describeLiveDashboards(settings, figures));
 }

@@ -9,7 +9,11 @@ import {
   distinctRest,
   distinctTarget,
 } from "./distinct.ts";
-import { liveDashboards } from "./live-dashboards.ts";
+import {
+  describeLiveDashboards,
+  liveDashboardSettings,
+  liveDashboards,
+} from "./live-dashboards.ts";
 import { load, medianAlone, type Request } from "./load.ts";
 import { PEER_DASHBOARD, PEER_DISTINCT, PEER_SINGLE, startPeer } from "./peer.ts";
 import { type Child, GATEWAY_NODE_FLAGS, rssMb, spawnServer } from "./processes.ts";
@@ -500,12 +504,9 @@ try {
   );
 
   const spread = (r: Row) => `${r.rps} (${r.rpsMin}–${r.rpsMax})`;
-  // 50 dashboards of one organization kept current for a minute: @live against a timer.
-  const liveFigures = await liveDashboards({
-    dashboards: 50,
-    seconds: Number(process.env.BENCH_LIVE_SECONDS ?? 60),
-    intervalMs: 1000,
-  });
+  // N dashboards of one organization kept current for a minute: @live against a timer.
+  const liveSettings = liveDashboardSettings();
+  const liveFigures = await liveDashboards(liveSettings);
 
   const targets = [
     [
@@ -580,7 +581,7 @@ try {
       coalesced.upstreamPerOp < uncoalesced.upstreamPerOp,
     ],
     [
-      "50 live dashboards: upstream calls < the timer's / 5",
+      `${liveSettings.dashboards} live dashboards: upstream calls < the timer's / 5`,
       `${liveFigures.live.upstreamCalls} / ${liveFigures.timer.upstreamCalls}`,
       liveFigures.live.upstreamCalls * 5 < liveFigures.timer.upstreamCalls,
     ],
@@ -610,7 +611,7 @@ try {
     "",
     `Ceiling (bench/bare-execute.ts: the schema, resolvers and upstream client with no yoga and no plugin): ${ratio(ceiling.rps, fair.rps)}× the fair floor; voicegraph is ${ratio(single.rps, ceiling.rps)}× the ceiling.`,
     "",
-    `50 dashboards of one organization kept current for ${process.env.BENCH_LIVE_SECONDS ?? 60} s (1 s interval, calls starting and ending): @live over graphql-ws made ${liveFigures.live.upstreamCalls} upstream calls and pushed ${liveFigures.live.bytesPushed} bytes in ${liveFigures.live.results} results; re-running the query every second made ${liveFigures.timer.upstreamCalls} upstream calls and sent ${liveFigures.timer.bytesPushed} bytes in ${liveFigures.timer.results} answers.`,
+    describeLiveDashboards(liveSettings, liveFigures),
     "",
     `Memory at 64 connections (64 keys, distinct resources, default settings): peak RSS ${peak64} MB at ${at64.rps} req/s (baseline ${baseline} MB, ${after} MB 3 s after); with --max-old-space-size=96, peak ${cappedPeak} MB at ${capped64.rps} req/s.`,
     "",

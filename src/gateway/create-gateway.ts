@@ -55,6 +55,7 @@ import { useRequestSizeLimit } from "./http/use-request-size-limit.ts";
 import { type SseStreams, useSseSingleConnection } from "./http/use-sse-single-connection.ts";
 import { LiveHub } from "./live/live-hub.ts";
 import { registerLiveMetrics } from "./live/live-metrics.ts";
+import type { LiveTimers } from "./live/live-throttle.ts";
 import { useLiveQueries } from "./live/use-live-queries.ts";
 import { maskError, maskSessionError } from "./mask-error.ts";
 import { createGatewayLogger } from "./observability/logger.ts";
@@ -130,8 +131,11 @@ export interface GatewayOptions {
   sharing?: { coalesce?: boolean; cacheTtlS?: number };
   /** The clock of the in-process read cache's TTLs (default: the process's); tests move their own. */
   now?: () => number;
-  /** `@live` queries (docs/live-queries.md): MAX_LIVE_QUERY_READS, LIVE_RATE_LIMIT_SHARE. */
-  live?: { maxReads?: number; rateLimitShare?: number };
+  /**
+   * `@live` queries (docs/live-queries.md): MAX_LIVE_QUERY_READS, LIVE_RATE_LIMIT_SHARE, and the
+   * clock `@live(throttle:)` reads (tests move their own; default the process's).
+   */
+  live?: { maxReads?: number; rateLimitShare?: number; timers?: LiveTimers };
 }
 
 export type Gateway = YogaServerInstance<GatewayServerContext, GatewayContext> & {
@@ -404,6 +408,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         counts: subscriptionCounts,
         freshContext,
         maxReads: options.live?.maxReads ?? GATEWAY_DEFAULTS.maxLiveQueryReads,
+        ...(options.live?.timers ? { timers: options.live.timers } : {}),
       }),
       after: {
         "answer-redaction": "a live result and its patch are made of what the client may see",

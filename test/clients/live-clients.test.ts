@@ -11,8 +11,9 @@ import { WebSocket } from "ws";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { ACME, type Harness, startHarness } from "../gateway/harness.ts";
 
-// The examples of docs/clients.md, as written there, against a real gateway: each client keeps a
-// live query current, and sees the agent renamed on the upstream itself.
+// The set-ups of docs/clients.md's live examples (docs/clients/*.ts), against a gateway of each
+// test project: each client keeps a live query current, and sees the agent renamed on the upstream
+// itself. test/processes/live-clients.test.ts runs the files themselves against `npm start`.
 
 const AGENT = SEED_IDS.acmeAgent;
 const LIVE = /* GraphQL */ `

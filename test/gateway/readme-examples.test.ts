@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { isLiveQueryOperationDefinitionNode } from "@n1ru4l/graphql-live-query";
 import {
   getNamedType,
   isInterfaceType,
@@ -19,6 +20,7 @@ import { DEFAULT_OPTIONS } from "../../src/sandbox/options.ts";
 import { seedStore } from "../../src/sandbox/seed.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
+import { followSse } from "./live-support.ts";
 import { subscribeSse } from "./subscriptions-support.ts";
 
 const LIVE = SEED_IDS.acmeLiveConversation;
@@ -163,8 +165,23 @@ describe("the example operations of docs/examples.md and the README", () => {
           }
           return;
         }
+        if (isLiveQueryOperationDefinitionNode(operation)) {
+          // Live: its first result over a streaming transport, as GraphiQL would show it.
+          const live = followSse(harness, text, variables);
+          try {
+            const [first] = await live.count(1);
+            expect(first?.errors, `${name}, run ${run}`).toBeUndefined();
+            if (run === 1) expect(first?.data, name).toMatchObject(expected ?? {});
+          } finally {
+            live.stop();
+          }
+        }
         const response = await harness.graphql(text, variables);
         expect(response.body.errors, `${name}, run ${run}`).toBeUndefined();
+        if (isLiveQueryOperationDefinitionNode(operation)) {
+          // Over plain JSON the same answer comes once, saying it is not kept current.
+          expect(response.body.extensions?.live, name).toMatchObject({ live: false });
+        }
         expect(response.status).toBe(200);
         if (run === 1) expect(response.body.data, name).toMatchObject(expected ?? {});
         answers.set(name, response.body.data);
@@ -313,6 +330,19 @@ const EXPECTED: Record<string, unknown>[] = [
           startedAt: ISO,
         },
       ],
+    },
+  },
+  {
+    conversations: {
+      totalCount: expect.any(Number),
+      nodes: expect.arrayContaining([
+        expect.objectContaining({
+          id: expect.stringMatching(/^cnv_/),
+          status: "IN_PROGRESS",
+          startedAt: ISO,
+          agent: expect.objectContaining({ id: expect.stringMatching(/^agt_/) }),
+        }),
+      ]),
     },
   },
   {

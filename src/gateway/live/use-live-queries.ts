@@ -1,4 +1,6 @@
 import {
+  getLiveDirectiveArgumentValues,
+  getLiveDirectiveNode,
   isLiveQueryOperationDefinitionNode,
   NoLiveMixedWithDeferStreamRule,
 } from "@n1ru4l/graphql-live-query";
@@ -21,6 +23,7 @@ import {
   requestKeyOf,
   templateOf,
 } from "./live-reads.ts";
+import { type LiveTimers, throttle } from "./live-throttle.ts";
 
 export interface LiveQueryOptions {
   hub: LiveHub;
@@ -30,6 +33,8 @@ export interface LiveQueryOptions {
   freshContext: (subscriber: GatewayContext) => GatewayContext;
   /** MAX_LIVE_QUERY_READS: most distinct upstream GETs one live query may keep polled. */
   maxReads: number;
+  /** The clock `@live(throttle:)` reads; tests move their own. */
+  timers?: LiveTimers;
 }
 
 /** The request extension that asks for JSON Patches after the first result. */
@@ -139,10 +144,23 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
   ) {
     const hash = keyHash(authorization);
     const selection = `${hash}\n${selectionKey(args)}`;
+    const throttleMs = throttleOf(args);
     // Only the newest result matters to a slow reader: it gets the latest when it reads again.
     return new Repeater<ExecutionResult>(async (push, stop) => {
       let last = comparable(first);
       void push(first);
+      // Compared with the last result pushed, not computed: a change undone while held is no change.
+      const pace = throttle<ExecutionResult>(
+        (result) => {
+          const text = comparable(result);
+          if (text === last) return false;
+          last = text;
+          void push(result);
+          return true;
+        },
+        throttleMs,
+        options.timers,
+      );
       const watches = new Map<string, () => void>();
       let stopped = false;
       let dirty = false;
@@ -176,11 +194,7 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
             });
             if (stopped) return;
             watch(reads);
-            const text = comparable(result);
-            if (text !== last) {
-              last = text;
-              void push(result);
-            }
+            pace.offer(result);
           }
         } catch (error) {
           stop(error);
@@ -202,6 +216,7 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
       await stop;
       forget();
       stopped = true;
+      pace.stop();
       for (const unwatch of watches.values()) unwatch();
       watches.clear();
       release();
@@ -251,6 +266,15 @@ function recording(reads: Reads): NonNullable<ReadRoute["hook"]> {
       throw error;
     }
   };
+}
+
+/** `@live(throttle: N)`: the fewest milliseconds between two pushes, or none. */
+function throttleOf(args: ExecutionArgs): number | null {
+  const operation = getOperationAST(args.document, args.operationName);
+  const directive = operation ? getLiveDirectiveNode(operation) : undefined;
+  if (!directive) return null;
+  const { throttleValue } = getLiveDirectiveArgumentValues(directive, args.variableValues);
+  return typeof throttleValue === "number" && throttleValue > 0 ? throttleValue : null;
 }
 
 /** What makes two subscribers' results the same, for one key: document, operation, variables. */
