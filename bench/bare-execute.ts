@@ -5,6 +5,7 @@ import { createContext } from "../src/gateway/execution/context.ts";
 import { ConversationStatusHub } from "../src/gateway/subscriptions/conversation-status-hub.ts";
 import { schema } from "../src/schema/index.ts";
 import { createUpstreamClient } from "../src/upstream/client.ts";
+import { createKeyHasher } from "../src/upstream/key-memory.ts";
 import { serveUntilStopped } from "./processes.ts";
 
 /**
@@ -16,9 +17,11 @@ import { serveUntilStopped } from "./processes.ts";
  * (README: Benchmarks). Started as a child process; prints its URL on stdout.
  */
 const upstream = createUpstreamClient({ baseUrl: process.argv[2] as string });
+const keyHash = createKeyHasher();
 const dependencies = {
   upstream,
-  conversationStatusHub: new ConversationStatusHub({ upstream }),
+  keyHash,
+  conversationStatusHub: new ConversationStatusHub({ upstream, keyHash }),
   cursorKey: createCursorKey(),
   maxUpstreamCalls: 1000,
 };

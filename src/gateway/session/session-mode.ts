@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { getOperationAST, NoSchemaIntrospectionCustomRule } from "graphql";
+import { NoSchemaIntrospectionCustomRule } from "graphql";
 import { createGraphQLError, type Plugin } from "graphql-yoga";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { ERROR_CODES, type ErrorCode, gatewayError } from "../../errors.ts";
 import { GATEWAY_DEFAULTS } from "../defaults.ts";
+import type { DocumentFactsCache } from "../document-facts.ts";
 import { requestLevel } from "../http-status.ts";
 import { type Session, SessionRefused } from "./verify-session.ts";
 
@@ -89,12 +90,13 @@ function refusal(
 }
 
 /** Mutations of a read-only session (claim `readOnly: true`) are refused before they run. */
-export function useReadOnlySessions(): Plugin {
+export function useReadOnlySessions(documents: DocumentFactsCache): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const session = (args.contextValue as { session?: Session }).session;
       if (!session?.readOnly) return;
-      if (getOperationAST(args.document, args.operationName)?.operation !== "mutation") return;
+      const operation = documents.of(args.document).operation(args.operationName);
+      if (operation?.operation !== "mutation") return;
       setResultAndStopExecution({
         errors: [
           requestLevel(
