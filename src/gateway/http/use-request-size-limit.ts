@@ -1,5 +1,7 @@
 import type { Plugin } from "graphql-yoga";
+import { gatewayError } from "../../errors.ts";
 import { GATEWAY_DEFAULTS } from "../defaults.ts";
+import { refusalResponse } from "../http-status.ts";
 
 export interface RequestSizeLimitOptions {
   /** Largest request body read; default 1 MiB. */
@@ -13,16 +15,9 @@ export interface RequestSizeLimitOptions {
 export function useRequestSizeLimit(options: RequestSizeLimitOptions = {}): Plugin {
   const maxBytes = options.maxBytes ?? GATEWAY_DEFAULTS.maxRequestBytes;
   const tooLarge = (fetchAPI: { Response: typeof Response }) =>
-    new fetchAPI.Response(
-      JSON.stringify({
-        errors: [
-          {
-            message: `The request body is larger than ${maxBytes} bytes.`,
-            extensions: { code: "PAYLOAD_TOO_LARGE", http: { status: 413 } },
-          },
-        ],
-      }),
-      { status: 413, headers: { "content-type": "application/json; charset=utf-8" } },
+    refusalResponse(
+      gatewayError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes.`),
+      fetchAPI,
     );
 
   return {
