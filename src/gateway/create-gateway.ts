@@ -21,6 +21,7 @@ import { useCostLimit } from "./admission/use-cost-limit.ts";
 import { keyProblem, useKeyBound } from "./admission/use-key-bound.ts";
 import { useOperationLimits } from "./admission/use-operation-limits.ts";
 import {
+  createMemoryQueryStore,
   type PersistedDocumentsOptions,
   usePersistedDocuments,
 } from "./admission/use-persisted-documents.ts";
@@ -188,26 +189,38 @@ export function createGateway(options: GatewayOptions): Gateway {
             ttlS: cacheTtlS,
             store: options.fleet
               ? createFleetReadCache(options.fleet.redis, cacheTtlS)
-              : createMemoryReadCache(),
+              : createMemoryReadCache({
+                  maxBytes: GATEWAY_DEFAULTS.readCacheMaxBytes,
+                  maxEntries: GATEWAY_DEFAULTS.readCacheMaxEntries,
+                }),
           },
         }
       : {}),
   });
   const pollIntervalMs = options.pollIntervalMs ?? GATEWAY_DEFAULTS.pollIntervalMs;
+  // Each default applied once, here: the plugins take figures, not options with defaults.
+  const maxRequestBytes = options.maxRequestBytes ?? GATEWAY_DEFAULTS.maxRequestBytes;
+  const maxTokens = options.maxTokens ?? GATEWAY_DEFAULTS.maxTokens;
+  const operationDeadlineMs = options.operationDeadlineMs ?? GATEWAY_DEFAULTS.operationDeadlineMs;
   let yoga: YogaServerInstance<GatewayServerContext, GatewayContext> | undefined;
   const log = (level: "info" | "warn", message: string) => yoga?.logger[level](message);
   const metrics = new GatewayMetrics({
     total: () => conversationStatusHub.pollerCount,
     owned: () => conversationStatusHub.ownedPollerCount,
   });
+  // The APQ store's bounds: the fleet's fallback and the in-process store alike.
+  const apq = {
+    capacity: options.persistedDocuments?.apqCapacity ?? GATEWAY_DEFAULTS.apqCapacity,
+    maxBytes: options.persistedDocuments?.apqMaxBytes ?? bounds.apqMaxBytes,
+    maxDocumentBytes: bounds.maxCachedDocumentBytes,
+  };
+  // The longest query text a registration keeps.
+  const registeredBytes =
+    options.persistedDocuments?.maxCachedDocumentBytes ?? bounds.maxCachedDocumentBytes;
   const fleet = options.fleet
     ? createFleetState(options.fleet, {
         pollIntervalMs,
-        apq: {
-          capacity: options.persistedDocuments?.apqCapacity ?? GATEWAY_DEFAULTS.apqCapacity,
-          maxBytes: options.persistedDocuments?.apqMaxBytes ?? bounds.apqMaxBytes,
-          maxDocumentBytes: bounds.maxCachedDocumentBytes,
-        },
+        apq,
         registry: metrics.registry,
         log,
       })
@@ -254,8 +267,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       })
     : undefined;
   const fastPath = createFastPath({
-    maxRequestBytes: options.maxRequestBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
-    maxTokens: options.maxTokens ?? GATEWAY_DEFAULTS.maxTokens,
+    maxRequestBytes,
+    maxTokens,
     // Session tokens and trusted documents are rarer set-ups: they keep yoga's path alone.
     enabled: !options.session && !options.persistedDocuments?.trustedOnly,
   });
@@ -289,7 +302,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
   });
 
-  const freshContext = eventContextFor(dependencies, options.operationDeadlineMs);
+  const freshContext = eventContextFor(dependencies, operationDeadlineMs);
   const subscriptionCounts = new SubscriptionCounts(bounds);
   // The rules in the order they apply, each with what it must follow and why (pipeline.ts):
   // an order that breaks a stated guarantee stops the gateway at start-up.
@@ -305,9 +318,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     { name: "no-body-echo", plugin: useNoBodyEcho() },
     {
       name: "request-size-limit",
-      plugin: useRequestSizeLimit({
-        maxBytes: options.maxRequestBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
-      }),
+      plugin: useRequestSizeLimit({ maxBytes: maxRequestBytes }),
     },
     {
       name: "request-id",
@@ -352,12 +363,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     {
       name: "persisted-documents",
       plugin: usePersistedDocuments({
-        ...bounds,
         keyHash,
         // Registrations are kept only for a key the upstream has accepted (docs/limits.md).
         acceptsKey: (authorization) => options.upstream.knowsKey?.(keyHash(authorization)) ?? false,
-        ...(fleet ? { store: fleet.apqStore } : {}),
         ...options.persistedDocuments,
+        maxCachedDocumentBytes: registeredBytes,
+        store:
+          options.persistedDocuments?.store ??
+          fleet?.apqStore ??
+          createMemoryQueryStore({ ...apq, maxDocumentBytes: registeredBytes }),
       }),
     },
     { name: "incremental-delivery", plugin: useIncrementalDelivery(documents) },
@@ -379,15 +393,16 @@ export function createGateway(options: GatewayOptions): Gateway {
       plugin: useOperationLimits({
         maxDepth: options.maxDepth ?? GATEWAY_DEFAULTS.maxDepth,
         maxAliases: options.maxAliases ?? GATEWAY_DEFAULTS.maxAliases,
-        maxTokens: options.maxTokens ?? GATEWAY_DEFAULTS.maxTokens,
+        maxTokens,
       }),
     },
-    { name: "well-formed-input", plugin: useWellFormedInput() },
+    {
+      name: "well-formed-input",
+      plugin: useWellFormedInput({ maxValueDepth: GATEWAY_DEFAULTS.maxValueDepth }),
+    },
     {
       name: "operation-deadline",
-      plugin: useOperationDeadline({
-        deadlineMs: options.operationDeadlineMs ?? GATEWAY_DEFAULTS.operationDeadlineMs,
-      }),
+      plugin: useOperationDeadline({ deadlineMs: operationDeadlineMs }),
     },
     { name: "key-bound", plugin: useKeyBound() },
     {

@@ -7,7 +7,6 @@ import type { GraphQLParams, Plugin } from "graphql-yoga";
 import { LRUCache } from "lru-cache";
 import { gatewayError } from "../../errors.ts";
 import type { KeyHasher } from "../../upstream/key-memory.ts";
-import { GATEWAY_DEFAULTS } from "../defaults.ts";
 import { requestLevel } from "../http-status.ts";
 
 export interface PersistedDocumentsOptions {
@@ -18,7 +17,7 @@ export interface PersistedDocumentsOptions {
   manifest?: Readonly<Record<string, string>>;
   /** Only the manifest's documents run (by ID, by hash or by identical text); default false. */
   trustedOnly?: boolean;
-  /** Automatic persisted queries remembered at most (the least recently used go); default 1000. */
+  /** Automatic persisted queries remembered at most (the least recently used go); GATEWAY_DEFAULTS.apqCapacity. */
   apqCapacity?: number;
   /** Bytes of registered query text kept at most, all keys together (APQ_MAX_BYTES). */
   apqMaxBytes?: number;
@@ -64,6 +63,9 @@ export function usePersistedDocuments(
   options: PersistedDocumentsOptions & {
     /** The gateway's naming of keys: each key's registrations are stored under its hash. */
     keyHash: KeyHasher;
+    /** Bounds, and where registrations live: createGateway applies their defaults once. */
+    maxCachedDocumentBytes: number;
+    store: PersistedQueryStore;
   },
 ): Plugin {
   const storeKey = (authorization: string, hash: string) =>
@@ -71,15 +73,7 @@ export function usePersistedDocuments(
   const manifest = options.manifest ?? {};
   const trustedOnly = options.trustedOnly ?? false;
   const hashByText = new Map(Object.entries(manifest).map(([hash, text]) => [text, hash]));
-  const maxDocumentBytes =
-    options.maxCachedDocumentBytes ?? GATEWAY_DEFAULTS.maxCachedDocumentBytes;
-  const store =
-    options.store ??
-    createMemoryQueryStore({
-      capacity: options.apqCapacity ?? 1000,
-      maxBytes: options.apqMaxBytes ?? GATEWAY_DEFAULTS.apqMaxBytes,
-      maxDocumentBytes,
-    });
+  const { store, maxCachedDocumentBytes: maxDocumentBytes } = options;
   const acceptsKey = options.acceptsKey ?? (() => false);
   // A registration waits for its operation to run: it is kept only if the key was accepted.
   const pending = new WeakMap<Request, { key: string; text: string; authorization: string }>();

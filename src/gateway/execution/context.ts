@@ -8,7 +8,6 @@ import type { KeyHasher } from "../../upstream/key-memory.ts";
 import type { RateLimit } from "../../upstream/rate-limit.ts";
 import { createRestApi } from "../../upstream/rest-api.ts";
 import type { SharedHow } from "../../upstream/sharing.ts";
-import { GATEWAY_DEFAULTS } from "../defaults.ts";
 import type { Session } from "../session/verify-session.ts";
 import type { ConversationStatusHub } from "../subscriptions/conversation-status-hub.ts";
 import type { OperationFacts } from "./operation-facts.ts";
@@ -166,10 +165,7 @@ export function authorizationParam(connectionParams: unknown): unknown {
  * A subscription event's own context (subscription-bounds.ts): fresh loads, its own budget and a
  * deadline, whoever subscribed first.
  */
-export function eventContextFor(
-  deps: ContextDependencies,
-  deadlineMs: number = GATEWAY_DEFAULTS.operationDeadlineMs,
-) {
+export function eventContextFor(deps: ContextDependencies, deadlineMs: number) {
   return (subscriber: GatewayContext): GatewayContext => ({
     ...subscriber,
     ...createContext(
