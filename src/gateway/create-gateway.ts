@@ -44,7 +44,7 @@ import { useIncrementalDelivery } from "./execution/use-incremental-delivery.ts"
 import { useOperationDeadline } from "./execution/use-operation-deadline.ts";
 import { useUpstreamReport } from "./execution/use-upstream-report.ts";
 import { createFleetState, type FleetOptions } from "./fleet-state.ts";
-import { cancelOnDisconnect, createFastPath, type FastPath } from "./http/fast-path.ts";
+import { createFastPath, type FastPath } from "./http/fast-path.ts";
 import { renderGraphiQLPage, useGraphiQLAssets } from "./http/graphiql-page.ts";
 import { type RequestIdContext, requestIdOf, useRequestId } from "./http/request-id.ts";
 import { useBatchRefusal } from "./http/use-batch-refusal.ts";
@@ -475,7 +475,6 @@ export function createGateway(options: GatewayOptions): Gateway {
         request,
         batchUsage,
       );
-      cancelOnDisconnect(request, context.operation);
       return authorized ? { ...context, session: authorized.session } : context;
     },
     cors: corsFor(options.corsOrigins ?? ["*"]),
