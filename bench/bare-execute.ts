@@ -1,6 +1,7 @@
 import { createServer } from "node:http";
 import { type DocumentNode, execute, parse, validate } from "graphql";
 import { createCursorKey } from "../src/connections/cursor.ts";
+import { GATEWAY_DEFAULTS } from "../src/gateway/defaults.ts";
 import { createContext } from "../src/gateway/execution/context.ts";
 import { ConversationStatusHub } from "../src/gateway/subscriptions/conversation-status-hub.ts";
 import { schema } from "../src/schema/index.ts";
@@ -21,7 +22,11 @@ const keyHash = createKeyHasher();
 const dependencies = {
   upstream,
   keyHash,
-  conversationStatusHub: new ConversationStatusHub({ upstream, keyHash }),
+  conversationStatusHub: new ConversationStatusHub({
+    upstream,
+    keyHash,
+    intervalMs: GATEWAY_DEFAULTS.pollIntervalMs,
+  }),
   cursorKey: createCursorKey(),
   maxUpstreamCalls: 1000,
 };

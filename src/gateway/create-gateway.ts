@@ -254,16 +254,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     onCallDone: metrics.recordUpstreamCall,
     onCallShared: metrics.recordSharedCall,
   };
+  const perSessionPerMinute =
+    options.session?.perSessionPerMinute ?? GATEWAY_DEFAULTS.sessionRateLimitPerMinute;
   const authorize = options.session
     ? createSessionAuthorizer({
-        ...(fleet
-          ? {
-              limiter: fleet.sessionLimiter(
-                options.session.perSessionPerMinute ?? GATEWAY_DEFAULTS.sessionRateLimitPerMinute,
-              ),
-            }
-          : {}),
+        ...(fleet ? { limiter: fleet.sessionLimiter(perSessionPerMinute) } : {}),
         ...options.session,
+        perSessionPerMinute,
       })
     : undefined;
   const fastPath = createFastPath({

@@ -16,6 +16,8 @@ export const GATEWAY_DEFAULTS = {
   maxValueDepth: 32,
   maxRequestBytes: 1024 * 1024,
   pollIntervalMs: 1000,
+  // Consecutive transient failures of a conversationStatus poller before its stream ends.
+  pollMaxTransientFailures: 5,
   // Live subscriptions (docs/limits.md).
   maxSubscriptionsPerKey: 100,
   maxSubscriptionsPerConnection: 25,

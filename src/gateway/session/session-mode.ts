@@ -3,7 +3,6 @@ import { NoSchemaIntrospectionCustomRule } from "graphql";
 import { createGraphQLError, type Plugin } from "graphql-yoga";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { ERROR_CODES, type ErrorCode, gatewayError } from "../../errors.ts";
-import { GATEWAY_DEFAULTS } from "../defaults.ts";
 import type { DocumentFactsCache } from "../document-facts.ts";
 import { requestLevel } from "../http-status.ts";
 import { type Session, SessionRefused } from "./verify-session.ts";
@@ -34,13 +33,12 @@ export interface Authorized {
  * (rate-limiter-flexible, keyed by organization and subject) and exchanged for its
  * organization's key. Refusals are answered before anything runs or goes upstream.
  */
-export function createSessionAuthorizer(options: SessionModeOptions) {
+export function createSessionAuthorizer(
+  /** The limit as createGateway resolved it, its default applied once there. */
+  options: SessionModeOptions & { perSessionPerMinute: number },
+) {
   const limiter =
-    options.limiter ??
-    new RateLimiterMemory({
-      points: options.perSessionPerMinute ?? GATEWAY_DEFAULTS.sessionRateLimitPerMinute,
-      duration: 60,
-    });
+    options.limiter ?? new RateLimiterMemory({ points: options.perSessionPerMinute, duration: 60 });
   return async function authorize(header: string | undefined): Promise<Authorized> {
     let session: Session;
     try {

@@ -21,10 +21,11 @@ export interface ConversationStatusHubOptions {
   upstream: UpstreamClient;
   /** The gateway's naming of keys (createKeyHasher): pollers, leases and calls are keyed by it. */
   keyHash: KeyHasher;
-  /** Time between two polls of operation 8; default 1000 ms. */
-  intervalMs?: number;
+  /** Time between two polls of operation 8 (POLL_INTERVAL_MS). */
+  intervalMs: number;
   /**
-   * Consecutive transient failures (5xx, 429, unreachable) tolerated before giving up; default 5.
+   * Consecutive transient failures (5xx, 429, unreachable) tolerated before giving up
+   * (GATEWAY_DEFAULTS.pollMaxTransientFailures).
    * After a 429 the next poll waits for the rate-limit window to reset (at most 60 s).
    */
   maxTransientFailures?: number;
@@ -55,8 +56,7 @@ export class ConversationStatusHub implements ConversationStatusFeed {
 
   constructor(options: ConversationStatusHubOptions) {
     this.#options = {
-      intervalMs: GATEWAY_DEFAULTS.pollIntervalMs,
-      maxTransientFailures: 5,
+      maxTransientFailures: GATEWAY_DEFAULTS.pollMaxTransientFailures,
       ...options,
     };
   }
