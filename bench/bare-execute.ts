@@ -1,10 +1,12 @@
 import { createServer } from "node:http";
 import { type DocumentNode, execute, parse, validate } from "graphql";
 import { createCursorKey } from "../src/connections/cursor.ts";
+import { GATEWAY_DEFAULTS } from "../src/gateway/defaults.ts";
 import { createContext } from "../src/gateway/execution/context.ts";
 import { ConversationStatusHub } from "../src/gateway/subscriptions/conversation-status-hub.ts";
 import { schema } from "../src/schema/index.ts";
 import { createUpstreamClient } from "../src/upstream/client.ts";
+import { createKeyHasher } from "../src/upstream/key-memory.ts";
 import { serveUntilStopped } from "./processes.ts";
 
 /**
@@ -16,9 +18,15 @@ import { serveUntilStopped } from "./processes.ts";
  * (README: Benchmarks). Started as a child process; prints its URL on stdout.
  */
 const upstream = createUpstreamClient({ baseUrl: process.argv[2] as string });
+const keyHash = createKeyHasher();
 const dependencies = {
   upstream,
-  conversationStatusHub: new ConversationStatusHub({ upstream }),
+  keyHash,
+  conversationStatusHub: new ConversationStatusHub({
+    upstream,
+    keyHash,
+    intervalMs: GATEWAY_DEFAULTS.pollIntervalMs,
+  }),
   cursorKey: createCursorKey(),
   maxUpstreamCalls: 1000,
 };

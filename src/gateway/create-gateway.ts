@@ -12,7 +12,7 @@ import { createFleetWriteVersion } from "../fleet/write-version.ts";
 import { schema } from "../schema/index.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { withKeyConcurrency } from "../upstream/key-concurrency.ts";
-import { keyHash, useKeyHashSecret } from "../upstream/key-memory.ts";
+import { createKeyHasher, type KeyHasher } from "../upstream/key-memory.ts";
 import { RATE_LIMIT_HEADERS } from "../upstream/rate-limit.ts";
 import { createMemoryReadCache } from "../upstream/read-cache.ts";
 import { withSharing } from "../upstream/sharing.ts";
@@ -23,6 +23,7 @@ import { useInputRules } from "./admission/use-input-rules.ts";
 import { keyProblem, useKeyBound } from "./admission/use-key-bound.ts";
 import { useOperationLimits } from "./admission/use-operation-limits.ts";
 import {
+  createMemoryQueryStore,
   type PersistedDocumentsOptions,
   usePersistedDocuments,
 } from "./admission/use-persisted-documents.ts";
@@ -30,21 +31,24 @@ import { useVariableErrors } from "./admission/use-variable-errors.ts";
 import { useWellFormedInput } from "./admission/use-well-formed-input.ts";
 import { type GatewayBounds, resolveBounds } from "./bounds.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
+import { createDocumentFacts, type DocumentFactsCache } from "./document-facts.ts";
 import {
   authorizationFrom,
   authorizationParam,
+  type BatchUsageContext,
   createContext,
   eventContextFor,
   type GatewayContext,
+  useBatchUsage,
 } from "./execution/context.ts";
 import { useCompiledExecution } from "./execution/use-compiled-execution.ts";
 import { useIncrementalDelivery } from "./execution/use-incremental-delivery.ts";
 import { useOperationDeadline } from "./execution/use-operation-deadline.ts";
 import { useUpstreamReport } from "./execution/use-upstream-report.ts";
 import { createFleetState, type FleetOptions } from "./fleet-state.ts";
-import { cancelOnDisconnect, createFastPath, type FastPath } from "./http/fast-path.ts";
+import { createFastPath, type FastPath } from "./http/fast-path.ts";
 import { renderGraphiQLPage, useGraphiQLAssets } from "./http/graphiql-page.ts";
-import { type GatewayServerContext, requestIdOf, useRequestId } from "./http/request-id.ts";
+import { type RequestIdContext, requestIdOf, useRequestId } from "./http/request-id.ts";
 import { useBatchRefusal } from "./http/use-batch-refusal.ts";
 import { useCsrfPrevention } from "./http/use-csrf-prevention.ts";
 import { useHttpStatusInErrors } from "./http/use-http-status-in-errors.ts";
@@ -73,6 +77,12 @@ import { useAnswerRedaction } from "./session/use-answer-redaction.ts";
 import { SessionRefused } from "./session/verify-session.ts";
 import { ConversationStatusHub } from "./subscriptions/conversation-status-hub.ts";
 import { SubscriptionCounts, useSubscriptionBounds } from "./subscriptions/subscription-bounds.ts";
+
+/**
+ * yoga's server context as the gateway types it: whatever the adapter puts there, the request's
+ * ID, and the usage its operations share. One per request, handed to every hook.
+ */
+export type GatewayServerContext = Record<string, unknown> & RequestIdContext & BatchUsageContext;
 
 export interface GatewayOptions {
   upstream: UpstreamClient;
@@ -156,6 +166,10 @@ export type Gateway = YogaServerInstance<GatewayServerContext, GatewayContext> &
   /** Stops taking part in the fleet (its subscriptions to Redis); the connection is main's. */
   closeFleet(): void;
   metrics: GatewayMetrics;
+  /** How this gateway names a key in every per-key state (createKeyHasher); its own, never the process's. */
+  keyHash: KeyHasher;
+  /** This gateway's facts of each document it has run (document-facts.ts). */
+  documentFacts: DocumentFactsCache;
 };
 
 /** The yoga app, not listening: main.ts listens on it, tests call `fetch` or listen on port 0. */
@@ -165,13 +179,17 @@ export function createGateway(options: GatewayOptions): Gateway {
     if (options.cursorSecret === undefined) {
       throw new Error("a fleet needs cursorSecret (CURSOR_SECRET): key hashes are keyed by it");
     }
-    useKeyHashSecret(options.cursorSecret);
   }
+  // Per gateway, never per process: two gateways of one process share no state (with a fleet,
+  // every instance's hasher is keyed alike by CURSOR_SECRET).
+  const keyHash = createKeyHasher(options.fleet ? options.cursorSecret : undefined);
+  const documents = createDocumentFacts();
   const bounds = resolveBounds(options.bounds);
   const cacheTtlS = options.sharing?.cacheTtlS ?? GATEWAY_DEFAULTS.upstreamCacheTtlS;
   // Fairness between keys over the one connection pool (docs/limits.md), and one call for
   // identical reads of one key (docs/upstream-sharing.md).
-  const upstream = withSharing(withKeyConcurrency(options.upstream, bounds), {
+  const upstream = withSharing(withKeyConcurrency(options.upstream, bounds, keyHash), {
+    keyHash,
     coalesce: options.sharing?.coalesce ?? GATEWAY_DEFAULTS.upstreamCoalesce,
     ...(options.fleet ? { fleet: createFleetWriteVersion(options.fleet.redis) } : {}),
     ...(cacheTtlS > 0
@@ -180,32 +198,46 @@ export function createGateway(options: GatewayOptions): Gateway {
             ttlS: cacheTtlS,
             store: options.fleet
               ? createFleetReadCache(options.fleet.redis, cacheTtlS)
-              : createMemoryReadCache(options.now ? { now: options.now } : {}),
+              : createMemoryReadCache({
+                  maxBytes: GATEWAY_DEFAULTS.readCacheMaxBytes,
+                  maxEntries: GATEWAY_DEFAULTS.readCacheMaxEntries,
+                  ...(options.now ? { now: options.now } : {}),
+                }),
           },
         }
       : {}),
   });
   const pollIntervalMs = options.pollIntervalMs ?? GATEWAY_DEFAULTS.pollIntervalMs;
+  // Each default applied once, here: the plugins take figures, not options with defaults.
+  const maxRequestBytes = options.maxRequestBytes ?? GATEWAY_DEFAULTS.maxRequestBytes;
+  const maxTokens = options.maxTokens ?? GATEWAY_DEFAULTS.maxTokens;
+  const operationDeadlineMs = options.operationDeadlineMs ?? GATEWAY_DEFAULTS.operationDeadlineMs;
   let yoga: YogaServerInstance<GatewayServerContext, GatewayContext> | undefined;
   const log = (level: "info" | "warn", message: string) => yoga?.logger[level](message);
   const metrics = new GatewayMetrics({
     total: () => conversationStatusHub.pollerCount,
     owned: () => conversationStatusHub.ownedPollerCount,
   });
+  // The APQ store's bounds: the fleet's fallback and the in-process store alike.
+  const apq = {
+    capacity: options.persistedDocuments?.apqCapacity ?? GATEWAY_DEFAULTS.apqCapacity,
+    maxBytes: options.persistedDocuments?.apqMaxBytes ?? bounds.apqMaxBytes,
+    maxDocumentBytes: bounds.maxCachedDocumentBytes,
+  };
+  // The longest query text a registration keeps.
+  const registeredBytes =
+    options.persistedDocuments?.maxCachedDocumentBytes ?? bounds.maxCachedDocumentBytes;
   const fleet = options.fleet
     ? createFleetState(options.fleet, {
         pollIntervalMs,
-        apq: {
-          capacity: options.persistedDocuments?.apqCapacity ?? GATEWAY_DEFAULTS.apqCapacity,
-          maxBytes: options.persistedDocuments?.apqMaxBytes ?? bounds.apqMaxBytes,
-          maxDocumentBytes: bounds.maxCachedDocumentBytes,
-        },
+        apq,
         registry: metrics.registry,
         log,
       })
     : undefined;
   const conversationStatusHub = new ConversationStatusHub({
     upstream,
+    keyHash,
     intervalMs: pollIntervalMs,
     onCallDone: metrics.recordUpstreamCall,
     onPollerStart: ({ requestId, instanceId }) =>
@@ -214,6 +246,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   const liveHub = new LiveHub({
     upstream,
+    keyHash,
     intervalMs: pollIntervalMs,
     rateLimitShare: options.live?.rateLimitShare ?? GATEWAY_DEFAULTS.liveRateLimitShare,
     onCallDone: metrics.recordUpstreamCall,
@@ -222,6 +255,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   registerLiveMetrics(metrics.registry, liveHub);
   const dependencies = {
     upstream,
+    keyHash,
     onWrite: (authorization: string) => liveHub.invalidate(authorization),
     conversationStatusHub,
     cursorKey: createCursorKey(options.cursorSecret),
@@ -229,23 +263,19 @@ export function createGateway(options: GatewayOptions): Gateway {
     maxUpstreamBytes: bounds.maxUpstreamBytes,
     onCallDone: metrics.recordUpstreamCall,
     onCallShared: metrics.recordSharedCall,
-    usageByRequest: new WeakMap(),
   };
+  const perSessionPerMinute =
+    options.session?.perSessionPerMinute ?? GATEWAY_DEFAULTS.sessionRateLimitPerMinute;
   const authorize = options.session
     ? createSessionAuthorizer({
-        ...(fleet
-          ? {
-              limiter: fleet.sessionLimiter(
-                options.session.perSessionPerMinute ?? GATEWAY_DEFAULTS.sessionRateLimitPerMinute,
-              ),
-            }
-          : {}),
+        ...(fleet ? { limiter: fleet.sessionLimiter(perSessionPerMinute) } : {}),
         ...options.session,
+        perSessionPerMinute,
       })
     : undefined;
   const fastPath = createFastPath({
-    maxRequestBytes: options.maxRequestBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
-    maxTokens: options.maxTokens ?? GATEWAY_DEFAULTS.maxTokens,
+    maxRequestBytes,
+    maxTokens,
     // Session tokens and trusted documents are rarer set-ups: they keep yoga's path alone.
     enabled: !options.session && !options.persistedDocuments?.trustedOnly,
   });
@@ -268,7 +298,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     vouchedFor: (request) => {
       const header = authorizationFrom(request.headers.get("authorization"));
       if (session) return true;
-      return header !== undefined && (options.upstream.knowsKey?.(header) ?? false);
+      return header !== undefined && (options.upstream.knowsKey?.(keyHash(header)) ?? false);
     },
     ...(options.sseTokenPrefix === undefined ? {} : { tokenPrefix: options.sseTokenPrefix }),
     limits: {
@@ -279,7 +309,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
   });
 
-  const freshContext = eventContextFor(dependencies, options.operationDeadlineMs);
+  const freshContext = eventContextFor(dependencies, operationDeadlineMs);
   const subscriptionCounts = new SubscriptionCounts(bounds);
   // The rules in the order they apply, each with what it must follow and why (pipeline.ts):
   // an order that breaks a stated guarantee stops the gateway at start-up.
@@ -289,15 +319,13 @@ export function createGateway(options: GatewayOptions): Gateway {
     { name: "fast-path", plugin: fastPath.plugin },
     { name: "batch-refusal", plugin: useBatchRefusal(options.maxBatchSize ?? 0) },
     { name: "landing-page", plugin: useLandingPage("/graphql", Boolean(options.graphiql)) },
-    { name: "metrics", plugin: useMetrics(metrics, options.metricsAccess) },
+    { name: "metrics", plugin: useMetrics(metrics, documents, options.metricsAccess) },
     { name: "csrf-prevention", plugin: useCsrfPrevention() },
     { name: "graphiql-assets", plugin: options.graphiql ? useGraphiQLAssets() : undefined },
     { name: "no-body-echo", plugin: useNoBodyEcho() },
     {
       name: "request-size-limit",
-      plugin: useRequestSizeLimit({
-        maxBytes: options.maxRequestBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
-      }),
+      plugin: useRequestSizeLimit({ maxBytes: maxRequestBytes }),
     },
     {
       name: "request-id",
@@ -312,6 +340,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         "request-size-limit": answeredFirst,
       },
     },
+    { name: "batch-usage", plugin: useBatchUsage() },
     {
       // graphql-sse's own endpoint (/graphql/stream).
       name: "sse-single-connection",
@@ -326,12 +355,13 @@ export function createGateway(options: GatewayOptions): Gateway {
       plugin: useCompiledExecution({
         after: options.compileAfter ?? GATEWAY_DEFAULTS.compileAfter,
         compileMsPerSecond: options.compileMsPerSecond ?? GATEWAY_DEFAULTS.compileMsPerSecond,
+        documents,
         onRun: (how) => metrics.compiledRuns.inc({ how }),
       }),
     },
     {
       name: "operation-spans",
-      plugin: useOperationSpans(),
+      plugin: useOperationSpans(documents),
       after: {
         "compiled-execution":
           "a span wraps, in the operation's trace context, the execution that really runs",
@@ -340,14 +370,18 @@ export function createGateway(options: GatewayOptions): Gateway {
     {
       name: "persisted-documents",
       plugin: usePersistedDocuments({
-        ...bounds,
+        keyHash,
         // Registrations are kept only for a key the upstream has accepted (docs/limits.md).
-        acceptsKey: (authorization) => options.upstream.knowsKey?.(authorization) ?? false,
-        ...(fleet ? { store: fleet.apqStore } : {}),
+        acceptsKey: (authorization) => options.upstream.knowsKey?.(keyHash(authorization)) ?? false,
         ...options.persistedDocuments,
+        maxCachedDocumentBytes: registeredBytes,
+        store:
+          options.persistedDocuments?.store ??
+          fleet?.apqStore ??
+          createMemoryQueryStore({ ...apq, maxDocumentBytes: registeredBytes }),
       }),
     },
-    { name: "incremental-delivery", plugin: useIncrementalDelivery() },
+    { name: "incremental-delivery", plugin: useIncrementalDelivery(documents) },
     {
       name: "readiness",
       plugin: useReadiness("/readyz", async () => {
@@ -366,24 +400,28 @@ export function createGateway(options: GatewayOptions): Gateway {
       plugin: useOperationLimits({
         maxDepth: options.maxDepth ?? GATEWAY_DEFAULTS.maxDepth,
         maxAliases: options.maxAliases ?? GATEWAY_DEFAULTS.maxAliases,
-        maxTokens: options.maxTokens ?? GATEWAY_DEFAULTS.maxTokens,
+        maxTokens,
       }),
     },
-    { name: "well-formed-input", plugin: useWellFormedInput() },
+    {
+      name: "well-formed-input",
+      plugin: useWellFormedInput({ maxValueDepth: GATEWAY_DEFAULTS.maxValueDepth }),
+    },
     {
       name: "operation-deadline",
-      plugin: useOperationDeadline({
-        deadlineMs: options.operationDeadlineMs ?? GATEWAY_DEFAULTS.operationDeadlineMs,
-      }),
+      plugin: useOperationDeadline({ deadlineMs: operationDeadlineMs }),
     },
     { name: "key-bound", plugin: useKeyBound() },
-    { name: "read-only-sessions", plugin: options.session ? useReadOnlySessions() : undefined },
+    {
+      name: "read-only-sessions",
+      plugin: options.session ? useReadOnlySessions(documents) : undefined,
+    },
     { name: "answer-redaction", plugin: options.session ? useAnswerRedaction() : undefined },
     {
       name: "no-introspection",
       plugin: options.introspection === false ? useNoIntrospection() : undefined,
     },
-    { name: "variable-errors", plugin: useVariableErrors() },
+    { name: "variable-errors", plugin: useVariableErrors(documents) },
     {
       name: "input-rules",
       plugin: useInputRules(),
@@ -391,20 +429,20 @@ export function createGateway(options: GatewayOptions): Gateway {
     },
     {
       name: "cost-limit",
-      plugin: useCostLimit({
-        maxUpstreamCalls: options.maxUpstreamCalls ?? GATEWAY_DEFAULTS.maxUpstreamCalls,
-      }),
+      plugin: useCostLimit({ maxUpstreamCalls: dependencies.maxUpstreamCalls, documents }),
     },
     { name: "api-key-gate", plugin: useApiKeyGate() },
-    { name: "upstream-report", plugin: useUpstreamReport() },
+    { name: "upstream-report", plugin: useUpstreamReport(documents) },
     {
       name: "subscription-bounds",
-      plugin: useSubscriptionBounds(bounds, freshContext, subscriptionCounts),
+      plugin: useSubscriptionBounds(freshContext, subscriptionCounts, { documents, keyHash }),
     },
     {
       name: "live-queries",
       plugin: useLiveQueries({
         hub: liveHub,
+        documents,
+        keyHash,
         counts: subscriptionCounts,
         freshContext,
         maxReads: options.live?.maxReads ?? GATEWAY_DEFAULTS.maxLiveQueryReads,
@@ -435,7 +473,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     // Session mode forwards no upstream text it cannot vouch for (docs/security.md).
     maskedErrors: { maskError: options.session ? maskSessionError : maskError },
     // Over graphql-ws there is no Fetch request: the key comes in the connection params.
-    context: async ({ request, connectionParams, requestId: serverRequestId }) => {
+    context: async ({ request, connectionParams, requestId: serverRequestId, batchUsage }) => {
       const header = authorizationFrom(
         request?.headers.get("authorization") ?? authorizationParam(connectionParams),
       );
@@ -448,8 +486,8 @@ export function createGateway(options: GatewayOptions): Gateway {
         request?.signal,
         requestId,
         request,
+        batchUsage,
       );
-      cancelOnDisconnect(request, context.operation);
       return authorized ? { ...context, session: authorized.session } : context;
     },
     cors: corsFor(options.corsOrigins ?? ["*"]),
@@ -484,6 +522,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       fleet?.close();
     },
     metrics,
+    keyHash,
+    documentFacts: documents,
   });
 }
 

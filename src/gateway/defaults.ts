@@ -12,8 +12,12 @@ export const GATEWAY_DEFAULTS = {
   maxDepth: 12,
   maxAliases: 30,
   maxTokens: 5000,
+  // Deepest nesting of objects and lists in a variable or an inline value (well-formed input).
+  maxValueDepth: 32,
   maxRequestBytes: 1024 * 1024,
   pollIntervalMs: 1000,
+  // Consecutive transient failures of a conversationStatus poller before its stream ends.
+  pollMaxTransientFailures: 5,
   // Live subscriptions (docs/limits.md).
   maxSubscriptionsPerKey: 100,
   maxSubscriptionsPerConnection: 25,
@@ -28,6 +32,9 @@ export const GATEWAY_DEFAULTS = {
   // Sharing between operations (docs/upstream-sharing.md).
   upstreamCoalesce: true,
   upstreamCacheTtlS: 0,
+  // The in-process read cache's bounds (upstream/read-cache.ts), whatever its TTL.
+  readCacheMaxBytes: 32 * 1024 * 1024,
+  readCacheMaxEntries: 10_000,
   documentCacheMaxBytes: 32 * 1024 * 1024,
   maxCachedDocumentBytes: 64 * 1024,
   operationDeadlineMs: 10_000,

@@ -8,13 +8,33 @@ import { ERROR_CODES, isGatewayErrorCode } from "../errors.ts";
  * GraphQL over HTTP asks when there is data.
  */
 export function requestLevel(error: GraphQLError): GraphQLError {
-  const code = error.extensions.code;
-  const status = isGatewayErrorCode(code) ? ERROR_CODES[code] : 400;
+  const status = statusOf(error);
   return createGraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
     extensions: { ...error.extensions, http: { status } },
+  });
+}
+
+/** The HTTP status of a request-level error: its code's in the catalogue, else 400. */
+function statusOf(error: GraphQLError): number {
+  const code = error.extensions.code;
+  return isGatewayErrorCode(code) ? ERROR_CODES[code] : 400;
+}
+
+/**
+ * The whole response to a request refused before any operation (a body too large, a form POST,
+ * a stream that is not here): its catalogue error with the catalogue's status, written as every
+ * other answer is.
+ */
+export function refusalResponse(
+  error: GraphQLError,
+  fetchAPI: { Response: typeof Response } = { Response },
+): Response {
+  return new fetchAPI.Response(stringifyWithHttpStatus({ errors: [requestLevel(error)] }), {
+    status: statusOf(error),
+    headers: { "content-type": "application/json; charset=utf-8" },
   });
 }
 

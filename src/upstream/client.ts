@@ -3,7 +3,7 @@ import { type Dispatcher, Pool } from "undici";
 import { backoffDelay, type Deadline, startDeadline } from "./call-timing.ts";
 import { DEFAULT_READING, type UpstreamReading } from "./conversation-reading.ts";
 import { UpstreamError } from "./errors.ts";
-import { KeyMemory, keyHash } from "./key-memory.ts";
+import { createKeyHasher, KeyMemory } from "./key-memory.ts";
 import { type OperationCall, operationOf } from "./operations.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { type AttemptOutcome, interpretResponse } from "./response-parsing.ts";
@@ -54,7 +54,10 @@ export interface UpstreamRequest {
   authorization: string;
   /** The operation called, when the caller knows it (the REST client does); else found by path. */
   operation?: OperationCall;
-  /** `keyHash(authorization)` when the caller already has it (once per operation). */
+  /**
+   * The key's hash, as the caller's gateway names it (createKeyHasher), once per operation: every
+   * per-key state of the client is keyed by it. Without it, the client hashes with a secret of its own.
+   */
   keyHash?: string;
   /** Client disconnect: aborts the upstream call. */
   signal?: AbortSignal;
@@ -84,8 +87,11 @@ export interface UpstreamClient {
   /** The keep-alive pool's connections (UPSTREAM_CONNECTIONS), when the client knows them. */
   readonly connections?: number;
   request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>>;
-  /** Whether the upstream has accepted this key lately (then its calls need no probe). */
-  knowsKey?(authorization: string): boolean;
+  /**
+   * Whether the upstream has accepted the key of this hash lately (then its calls need no
+   * probe): the hash its requests carried (UpstreamRequest.keyHash).
+   */
+  knowsKey?(keyHash: string): boolean;
   /** GET <base>/v1/organization without credentials: any HTTP answer (401 included) means reachable. */
   isReachable(signal?: AbortSignal): Promise<boolean>;
   close(): Promise<void>;
@@ -110,6 +116,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   }
   const prefix = base.pathname.replace(/\/+$/, "");
   const keys = options.keyMemory ?? new KeyMemory();
+  // For a request that does not carry its key's hash (the gateway's layers always send one).
+  const keyHash = createKeyHasher();
   const timeoutMs = options.timeoutMs ?? UPSTREAM_DEFAULTS.timeoutMs;
   const maxRetries = options.maxRetries ?? UPSTREAM_DEFAULTS.maxRetries;
   const retryDelayMs = options.retryDelayMs ?? UPSTREAM_DEFAULTS.retryDelayMs;
@@ -260,7 +268,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     reading,
     connections: options.connections ?? UPSTREAM_DEFAULTS.connections,
     request,
-    knowsKey: (authorization) => keys.accepted(keyHash(authorization)),
+    knowsKey: (hash) => keys.accepted(hash),
     isReachable,
     close,
   };

@@ -18,6 +18,8 @@ export class UpstreamError extends Error {
    * `X-RateLimit-Reset`, else from `Retry-After`; undefined when the answer gave neither.
    */
   readonly retryAfter: number | undefined;
+  /** Answered by the gateway itself from its memory of a 429, without an upstream call. */
+  readonly answeredLocally: boolean;
 
   constructor(init: {
     status: number;
@@ -27,6 +29,7 @@ export class UpstreamError extends Error {
     details?: JsonObject | undefined;
     rateLimit?: RateLimit | undefined;
     retryAfter?: number | undefined;
+    answeredLocally?: boolean;
   }) {
     super(init.message);
     this.status = init.status;
@@ -35,6 +38,7 @@ export class UpstreamError extends Error {
     this.details = init.details;
     this.rateLimit = init.rateLimit;
     this.retryAfter = init.retryAfter;
+    this.answeredLocally = init.answeredLocally ?? false;
   }
 }
 
@@ -91,15 +95,16 @@ export function outcomeOf(error: unknown): string {
 
 /**
  * Errors the gateway answered itself, without an upstream call (a 429 from the key's memory, a
- * per-key concurrency refusal): metrics count real upstream calls only.
+ * per-key concurrency refusal): metrics count real upstream calls only. The mark is the error's
+ * own property, so it goes wherever the error goes; an UpstreamError's copy carries it as a field.
  */
-const answeredLocally = new WeakSet<Error>();
-
 export function markAnsweredLocally<E extends Error>(error: E): E {
-  answeredLocally.add(error);
+  Object.defineProperty(error, "answeredLocally", { value: true, enumerable: false });
   return error;
 }
 
 export function isAnsweredLocally(error: unknown): boolean {
-  return error instanceof Error && answeredLocally.has(error);
+  return (
+    error instanceof Error && (error as { answeredLocally?: unknown }).answeredLocally === true
+  );
 }

@@ -6,7 +6,7 @@ import {
   type UpstreamResponse,
 } from "./client.ts";
 import { markAnsweredLocally } from "./errors.ts";
-import { keyHash } from "./key-memory.ts";
+import type { KeyHasher } from "./key-memory.ts";
 
 export interface KeyConcurrencyOptions {
   /** Upstream calls of one key in flight at once (UPSTREAM_CONNECTIONS_PER_KEY). */
@@ -43,6 +43,8 @@ export function reservedPlaces(options: KeyConcurrencyOptions): number {
 export function withKeyConcurrency(
   client: UpstreamClient,
   options: KeyConcurrencyOptions,
+  /** The gateway's naming of keys, for a request that does not carry its key's hash. */
+  keyHash: KeyHasher,
 ): UpstreamClient {
   const keys = new Map<string, KeyState>();
   const pool = options.upstreamConnections ?? client.connections ?? UPSTREAM_DEFAULTS.connections;

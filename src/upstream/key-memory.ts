@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { bearerToken } from "./authorization.ts";
-import { markAnsweredLocally, UpstreamError } from "./errors.ts";
+import { UpstreamError } from "./errors.ts";
 import { DEFAULT_RETRY_AFTER_S, MAX_LOCAL_BLOCK_S } from "./rate-limit.ts";
 
 /**
@@ -14,25 +14,23 @@ export function normalizedKey(authorization: string): string {
   return token !== undefined ? `Bearer ${token}` : authorization.trim().replace(/\s+/g, " ");
 }
 
-// A random secret per process until a fleet names its own: a hash read from memory or Redis
-// confirms no guessed key without it.
-let hashSecret: Buffer = randomBytes(32);
-
-/**
- * The fleet's secret (CURSOR_SECRET) for every key hash, so every instance names a key alike in
- * Redis; set before any hash is taken (createGateway does, with a fleet). Derived, not used as is:
- * the cursor HMAC keeps a key of its own.
- */
-export function useKeyHashSecret(secret: string): void {
-  hashSecret = createHmac("sha256", secret).update("voicegraph key hash").digest();
-}
+/** How one gateway names a key in every per-key state: see createKeyHasher. */
+export type KeyHasher = (authorization: string) => string;
 
 /**
  * What per-key state is keyed by: an HMAC-SHA-256 of the normalised key, so no key is ever held
- * in memory or Redis as a name, and nobody without the secret can tell whose an entry is.
+ * in memory or Redis as a name, and nobody without the secret can tell whose an entry is. A
+ * fleet names its secret (CURSOR_SECRET), so every instance names a key alike in Redis; derived,
+ * not used as is, since the cursor HMAC keeps a key of its own. Without one, a random secret of
+ * this hasher's own: a hash read from memory confirms no guessed key.
  */
-export function keyHash(authorization: string): string {
-  return createHmac("sha256", hashSecret).update(normalizedKey(authorization)).digest("base64url");
+export function createKeyHasher(secret?: string): KeyHasher {
+  const hashSecret =
+    secret === undefined
+      ? randomBytes(32)
+      : createHmac("sha256", secret).update("voicegraph key hash").digest();
+  return (authorization) =>
+    createHmac("sha256", hashSecret).update(normalizedKey(authorization)).digest("base64url");
 }
 
 export interface KeyMemoryOptions {
@@ -79,17 +77,16 @@ export class KeyMemory {
       return undefined;
     }
     const { error } = entry;
-    return markAnsweredLocally(
-      new UpstreamError({
-        status: 429,
-        code: error.code,
-        message: error.message,
-        requestId: undefined,
-        details: error.details,
-        rateLimit: error.rateLimit,
-        retryAfter: Math.max(1, Math.ceil(leftMs / 1000)),
-      }),
-    );
+    return new UpstreamError({
+      status: 429,
+      code: error.code,
+      message: error.message,
+      requestId: undefined,
+      details: error.details,
+      rateLimit: error.rateLimit,
+      retryAfter: Math.max(1, Math.ceil(leftMs / 1000)),
+      answeredLocally: true,
+    });
   }
 
   /** Learns from an upstream answer to a call made with the key of this hash. */

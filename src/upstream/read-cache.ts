@@ -54,8 +54,6 @@ export function validEntry(
   }
 }
 
-export const READ_CACHE_DEFAULTS = { maxBytes: 32 * 1024 * 1024, maxEntries: 10_000 } as const;
-
 /**
  * Versions in a bounded map: every bump takes the next number of one counter, and a version
  * the map forgot reads as the highest it ever forgot, so forgetting one never makes an older
@@ -86,14 +84,16 @@ class Versions {
 }
 
 /** The in-process store: an LRU bounded in entries and in bytes, each entry with its TTL. */
-export function createMemoryReadCache(
-  options: { maxBytes?: number; maxEntries?: number; now?: () => number } = {},
-): ReadCacheStore {
-  const max = options.maxEntries ?? READ_CACHE_DEFAULTS.maxEntries;
+export function createMemoryReadCache(options: {
+  maxBytes: number;
+  maxEntries: number;
+  now?: () => number;
+}): ReadCacheStore {
+  const max = options.maxEntries;
   const now = options.now;
   const entries = new LRUCache<string, string>({
     max,
-    maxSize: options.maxBytes ?? READ_CACHE_DEFAULTS.maxBytes,
+    maxSize: options.maxBytes,
     sizeCalculation: (text) => Math.max(1, text.length),
     // A clock of the caller's (a test's) is read at every look, not cached for a millisecond.
     ...(now ? { perf: { now }, ttlResolution: 0 } : {}),

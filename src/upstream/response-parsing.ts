@@ -65,7 +65,7 @@ export function toUpstreamError(
   });
 }
 
-const RETRYABLE_STATUSES = new Set([502, 503, 504]);
+const RETRYABLE_STATUSES: ReadonlySet<number> = new Set([502, 503, 504]);
 
 /** One attempt's answer: the response, or the error with whether another attempt may help. */
 export type AttemptOutcome<T> =

@@ -24,7 +24,7 @@ import type {
 } from "./dto.ts";
 import { isAnsweredLocally, outcomeOf, UpstreamError } from "./errors.ts";
 import type { JsonObject } from "./json.ts";
-import { keyHash } from "./key-memory.ts";
+import type { KeyHasher } from "./key-memory.ts";
 import {
   listOf,
   OPERATIONS,
@@ -39,6 +39,8 @@ import type { SharedHow } from "./sharing.ts";
 /** Who is calling: every operation forwards this key, signal and rate-limit observer. */
 export interface CallContext {
   authorization: string;
+  /** The gateway's naming of keys (createKeyHasher): the client's per-key memory is keyed by it. */
+  keyHash: KeyHasher;
   signal?: AbortSignal;
   /** Called once per call sent upstream, before its first attempt (retries: the client's mayRetry). */
   onRequest?: () => void;
@@ -150,7 +152,7 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
   // The key's hash, for the client's per-key memory: computed once per operation, not per call.
   let hash: string | undefined;
   const hashOfKey = () => {
-    hash ??= keyHash(call.authorization);
+    hash ??= call.keyHash(call.authorization);
     return hash;
   };
 
@@ -160,11 +162,7 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
     ids: readonly string[] = [],
     extra: Pick<UpstreamRequest, "query" | "body"> = {},
   ): Promise<T> {
-    if (
-      !answered &&
-      started >= UNPROVEN_KEY_CALLS &&
-      !(client.knowsKey?.(call.authorization) ?? true)
-    ) {
+    if (!answered && started >= UNPROVEN_KEY_CALLS && !(client.knowsKey?.(hashOfKey()) ?? true)) {
       firstAnswer ??= Promise.withResolvers<void>();
       await firstAnswer.promise;
     }

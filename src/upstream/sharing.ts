@@ -1,21 +1,16 @@
 import { LRUCache } from "lru-cache";
-import type { FleetWriteVersion } from "../fleet/write-version.ts";
 import {
   type UpstreamClient,
   type UpstreamRequest,
   type UpstreamResponse,
   wirePath,
 } from "./client.ts";
-import {
-  isAnsweredLocally,
-  markAnsweredLocally,
-  UpstreamError,
-  UpstreamUnavailableError,
-} from "./errors.ts";
-import { keyHash } from "./key-memory.ts";
+import { isAnsweredLocally, UpstreamError, UpstreamUnavailableError } from "./errors.ts";
+import type { KeyHasher } from "./key-memory.ts";
 import { operationOf } from "./operations.ts";
 import type { CachedAnswer, ReadCacheStore } from "./read-cache.ts";
 import { toUnavailableError } from "./transport-errors.ts";
+import type { FleetWriteVersion } from "./write-version.ts";
 
 /** How an operation's call was answered when it was not its own (UpstreamRequest.onShared). */
 export type SharedHow = "joined" | "cached";
@@ -31,6 +26,8 @@ export interface SharingOptions {
    * since that call began.
    */
   fleet?: FleetWriteVersion;
+  /** The gateway's naming of keys, for a request that does not carry its key's hash. */
+  keyHash: KeyHasher;
 }
 
 interface Flight {
@@ -72,7 +69,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
   const refusedAt = new LRUCache<string, number>({ max: REFUSED_CAPACITY });
 
   async function request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
-    const hash = req.keyHash ?? keyHash(req.authorization);
+    const hash = req.keyHash ?? options.keyHash(req.authorization);
     const keyed = { ...req, keyHash: hash };
     if (req.method !== "GET") return write<T>(keyed, hash);
     const wire = wirePath(req.path, req.query);
@@ -250,12 +247,6 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
 
 /** Each waiter's own error object: nothing one operation does to it reaches another's. */
 function ownCopy(error: unknown): unknown {
-  const copy = copyOf(error);
-  // A refusal answered locally (a remembered 429, a full queue) stays one in every copy.
-  return copy !== error && isAnsweredLocally(error) ? markAnsweredLocally(copy as Error) : copy;
-}
-
-function copyOf(error: unknown): unknown {
   if (error instanceof UpstreamError) {
     return new UpstreamError({
       status: error.status,
@@ -265,6 +256,7 @@ function copyOf(error: unknown): unknown {
       details: error.details,
       rateLimit: error.rateLimit,
       retryAfter: error.retryAfter,
+      answeredLocally: error.answeredLocally,
     });
   }
   if (error instanceof UpstreamUnavailableError) {

@@ -12,10 +12,7 @@ import { FLEET_REDIS_DEFAULTS } from "../../src/fleet/redis.ts";
 import { SHARED_PER_LIST } from "../../src/gateway/admission/estimate-upstream-calls.ts";
 import { AST_BYTES_PER_CHARACTER } from "../../src/gateway/admission/text-caches.ts";
 import { MAX_KEY_BYTES } from "../../src/gateway/admission/use-key-bound.ts";
-import {
-  MAX_BRACKET_DEPTH,
-  MAX_VALUE_DEPTH,
-} from "../../src/gateway/admission/use-well-formed-input.ts";
+import { MAX_BRACKET_DEPTH } from "../../src/gateway/admission/use-well-formed-input.ts";
 import { gatewayEnv } from "../../src/gateway/config.ts";
 import { GATEWAY_DEFAULTS } from "../../src/gateway/defaults.ts";
 import { MAX_COMPILED_FIELDS } from "../../src/gateway/execution/use-compiled-execution.ts";
@@ -92,7 +89,7 @@ const CLAIMS: Array<[string, string]> = [
   ],
   // docs/errors.md
   ["docs/errors.md", `or over ${MAX_ID_LENGTH} characters`],
-  ["docs/errors.md", `nested deeper than ${MAX_VALUE_DEPTH} objects/lists`],
+  ["docs/errors.md", `nested deeper than ${GATEWAY_DEFAULTS.maxValueDepth} objects/lists`],
   [
     "docs/errors.md",
     `(else \`Retry-After\`, else ${DEFAULT_RETRY_AFTER_S}; at most ${MAX_RETRY_AFTER_S})`,
@@ -148,7 +145,7 @@ const CLAIMS: Array<[string, string]> = [
     "docs/operations.md",
     `at most ${GATEWAY_DEFAULTS.compileMsPerSecond} ms a second on average (a tenth of a core)`,
   ],
-  ["docs/operations.md", `a value nested deeper than ${MAX_VALUE_DEPTH} `],
+  ["docs/operations.md", `a value nested deeper than ${GATEWAY_DEFAULTS.maxValueDepth} `],
   ["docs/operations.md", `an ID with the wrong prefix or over ${MAX_ID_LENGTH} characters`],
   ["docs/operations.md", `\`Authorization\` longer than ${MAX_KEY_BYTES} bytes`],
   // docs/fleet.md

@@ -2,7 +2,7 @@ import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
-import { keyHash } from "../../src/upstream/key-memory.ts";
+import { createKeyHasher } from "../../src/upstream/key-memory.ts";
 import type { Harness } from "../gateway/harness.ts";
 import {
   payloads,
@@ -140,7 +140,7 @@ describe("conversationStatus pollers for a key the upstream refuses", () => {
     const probe = new Redis(fleet.redis.url);
     try {
       const names = (await probe.keys("*")).join("\n");
-      expect(names).not.toContain(keyHash(refused));
+      expect(names).not.toContain(createKeyHasher(CURSOR_SECRET)(refused));
     } finally {
       probe.disconnect();
     }

@@ -2,13 +2,14 @@ import { createHash, randomBytes } from "node:crypto";
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
-import { keyHash } from "../../src/upstream/key-memory.ts";
+import { createKeyHasher } from "../../src/upstream/key-memory.ts";
 import { startHeldUpstream } from "../gateway/held-upstream.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { startRedisServer } from "../support/redis-server.ts";
 import { startTcpProxy } from "../support/tcp-proxy.ts";
 import {
   ACME,
+  CURSOR_SECRET,
   type Instance,
   PREFIX,
   sha256,
@@ -112,7 +113,7 @@ describe("names in Redis", () => {
     expect(costOf(await b.graphql(query))).toMatchObject({ cacheHits: 1 });
     const names = (await redisKeys(fleet.redis.url)).join("\n");
     // Every instance names the key alike (the secret is the fleet's, CURSOR_SECRET)...
-    expect(names).toContain(keyHash(ACME));
+    expect(names).toContain(createKeyHasher(CURSOR_SECRET)(ACME));
     // ...and no plain digest of it, which anyone could compute from a guessed key.
     const plain = createHash("sha256").update(ACME);
     const digest = plain.digest();

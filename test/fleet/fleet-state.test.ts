@@ -1,12 +1,14 @@
 import { Redis } from "ioredis";
 import { SignJWT } from "jose";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
+import { createKeyHasher } from "../../src/upstream/key-memory.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { leaksOf } from "../support/key-echoes.ts";
 import {
   ACME,
+  CURSOR_SECRET,
   GLOBEX,
   type Instance,
   PREFIX,
@@ -40,6 +42,37 @@ describe("a fleet on one Redis", () => {
     // Another key learns nothing from Acme's registration.
     const probe = await b.graphql("", { authorization: GLOBEX, extensions: { persistedQuery } });
     expect(probe.body.errors?.[0]?.extensions?.code).toBe("PERSISTED_QUERY_NOT_FOUND");
+  });
+
+  it("keeps two gateways of one process with their own secrets apart, each naming keys by its own", async () => {
+    const fleet = closing(await startFleet(1));
+    const [a] = fleet.instances as [Instance];
+    // Created after A in the same process: it must not rename A's keys.
+    const otherSecret = "another-fleet's-cursor-secret-of-32-characters";
+    const b = closing(
+      await startInstance(fleet.redis.url, fleet.sandbox.url, { cursorSecret: otherSecret }),
+    );
+    const persistedQuery = { version: 1, sha256Hash: sha256(ORGANIZATION) };
+    const registered = await a.graphql(ORGANIZATION, { extensions: { persistedQuery } });
+    expect(registered.body.data).toMatchObject({ organization: { id: "org_acme" } });
+    expect(a.gateway.keyHash(ACME)).toBe(createKeyHasher(CURSOR_SECRET)(ACME));
+    expect(b.gateway.keyHash(ACME)).toBe(createKeyHasher(otherSecret)(ACME));
+
+    const probe = new Redis(fleet.redis.url);
+    try {
+      // The registration is kept once A's operation has run: named by A's hash of the key.
+      const name = `${PREFIX}apq:${a.gateway.keyHash(ACME)}:${persistedQuery.sha256Hash}`;
+      await vi.waitFor(async () => expect(await probe.exists(name)).toBe(1), {
+        timeout: 5_000,
+        interval: 20,
+      });
+      expect((await probe.keys("*")).join("\n")).not.toContain(b.gateway.keyHash(ACME));
+    } finally {
+      probe.disconnect();
+    }
+    // B names Acme's key otherwise: A's registration is not B's to find.
+    const byHash = await b.graphql("", { extensions: { persistedQuery } });
+    expect(byHash.body.errors?.[0]?.extensions?.code).toBe("PERSISTED_QUERY_NOT_FOUND");
   });
 
   it("stops every instance's calls for a key after one instance's upstream 429, and only that key's", async () => {

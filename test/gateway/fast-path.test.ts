@@ -1,6 +1,8 @@
-import { request } from "node:http";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { request, type ServerResponse } from "node:http";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import { closedAfterEachTest } from "../support/closing.ts";
+import { startRecordingUpstream } from "../upstream/recording-upstream.ts";
 import { ACME, FAST_PATH, type Harness, startHarness } from "./harness.ts";
 
 // The same requests to a gateway with the node:http fast path and to one without it (yoga's own
@@ -249,5 +251,49 @@ describe("this project's gateways", () => {
     } finally {
       await harness.close();
     }
+  });
+});
+
+describe("a fast-path request's abort signal", () => {
+  const closing = closedAfterEachTest();
+
+  it("aborts the operation's upstream call when the client goes away, as yoga's does", async () => {
+    const held: ServerResponse[] = [];
+    let closedUnanswered = 0;
+    const upstream = closing(
+      await startRecordingUpstream((_request, res) => {
+        res.on("close", () => {
+          if (!res.writableEnded) closedUnanswered += 1;
+        });
+        held.push(res);
+      }),
+    );
+    let servedHere = 0;
+    // A long upstream timeout and no retry: only the client's going away ends the call early.
+    const harness = closing(
+      await startHarness({
+        upstream: { baseUrl: upstream.url, timeoutMs: 10_000, maxRetries: 0 },
+        listen: { fastPath: true, onFastPath: () => servedHere++ },
+      }),
+    );
+    const client = new AbortController();
+    const pending = fetch(`${harness.url}/graphql`, {
+      method: "POST",
+      signal: client.signal,
+      headers: { "content-type": "application/json", authorization: ACME },
+      body: JSON.stringify({ query: "{ organization { name } }" }),
+    }).catch((error: unknown) => error);
+    await vi.waitFor(() => expect(upstream.requests).toHaveLength(1), {
+      timeout: 5_000,
+      interval: 10,
+    });
+    expect(servedHere).toBe(1);
+    expect(closedUnanswered).toBe(0);
+
+    client.abort();
+
+    expect(await pending).toMatchObject({ name: "AbortError" });
+    await vi.waitFor(() => expect(closedUnanswered).toBe(1), { timeout: 5_000, interval: 10 });
+    expect(held).toHaveLength(1);
   });
 });

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it, vi } from "vitest";
 import { ConversationStatusHub } from "../../src/gateway/subscriptions/conversation-status-hub.ts";
 import type { UpstreamClient } from "../../src/upstream/client.ts";
+import { createKeyHasher } from "../../src/upstream/key-memory.ts";
 import { manualClock } from "../support/clock.ts";
 import { WAIT_MS } from "../support/wait.ts";
 import { ACME } from "./harness.ts";
@@ -108,7 +109,11 @@ describe.concurrent("conversationStatus when the upstream fails", () => {
       isReachable: async () => true,
       close: async () => {},
     };
-    const hub = new ConversationStatusHub({ upstream, intervalMs: 0 });
+    const hub = new ConversationStatusHub({
+      upstream,
+      keyHash: createKeyHasher(),
+      intervalMs: 0,
+    });
     const stalled = hub.subscribe(ACME, "cnv_fast");
     const reader = hub.subscribe(ACME, "cnv_fast");
     try {

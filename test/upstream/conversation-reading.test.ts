@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
+import { createKeyHasher } from "../../src/upstream/key-memory.ts";
 import { createRestApi, type RestApi } from "../../src/upstream/rest-api.ts";
 
 // The gateway's reading of operations 7 and 8 over real HTTP, against both sandbox dialects:
 // whichever way the upstream refers to agents and counts durations, the schema gets one DTO.
-const call = { authorization: `Bearer ${DEMO_KEYS.acme}` };
+const call = { authorization: `Bearer ${DEMO_KEYS.acme}`, keyHash: createKeyHasher() };
 // One frozen clock for both sandboxes: durations are read from it, and two clocks a moment
 // apart would disagree across a second's boundary.
 const frozenMs = Date.now();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { schema } from "../../src/schema/index.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
+import { createKeyHasher } from "../../src/upstream/key-memory.ts";
 import { OPERATIONS, type OperationName } from "../../src/upstream/operations.ts";
 import { createRestApi, type RestApi } from "../../src/upstream/rest-api.ts";
 import { type RecordingUpstream, sendJson, startRecordingUpstream } from "./recording-upstream.ts";
@@ -50,7 +51,10 @@ beforeAll(async () => {
     maxRetries: MAX_RETRIES,
     retryDelayMs: 1,
   });
-  api = createRestApi(client, { authorization: "Bearer sk_test_table" });
+  api = createRestApi(client, {
+    authorization: "Bearer sk_test_table",
+    keyHash: createKeyHasher(),
+  });
 });
 
 afterAll(async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
+import { createKeyHasher } from "../../src/upstream/key-memory.ts";
 import type { RateLimit } from "../../src/upstream/rate-limit.ts";
 import { createRestApi, type RestApi } from "../../src/upstream/rest-api.ts";
 import { type RecordingUpstream, sendJson, startRecordingUpstream } from "./recording-upstream.ts";
@@ -32,7 +33,11 @@ beforeAll(async () => {
     );
   });
   client = createUpstreamClient({ baseUrl: upstream.url, timeoutMs: 2_000 });
-  api = createRestApi(client, { authorization: KEY, onRateLimit: (rl) => rateLimits.push(rl) });
+  api = createRestApi(client, {
+    authorization: KEY,
+    keyHash: createKeyHasher(),
+    onRateLimit: (rl) => rateLimits.push(rl),
+  });
 });
 
 afterAll(async () => {
@@ -147,7 +152,11 @@ describe("REST operations", () => {
   });
 
   it("forwards the call's signal so an aborted caller makes no upstream call", async () => {
-    const aborted = createRestApi(client, { authorization: KEY, signal: AbortSignal.abort() });
+    const aborted = createRestApi(client, {
+      authorization: KEY,
+      keyHash: createKeyHasher(),
+      signal: AbortSignal.abort(),
+    });
 
     await expect(aborted.getOrganization()).rejects.toMatchObject({ reason: "ABORTED" });
     expect(upstream.requests).toHaveLength(0);

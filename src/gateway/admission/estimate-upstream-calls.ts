@@ -38,7 +38,7 @@ export const SHARED_PER_LIST = 10;
 export interface EstimateInput {
   schema: GraphQLSchema;
   operation: OperationDefinitionNode;
-  fragments: Record<string, FragmentDefinitionNode>;
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>;
   /** Coerced variable values. */
   variables: Record<string, unknown>;
 }
@@ -79,7 +79,9 @@ function estimateSelection(
       continue;
     }
     const fragment =
-      selection.kind === Kind.FRAGMENT_SPREAD ? input.fragments[selection.name.value] : selection;
+      selection.kind === Kind.FRAGMENT_SPREAD
+        ? input.fragments.get(selection.name.value)
+        : selection;
     if (!fragment) continue;
     if (selection.kind === Kind.FRAGMENT_SPREAD && visitedFragments.has(selection.name.value)) {
       continue; // a cycle; validation rejects it anyway

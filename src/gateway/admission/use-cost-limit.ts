@@ -1,15 +1,12 @@
 import {
   type DocumentNode,
   type ExecutionArgs,
-  type FragmentDefinitionNode,
   GraphQLError,
-  getOperationAST,
-  Kind,
   type OperationDefinitionNode,
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
-import { GATEWAY_DEFAULTS } from "../defaults.ts";
+import type { DocumentFactsCache } from "../document-facts.ts";
 import type { GatewayContext } from "../execution/context.ts";
 import { factsOf } from "../execution/operation-facts.ts";
 import { requestLevel } from "../http-status.ts";
@@ -18,8 +15,10 @@ import { estimateUpstreamCalls } from "./estimate-upstream-calls.ts";
 import { refuseBeforeRunning } from "./refuse-before-running.ts";
 
 export interface CostLimitOptions {
-  /** Most upstream calls one operation may be estimated to make; default 200. */
-  maxUpstreamCalls?: number;
+  /** Most upstream calls one operation may be estimated to make (MAX_UPSTREAM_CALLS). */
+  maxUpstreamCalls: number;
+  /** The gateway's facts of each document. */
+  documents: DocumentFactsCache;
 }
 
 /**
@@ -27,11 +26,49 @@ export interface CostLimitOptions {
  * `maxUpstreamCalls`, before any upstream call (the runtime budget in the context backs it).
  * A subscription's context outlives its events: its polls, not the runtime budget, bound it.
  */
-export function useCostLimit(options: CostLimitOptions = {}): Plugin {
-  const maxUpstreamCalls = options.maxUpstreamCalls ?? GATEWAY_DEFAULTS.maxUpstreamCalls;
+export function useCostLimit(options: CostLimitOptions): Plugin {
+  const { maxUpstreamCalls, documents } = options;
+  /**
+   * An operation without variables costs the same every time: its estimate (or the error it
+   * raises) is kept per document object, which yoga's parser cache hands back for the same text.
+   */
+  const withoutVariables = new WeakMap<DocumentNode, Map<string, number | GraphQLError>>();
+
+  function estimateOf(
+    args: ExecutionArgs,
+    operation: OperationDefinitionNode,
+    variables: Record<string, unknown>,
+  ): number {
+    const cacheable = (operation.variableDefinitions ?? []).length === 0;
+    const key = operation.name?.value ?? "";
+    let known = cacheable ? withoutVariables.get(args.document) : undefined;
+    const cached = known?.get(key);
+    if (cached instanceof GraphQLError) throw cached;
+    if (cached !== undefined) return cached;
+    const { fragments } = documents.of(args.document);
+    let outcome: number | GraphQLError;
+    try {
+      outcome = estimateUpstreamCalls({ schema: args.schema, operation, fragments, variables });
+    } catch (error) {
+      // A bad argument: a connection's own error, or graphql-js's, as the catalogue answers it.
+      const refusal =
+        catalogueErrorOf(error) ?? (error instanceof GraphQLError ? error : undefined);
+      if (refusal === undefined) throw error;
+      outcome = refusal;
+    }
+    if (cacheable) {
+      if (known === undefined) {
+        known = new Map();
+        withoutVariables.set(args.document, known);
+      }
+      known.set(key, outcome);
+    }
+    if (outcome instanceof GraphQLError) throw outcome;
+    return outcome;
+  }
 
   function judge(args: ExecutionArgs) {
-    const operation = getOperationAST(args.document, args.operationName);
+    const operation = documents.of(args.document).operation(args.operationName);
     if (!operation) return undefined;
     if (operation.operation === "subscription") {
       (args.contextValue as unknown as GatewayContext).usage.limit = undefined;
@@ -58,47 +95,4 @@ export function useCostLimit(options: CostLimitOptions = {}): Plugin {
   }
 
   return refuseBeforeRunning(judge);
-}
-
-/**
- * An operation without variables costs the same every time: its estimate (or the error it
- * raises) is kept per document object, which yoga's parser cache hands back for the same text.
- */
-const withoutVariables = new WeakMap<DocumentNode, Map<string, number | GraphQLError>>();
-
-function estimateOf(
-  args: ExecutionArgs,
-  operation: OperationDefinitionNode,
-  variables: Record<string, unknown>,
-): number {
-  const cacheable = (operation.variableDefinitions ?? []).length === 0;
-  const key = operation.name?.value ?? "";
-  let known = cacheable ? withoutVariables.get(args.document) : undefined;
-  const cached = known?.get(key);
-  if (cached instanceof GraphQLError) throw cached;
-  if (cached !== undefined) return cached;
-  const fragments: Record<string, FragmentDefinitionNode> = {};
-  for (const definition of args.document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
-      fragments[definition.name.value] = definition;
-    }
-  }
-  let outcome: number | GraphQLError;
-  try {
-    outcome = estimateUpstreamCalls({ schema: args.schema, operation, fragments, variables });
-  } catch (error) {
-    // A bad argument: a connection's own error, or graphql-js's, as the catalogue answers it.
-    const refusal = catalogueErrorOf(error) ?? (error instanceof GraphQLError ? error : undefined);
-    if (refusal === undefined) throw error;
-    outcome = refusal;
-  }
-  if (cacheable) {
-    if (known === undefined) {
-      known = new Map();
-      withoutVariables.set(args.document, known);
-    }
-    known.set(key, outcome);
-  }
-  if (outcome instanceof GraphQLError) throw outcome;
-  return outcome;
 }

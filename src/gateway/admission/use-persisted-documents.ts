@@ -6,8 +6,8 @@ import {
 import type { GraphQLParams, Plugin } from "graphql-yoga";
 import { LRUCache } from "lru-cache";
 import { gatewayError } from "../../errors.ts";
-import { keyHash } from "../../upstream/key-memory.ts";
-import { GATEWAY_DEFAULTS } from "../defaults.ts";
+import type { KeyHasher } from "../../upstream/key-memory.ts";
+import { requestLevel } from "../http-status.ts";
 
 export interface PersistedDocumentsOptions {
   /**
@@ -17,7 +17,7 @@ export interface PersistedDocumentsOptions {
   manifest?: Readonly<Record<string, string>>;
   /** Only the manifest's documents run (by ID, by hash or by identical text); default false. */
   trustedOnly?: boolean;
-  /** Automatic persisted queries remembered at most (the least recently used go); default 1000. */
+  /** Automatic persisted queries remembered at most (the least recently used go); GATEWAY_DEFAULTS.apqCapacity. */
   apqCapacity?: number;
   /** Bytes of registered query text kept at most, all keys together (APQ_MAX_BYTES). */
   apqMaxBytes?: number;
@@ -59,19 +59,21 @@ export function createMemoryQueryStore(options: {
  * the client sends the query with its hash, and the gateway checks and remembers it. With
  * `trustedOnly`, nothing outside the manifest runs, so a stolen token cannot run a query of its own.
  */
-export function usePersistedDocuments(options: PersistedDocumentsOptions = {}): Plugin {
+export function usePersistedDocuments(
+  options: PersistedDocumentsOptions & {
+    /** The gateway's naming of keys: each key's registrations are stored under its hash. */
+    keyHash: KeyHasher;
+    /** Bounds, and where registrations live: createGateway applies their defaults once. */
+    maxCachedDocumentBytes: number;
+    store: PersistedQueryStore;
+  },
+): Plugin {
+  const storeKey = (authorization: string, hash: string) =>
+    `${options.keyHash(authorization)}:${hash}`;
   const manifest = options.manifest ?? {};
   const trustedOnly = options.trustedOnly ?? false;
   const hashByText = new Map(Object.entries(manifest).map(([hash, text]) => [text, hash]));
-  const maxDocumentBytes =
-    options.maxCachedDocumentBytes ?? GATEWAY_DEFAULTS.maxCachedDocumentBytes;
-  const store =
-    options.store ??
-    createMemoryQueryStore({
-      capacity: options.apqCapacity ?? 1000,
-      maxBytes: options.apqMaxBytes ?? GATEWAY_DEFAULTS.apqMaxBytes,
-      maxDocumentBytes,
-    });
+  const { store, maxCachedDocumentBytes: maxDocumentBytes } = options;
   const acceptsKey = options.acceptsKey ?? (() => false);
   // A registration waits for its operation to run: it is kept only if the key was accepted.
   const pending = new WeakMap<Request, { key: string; text: string; authorization: string }>();
@@ -135,11 +137,13 @@ export function usePersistedDocuments(options: PersistedDocumentsOptions = {}): 
               message: "PersistedQueryNotFound",
               extensions: { code: "PERSISTED_QUERY_NOT_FOUND" },
             },
-            persistedQueryOnly: {
-              message:
-                "Only trusted documents run on this gateway: send a `documentId` from its manifest.",
-              extensions: { code: "PERSISTED_QUERY_ONLY", http: { status: 400 } },
-            },
+            persistedQueryOnly: () =>
+              requestLevel(
+                gatewayError(
+                  "PERSISTED_QUERY_ONLY",
+                  "Only trusted documents run on this gateway: send a `documentId` from its manifest.",
+                ),
+              ),
             keyNotFound: {
               message: "Send a query, a `documentId` or a persisted-query hash.",
               extensions: { code: "BAD_USER_INPUT" },
@@ -157,10 +161,6 @@ function byHash(params: GraphQLParams, hash: string): GraphQLParams {
     ...rest,
     extensions: { ...params.extensions, persistedQuery: { version: 1, sha256Hash: hash } },
   };
-}
-
-function storeKey(authorization: string, hash: string): string {
-  return `${keyHash(authorization)}:${hash}`;
 }
 
 function sha256(text: string): string {

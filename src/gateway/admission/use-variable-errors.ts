@@ -1,5 +1,6 @@
-import { type ExecutionArgs, type GraphQLError, getOperationAST, getVariableValues } from "graphql";
+import { type ExecutionArgs, type GraphQLError, getVariableValues } from "graphql";
 import { createGraphQLError, type Plugin } from "graphql-yoga";
+import type { DocumentFactsCache } from "../document-facts.ts";
 import { factsOf } from "../execution/operation-facts.ts";
 import { requestLevel } from "../http-status.ts";
 import { refuseBeforeRunning } from "./refuse-before-running.ts";
@@ -8,9 +9,9 @@ import { refuseBeforeRunning } from "./refuse-before-running.ts";
  * Variables that do not fit their types are the client's to fix: BAD_USER_INPUT, HTTP 400, before
  * anything runs. The coerced variables are kept for the plugins after it (the cost estimate).
  */
-export function useVariableErrors(): Plugin {
+export function useVariableErrors(documents: DocumentFactsCache): Plugin {
   function judge(args: ExecutionArgs) {
-    const operation = getOperationAST(args.document, args.operationName);
+    const operation = documents.of(args.document).operation(args.operationName);
     if (!operation) return undefined; // execution reports it
     const coerced = getVariableValues(
       args.schema,

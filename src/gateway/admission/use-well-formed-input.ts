@@ -5,8 +5,8 @@ import { requestLevel } from "../http-status.ts";
 import { refuseBeforeRunning } from "./refuse-before-running.ts";
 
 export interface WellFormedInputOptions {
-  /** Deepest nesting of objects and lists in a variable or an inline value; default 32. */
-  maxValueDepth?: number;
+  /** Deepest nesting of objects and lists in a variable or an inline value (GATEWAY_DEFAULTS.maxValueDepth). */
+  maxValueDepth: number;
 }
 
 /**
@@ -15,11 +15,8 @@ export interface WellFormedInputOptions {
  * nested absurdly deep (they would only exhaust the stack of whatever walks them). Both are the
  * client's to fix: BAD_USER_INPUT, HTTP 400, naming where.
  */
-/** Deepest nesting of objects and lists in an input value, by default (docs/errors.md). */
-export const MAX_VALUE_DEPTH = 32;
-
-export function useWellFormedInput(options: WellFormedInputOptions = {}): Plugin {
-  const maxDepth = options.maxValueDepth ?? MAX_VALUE_DEPTH;
+export function useWellFormedInput(options: WellFormedInputOptions): Plugin {
+  const maxDepth = options.maxValueDepth;
   // yoga's parse cache hands back the same document object for the same text: its inline values
   // are judged once, not walked again on every request.
   const inlineVerdicts = new WeakMap<DocumentNode, Problem | null>();

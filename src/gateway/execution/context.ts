@@ -1,12 +1,13 @@
 import { initContextCache } from "@pothos/core";
+import type { Plugin } from "graphql-yoga";
 import type { CursorKey } from "../../connections/cursor.ts";
 import { gatewayError } from "../../errors.ts";
 import type { SchemaContext } from "../../schema/context.ts";
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from "../../upstream/client.ts";
+import type { KeyHasher } from "../../upstream/key-memory.ts";
 import type { RateLimit } from "../../upstream/rate-limit.ts";
 import { createRestApi } from "../../upstream/rest-api.ts";
 import type { SharedHow } from "../../upstream/sharing.ts";
-import { GATEWAY_DEFAULTS } from "../defaults.ts";
 import type { Session } from "../session/verify-session.ts";
 import type { ConversationStatusHub } from "../subscriptions/conversation-status-hub.ts";
 import type { OperationFacts } from "./operation-facts.ts";
@@ -108,6 +109,8 @@ export interface ReadRoute {
 
 export interface ContextDependencies {
   upstream: UpstreamClient;
+  /** The gateway's naming of keys (createKeyHasher): the upstream's per-key state is keyed by it. */
+  keyHash: KeyHasher;
   conversationStatusHub: ConversationStatusHub;
   cursorKey: CursorKey;
   /** The runtime budget of real upstream calls per operation (MAX_UPSTREAM_CALLS). */
@@ -116,15 +119,28 @@ export interface ContextDependencies {
   maxUpstreamBytes?: number;
   /** Told of every upstream call (metrics). */
   onCallDone?: (call: { route: string; status: string; seconds: number }) => void;
-  /**
-   * The usage of each HTTP request: the operations of one batch share it, so one budget
-   * (MAX_BATCH_SIZE). One map per gateway, keyed by the request, gone with it.
-   */
-  usageByRequest?: WeakMap<Request, UpstreamUsage>;
   /** Told of every call answered without an upstream call of its own (metrics). */
   onCallShared?: (call: { route: string; how: SharedHow }) => void;
   /** Told of every write answered 2xx, by the key that made it (live queries re-read at once). */
   onWrite?: (authorization: string) => void;
+}
+
+/**
+ * What the operations of one HTTP request share: a batch's operations spend one usage, so one
+ * budget (MAX_BATCH_SIZE). It lives in yoga's server context, one per request, which yoga hands
+ * to each operation of a batch as its context's prototype; gone with the request.
+ */
+export interface BatchUsageContext {
+  batchUsage?: { usage?: UpstreamUsage };
+}
+
+/** Gives each HTTP request the place its operations share their usage in (BatchUsageContext). */
+export function useBatchUsage(): Plugin<Record<string, never>, BatchUsageContext> {
+  return {
+    onRequest({ serverContext }) {
+      serverContext.batchUsage = {};
+    },
+  };
 }
 
 /** Reads the header from a Fetch API request, or from graphql-ws connection params. */
@@ -149,10 +165,7 @@ export function authorizationParam(connectionParams: unknown): unknown {
  * A subscription event's own context (subscription-bounds.ts): fresh loads, its own budget and a
  * deadline, whoever subscribed first.
  */
-export function eventContextFor(
-  deps: ContextDependencies,
-  deadlineMs: number = GATEWAY_DEFAULTS.operationDeadlineMs,
-) {
+export function eventContextFor(deps: ContextDependencies, deadlineMs: number) {
   return (subscriber: GatewayContext): GatewayContext => ({
     ...subscriber,
     ...createContext(
@@ -173,13 +186,15 @@ export function createContext(
   authorization: string | undefined,
   signal: AbortSignal | undefined,
   requestId: string,
-  /** The HTTP request: the operations of one batch share its usage, so one budget (MAX_BATCH_SIZE). */
+  /** The HTTP request, when there is one (its `Cache-Control`). */
   request?: Request,
+  /** Where the operations of one HTTP request share their usage (useBatchUsage). */
+  batch?: BatchUsageContext["batchUsage"],
 ): GatewayContext {
-  let usage = request && deps.usageByRequest?.get(request);
+  let usage = batch?.usage;
   if (usage === undefined) {
     usage = new UpstreamUsage(deps.maxUpstreamCalls, deps.maxUpstreamBytes);
-    if (request) deps.usageByRequest?.set(request, usage);
+    if (batch) batch.usage = usage;
   }
   const operation = new AbortController();
   const bypassesCache = /\bno-cache\b/i.test(request?.headers.get("cache-control") ?? "");
@@ -207,6 +222,7 @@ export function createContext(
   };
   const api = createRestApi(upstream, {
     authorization: authorization ?? "",
+    keyHash: deps.keyHash,
     signal: signal ? AbortSignal.any([signal, operation.signal]) : operation.signal,
     onRequest: usage.recordCall,
     onRateLimit: usage.recordRateLimit,

@@ -11,7 +11,8 @@ export interface OperationFacts {
 
 /**
  * The facts of the operation whose context this is: a typed field of the context itself
- * (GatewayContext.facts, made by createContext), so they live and die with the operation.
+ * (GatewayContext.facts), made here on the first plugin's ask, so they live and die with the
+ * operation. The facts of its document, the same for every operation of it, are document-facts.ts's.
  */
 export function factsOf(context: object): OperationFacts {
   const holder = context as { facts?: OperationFacts };

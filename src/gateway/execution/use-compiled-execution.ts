@@ -1,17 +1,15 @@
 import {
-  BREAK,
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
   type FragmentDefinitionNode,
-  getOperationAST,
   Kind,
   type OperationDefinitionNode,
   type SelectionSetNode,
-  visit,
 } from "graphql";
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import type { Plugin } from "graphql-yoga";
+import type { DocumentFacts, DocumentFactsCache } from "../document-facts.ts";
 
 export interface CompiledExecutionOptions {
   /**
@@ -26,6 +24,8 @@ export interface CompiledExecutionOptions {
    * worth): past it, documents run on graphql-js until the budget refills.
    */
   compileMsPerSecond: number;
+  /** The gateway's facts of each document. */
+  documents: DocumentFactsCache;
   now?: () => number;
 }
 
@@ -84,10 +84,12 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
   function compiledFor(
     args: ExecutionArgs,
     operation: OperationDefinitionNode,
+    facts: DocumentFacts,
   ): CompiledQuery | undefined {
     let state = documents.get(args.document);
     if (state === undefined) {
-      if (!compilable(args.document)) return undefined;
+      // graphql-js runs `@defer`/`@stream` and introspection.
+      if (facts.incremental || facts.introspective) return undefined;
       state = { runs: 0, compiled: new Map() };
       documents.set(args.document, state);
     }
@@ -96,7 +98,7 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
     const name = args.operationName ?? "";
     let compiled = state.compiled.get(name);
     if (compiled === undefined) {
-      if (fieldsOf(args.document, operation) > MAX_COMPILED_FIELDS) {
+      if (fieldsOf(facts.fragments, operation) > MAX_COMPILED_FIELDS) {
         state.compiled.set(name, null);
         return undefined;
       }
@@ -114,10 +116,15 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       if (options.after <= 0) return;
-      const operation = getOperationAST(args.document, args.operationName);
+      const facts = options.documents.of(args.document);
+      const operation = facts.operation(args.operationName);
       if (operation?.operation !== "query") return;
       setExecuteFn(async (run: ExecutionArgs) => {
-        const compiled = compiledFor(run, operation);
+        // A later plugin may run another form of the document (incremental delivery's whole form).
+        const runFacts =
+          run.document === args.document ? facts : options.documents.of(run.document);
+        const runOperation = runFacts.operation(run.operationName);
+        const compiled = runOperation ? compiledFor(run, runOperation, runFacts) : undefined;
         if (compiled === undefined) {
           options.onRun?.("interpreted");
           return executeFn(run);
@@ -138,39 +145,14 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
   };
 }
 
-/** False for a document with `@defer`/`@stream` or an introspection field: graphql-js runs those. */
-function compilable(document: DocumentNode): boolean {
-  let plain = true;
-  visit(document, {
-    Directive(node) {
-      if (node.name.value === "defer" || node.name.value === "stream") {
-        plain = false;
-        return BREAK;
-      }
-      return undefined;
-    },
-    Field(node) {
-      if (node.name.value === "__schema" || node.name.value === "__type") {
-        plain = false;
-        return BREAK;
-      }
-      return undefined;
-    },
-  });
-  return plain;
-}
-
 /**
  * The fields the operation selects, each fragment spread counted at each place it is spread (as
  * graphql-jit compiles it); counting stops past MAX_COMPILED_FIELDS, so this walk is bounded too.
  */
-function fieldsOf(document: DocumentNode, operation: OperationDefinitionNode): number {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
-      fragments.set(definition.name.value, definition);
-    }
-  }
+function fieldsOf(
+  fragments: ReadonlyMap<string, FragmentDefinitionNode>,
+  operation: OperationDefinitionNode,
+): number {
   let count = 0;
   const walk = (set: SelectionSetNode): void => {
     for (const selection of set.selections) {

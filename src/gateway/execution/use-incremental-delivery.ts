@@ -1,6 +1,6 @@
 import { useDeferStream } from "@graphql-yoga/plugin-defer-stream";
-import { type DocumentNode, Kind, visit } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import type { DocumentFactsCache } from "../document-facts.ts";
 
 /** What a client that can take a result in parts asks for. */
 const INCREMENTAL = /multipart\/mixed|text\/event-stream/;
@@ -14,17 +14,7 @@ const INCREMENTAL = /multipart\/mixed|text\/event-stream/;
  * cached by its text for every client alike; whether it runs whole is decided per request, at
  * execution, so no client's request changes what another is answered.
  */
-export function useIncrementalDelivery(): Plugin {
-  // Per parsed document (yoga's parser cache hands a text back as one object): its whole form.
-  const whole = new WeakMap<DocumentNode, DocumentNode>();
-  function wholeFormOf(document: DocumentNode): DocumentNode {
-    let form = whole.get(document);
-    if (form === undefined) {
-      form = withoutIncrementalDirectives(document);
-      whole.set(document, form);
-    }
-    return form;
-  }
+export function useIncrementalDelivery(documents: DocumentFactsCache): Plugin {
   return {
     onPluginInit({ addPlugin }) {
       addPlugin(useDeferStream() as Plugin);
@@ -33,22 +23,10 @@ export function useIncrementalDelivery(): Plugin {
       const request = (args.contextValue as { request?: Request } | undefined)?.request;
       const accept = request?.headers.get("accept") ?? "";
       if (request === undefined || INCREMENTAL.test(accept)) return;
-      const document = wholeFormOf(args.document);
-      if (document === args.document) return;
+      const facts = documents.of(args.document);
+      if (!facts.incremental) return;
+      const document = facts.wholeForm;
       setExecuteFn((run) => executeFn({ ...run, document }));
     },
   };
-}
-
-/** The document without `@defer` and `@stream`; the same object when it holds neither. */
-function withoutIncrementalDirectives(document: DocumentNode): DocumentNode {
-  let found = false;
-  const stripped = visit(document, {
-    [Kind.DIRECTIVE]: (node) => {
-      if (node.name.value !== "defer" && node.name.value !== "stream") return undefined;
-      found = true;
-      return null;
-    },
-  });
-  return found ? stripped : document;
 }

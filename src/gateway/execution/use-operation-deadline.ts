@@ -1,11 +1,10 @@
 import type { Plugin } from "graphql-yoga";
 import { OperationDeadlineExceeded } from "../../upstream/errors.ts";
-import { GATEWAY_DEFAULTS } from "../defaults.ts";
 import type { GatewayContext } from "./context.ts";
 
 export interface OperationDeadlineOptions {
-  /** Longest a query or mutation may run, retries included; default 10 000 ms. */
-  deadlineMs?: number;
+  /** Longest a query or mutation may run, retries included (OPERATION_DEADLINE_MS). */
+  deadlineMs: number;
 }
 
 /**
@@ -14,8 +13,8 @@ export interface OperationDeadlineOptions {
  * `reason: "OPERATION_DEADLINE"`) and no retry starts. Subscriptions are not bounded: they last
  * as long as the call they follow.
  */
-export function useOperationDeadline(options: OperationDeadlineOptions = {}): Plugin {
-  const deadlineMs = options.deadlineMs ?? GATEWAY_DEFAULTS.operationDeadlineMs;
+export function useOperationDeadline(options: OperationDeadlineOptions): Plugin {
+  const { deadlineMs } = options;
   return {
     onExecute({ args }) {
       const { operation } = args.contextValue as unknown as GatewayContext;

@@ -1,13 +1,14 @@
 import {
   type ExecutionResult,
   type GraphQLError,
-  getOperationAST,
   Kind,
   type OperationDefinitionNode,
 } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
+import { ERROR_CODES } from "../../errors.ts";
 import { UpstreamError } from "../../upstream/errors.ts";
 import { DEFAULT_RETRY_AFTER_S, rateLimitHeaders } from "../../upstream/rate-limit.ts";
+import type { DocumentFactsCache } from "../document-facts.ts";
 import { retryAfterSeconds, upstreamFailureOf } from "../mask-error.ts";
 import type { GatewayContext } from "./context.ts";
 import { factsOf } from "./operation-facts.ts";
@@ -17,16 +18,15 @@ import { factsOf } from "./operation-facts.ts";
  * `extensions.rateLimit { limit remaining resetAt }` with the same three `X-RateLimit-*`
  * response headers, and HTTP 429 with `Retry-After` when every root field was rate-limited.
  */
-export function useUpstreamReport(): Plugin<GatewayContext> {
+export function useUpstreamReport(documents: DocumentFactsCache): Plugin<GatewayContext> {
   return {
     onExecute({ args }) {
       return {
         onExecuteDone({ result, setResult }) {
           if (isAsyncIterable(result)) return;
           const context = args.contextValue as GatewayContext;
-          const operation = getOperationAST(args.document, args.operationName);
-          const rootKeys = operation ? rootKeysOf(operation) : [];
-          setResult(withReport(result, context, rootKeys));
+          const operation = documents.of(args.document).operation(args.operationName);
+          setResult(withReport(result, context, operation));
         },
       };
     },
@@ -36,7 +36,7 @@ export function useUpstreamReport(): Plugin<GatewayContext> {
 function withReport(
   result: ExecutionResult,
   context: GatewayContext,
-  rootKeys: string[],
+  operation: OperationDefinitionNode | undefined,
 ): ExecutionResult {
   const { usage } = context;
   const extensions: Record<string, unknown> = {
@@ -57,9 +57,12 @@ function withReport(
       resetAt: new Date(usage.rateLimit.reset * 1000).toISOString(),
     };
   }
-  const retryAfter = everyRootFieldRateLimited(result, rootKeys);
+  const retryAfter = everyRootFieldRateLimited(result, operation);
   if (retryAfter !== undefined) {
-    extensions.http = { status: 429, headers: { ...headers, "Retry-After": String(retryAfter) } };
+    extensions.http = {
+      status: ERROR_CODES.RATE_LIMITED,
+      headers: { ...headers, "Retry-After": String(retryAfter) },
+    };
   } else if (Object.keys(headers).length > 0) {
     extensions.http = { headers };
   }
@@ -67,17 +70,6 @@ function withReport(
 }
 
 type Selections = ReadonlyArray<import("graphql").SelectionNode>;
-
-/** An operation's root response keys, found once per operation node (yoga caches documents). */
-const rootKeysByOperation = new WeakMap<OperationDefinitionNode, string[]>();
-function rootKeysOf(operation: OperationDefinitionNode): string[] {
-  let keys = rootKeysByOperation.get(operation);
-  if (keys === undefined) {
-    keys = rootResponseKeys(operation.selectionSet.selections);
-    rootKeysByOperation.set(operation, keys);
-  }
-  return keys;
-}
 
 /** Response keys of the root fields (inline fragments followed; named ones are rare at root). */
 function rootResponseKeys(selections: Selections): string[] {
@@ -91,8 +83,14 @@ function rootResponseKeys(selections: Selections): string[] {
 }
 
 /** Seconds to wait when every root field failed with a 429, else undefined. */
-function everyRootFieldRateLimited(result: ExecutionResult, rootKeys: string[]) {
-  if (rootKeys.length === 0 || !result.errors?.length) return undefined;
+function everyRootFieldRateLimited(
+  result: ExecutionResult,
+  operation: OperationDefinitionNode | undefined,
+) {
+  if (operation === undefined || !result.errors?.length) return undefined;
+  // Only an answer with errors needs its root keys: the root selections, walked then.
+  const rootKeys = rootResponseKeys(operation.selectionSet.selections);
+  if (rootKeys.length === 0) return undefined;
   const data = (result.data ?? {}) as Record<string, unknown>;
   let retryAfter = 0;
   for (const key of rootKeys) {

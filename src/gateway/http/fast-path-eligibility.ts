@@ -1,8 +1,13 @@
-import { type DocumentNode, Kind, parse, visit } from "graphql";
+import { type DocumentNode, parse } from "graphql";
 import { LRUCache } from "lru-cache";
+import { documentFactsOf } from "../document-facts.ts";
 
 /** Media types of a whole JSON answer: an Accept header of only these asks for no stream. */
-const JSON_TYPES = new Set(["application/json", "application/graphql-response+json", "*/*"]);
+const JSON_TYPES: ReadonlySet<string> = new Set([
+  "application/json",
+  "application/graphql-response+json",
+  "*/*",
+]);
 
 /** Whether an Accept header asks only for a JSON answer (no SSE, no multipart). */
 export function isJsonOnly(accept: string): boolean {
@@ -11,14 +16,6 @@ export function isJsonOnly(accept: string): boolean {
     if (!JSON_TYPES.has(type)) return false;
   }
   return true;
-}
-
-/** What the fast path needs to know of a document: each operation's kind, by name. */
-interface DocumentFacts {
-  /** Operation kinds by name ("" for an anonymous one); undefined when the text does not parse. */
-  operations: Map<string, string> | undefined;
-  /** Whether `@defer` or `@stream` appears: incremental delivery stays yoga's. */
-  incremental: boolean;
 }
 
 /** The fast path's judgement of document texts: one per gateway, with the gateway's token limit. */
@@ -37,8 +34,9 @@ export const FAST_PATH_TEXT_BYTES = 8 * 1024 * 1024;
 export const FAST_PATH_MAX_KEPT_TEXT = 64 * 1024;
 
 export function createEligibility(maxTokens: number): Eligibility {
-  // Per document text, bounded in count and in the text kept (an attacker's texts evict each other).
-  const known = new LRUCache<string, DocumentFacts>({
+  // Per document text, bounded in count and in the text kept (an attacker's texts evict each
+  // other); false where the text does not parse.
+  const known = new LRUCache<string, Kinds | false>({
     max: 1000,
     maxSize: FAST_PATH_TEXT_BYTES,
     // A large text is judged again each time, never kept (docs/limits.md).
@@ -52,35 +50,38 @@ export function createEligibility(maxTokens: number): Eligibility {
         facts = factsOf(text, maxTokens);
         known.set(text, facts);
       }
-      if (facts.operations === undefined || facts.incremental) return undefined;
-      if (operationName !== null) {
-        return operationName === "" ? undefined : facts.operations.get(operationName);
-      }
-      if (facts.operations.size !== 1) return undefined;
-      return facts.operations.values().next().value;
+      // `@defer`/`@stream` stays yoga's: incremental delivery.
+      if (facts === false || facts.incremental) return undefined;
+      return operationName === null ? facts.only : facts.named.get(operationName);
     },
   };
 }
 
-function factsOf(text: string, maxTokens: number): DocumentFacts {
+/**
+ * The operation kinds of a text, from the facts yoga's plugins read of a document (its parse is
+ * this check's own, and only the kinds are kept, not the tree).
+ */
+interface Kinds {
+  /** Kinds of the named operations, by name. */
+  named: ReadonlyMap<string, string>;
+  /** The kind of the operation chosen when no name is given: the only one, if there is one. */
+  only: string | undefined;
+  incremental: boolean;
+}
+
+function factsOf(text: string, maxTokens: number): Kinds | false {
   let document: DocumentNode;
   try {
     // Past the gateway's own limit, yoga's parser refuses it: nothing more is spent here.
     document = parse(text, { noLocation: true, maxTokens });
   } catch {
-    return { operations: undefined, incremental: false };
+    return false;
   }
-  const operations = new Map<string, string>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.OPERATION_DEFINITION) {
-      operations.set(definition.name?.value ?? "", definition.operation);
-    }
+  const facts = documentFactsOf(document);
+  const named = new Map<string, string>();
+  for (const operation of facts.operations) {
+    const name = operation.name?.value;
+    if (name !== undefined && !named.has(name)) named.set(name, operation.operation);
   }
-  let incremental = false;
-  visit(document, {
-    Directive(node) {
-      if (node.name.value === "defer" || node.name.value === "stream") incremental = true;
-    },
-  });
-  return { operations, incremental };
+  return { named, only: facts.operation(null)?.operation, incremental: facts.incremental };
 }

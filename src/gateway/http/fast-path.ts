@@ -45,25 +45,23 @@ export interface FastPath {
 }
 
 /**
- * What yoga's handlers and plugins see of a fast-path request: its method, URL, headers and
- * parsed JSON body (`json()`), and no AbortSignal. The body was read whole within the size limit
- * (checked from Content-Length before reading), so there is no stream left (`body` null) for the
- * size limits to count. The upstream calls of its operation are cancelled by the connection's
- * close instead (`cancelOnDisconnect`), without an AbortController per request.
+ * What yoga's handlers and plugins see of a fast-path request: its method, URL, headers, parsed
+ * JSON body (`json()`) and the signal of its client's going away. The body was read whole within
+ * the size limit (checked from Content-Length before reading), so there is no stream left (`body`
+ * null) for the size limits to count.
  */
 class BufferedJsonRequest {
   readonly method = "POST";
-  readonly signal = undefined;
   readonly body = null;
   readonly url: string;
   readonly headers: Headers;
-  readonly res: ServerResponse;
+  readonly signal: AbortSignal;
   readonly #parsed: unknown;
-  constructor(url: string, headers: Headers, parsed: unknown, res: ServerResponse) {
+  constructor(url: string, headers: Headers, parsed: unknown, signal: AbortSignal) {
     this.url = url;
     this.headers = headers;
     this.#parsed = parsed;
-    this.res = res;
+    this.signal = signal;
   }
   /** yoga's JSON body parser reads this. */
   json(): unknown {
@@ -72,24 +70,26 @@ class BufferedJsonRequest {
 }
 
 /**
- * The upstream calls of a fast-path request's operation stop when its client goes away (its
- * response closes unfinished), as yoga's request signal would stop them. Other requests have a
- * signal of their own, already given to the context.
+ * Aborted when the client goes away before its answer is written (the response closes or fails
+ * unfinished), as whatwg-node's adapter aborts a request's signal: the context's upstream calls
+ * and yoga's execution cancellation follow it, as on yoga's own path.
  */
-export function cancelOnDisconnect(request: unknown, operation: AbortController): void {
-  if (!(request instanceof BufferedJsonRequest)) return;
-  const { res } = request;
+function disconnectSignal(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
   const gone = () => {
-    if (!res.writableFinished) operation.abort();
+    if (!controller.signal.aborted) controller.abort(res.errored ?? undefined);
   };
+  res.once("error", gone);
   res.once("close", gone);
+  res.once("finish", () => res.removeListener("close", gone));
+  return controller.signal;
 }
 
 /**
  * The fast path (docs/operations.md: "The fast path"): a JSON POST of one query or mutation
  * to the GraphQL endpoint, from a non-browser client, runs through yoga's own `handle` and every
  * plugin hook in yoga's order, as whatwg-node's adapter would run them — but from node:http
- * directly: no Fetch Request over a body stream, no AbortController, a body read in one piece.
+ * directly: no Fetch Request over a body stream, a body read in one piece.
  * Anything else goes to yoga's listener unchanged.
  */
 export function createFastPath(options: FastPathOptions): FastPath {
@@ -214,7 +214,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
           const c = core as Core;
           const headers = new c.fetchAPI.Headers(req.headers as Record<string, string>);
           const url = `http://${req.headers.host}${req.url}`;
-          const request = new BufferedJsonRequest(url, headers, parsed, res);
+          const request = new BufferedJsonRequest(url, headers, parsed, disconnectSignal(res));
           onServed?.();
           run(request, req, res, fallback.waitUntil).catch((error: unknown) => {
             c.logger.error(`Unexpected error while handling request: ${(error as Error).message}`);

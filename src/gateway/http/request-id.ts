@@ -21,9 +21,6 @@ export interface RequestIdContext {
   requestId?: string;
 }
 
-/** yoga's server context as the gateway types it: whatever the adapter puts there, and the ID. */
-export type GatewayServerContext = Record<string, unknown> & RequestIdContext;
-
 /**
  * Gives each request its ID as it arrives (before parsing, so even a syntax error carries it),
  * names its log scope by it, and answers it in the `X-Request-Id` header.

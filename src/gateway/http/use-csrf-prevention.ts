@@ -1,4 +1,6 @@
 import type { Plugin } from "graphql-yoga";
+import { gatewayError } from "../../errors.ts";
+import { refusalResponse } from "../http-status.ts";
 
 /** Content types a browser may POST cross-site without a CORS preflight (a plain HTML form). */
 const SIMPLE_CONTENT_TYPES = ["application/x-www-form-urlencoded", "text/plain"];
@@ -20,16 +22,7 @@ export function useCsrfPrevention(): Plugin {
       const message =
         "This content type can be sent cross-site without a CORS preflight, so it runs nothing: " +
         "send application/json.";
-      endResponse(
-        new fetchAPI.Response(
-          JSON.stringify({
-            errors: [
-              { message, extensions: { code: "UNSUPPORTED_MEDIA_TYPE", http: { status: 415 } } },
-            ],
-          }),
-          { status: 415, headers: { "content-type": "application/json; charset=utf-8" } },
-        ),
-      );
+      endResponse(refusalResponse(gatewayError("UNSUPPORTED_MEDIA_TYPE", message), fetchAPI));
     },
   };
 }

@@ -1,28 +1,22 @@
 import type { Plugin } from "graphql-yoga";
-import { GATEWAY_DEFAULTS } from "../defaults.ts";
+import { gatewayError } from "../../errors.ts";
+import { refusalResponse } from "../http-status.ts";
 
 export interface RequestSizeLimitOptions {
-  /** Largest request body read; default 1 MiB. */
-  maxBytes?: number;
+  /** Largest request body read (MAX_REQUEST_BYTES). */
+  maxBytes: number;
 }
 
 /**
  * Refuses a request body over `maxBytes` with HTTP 413 before yoga buffers and parses it: by its
  * Content-Length when it states one, else by counting the bytes of a streamed (chunked) body.
  */
-export function useRequestSizeLimit(options: RequestSizeLimitOptions = {}): Plugin {
-  const maxBytes = options.maxBytes ?? GATEWAY_DEFAULTS.maxRequestBytes;
+export function useRequestSizeLimit(options: RequestSizeLimitOptions): Plugin {
+  const { maxBytes } = options;
   const tooLarge = (fetchAPI: { Response: typeof Response }) =>
-    new fetchAPI.Response(
-      JSON.stringify({
-        errors: [
-          {
-            message: `The request body is larger than ${maxBytes} bytes.`,
-            extensions: { code: "PAYLOAD_TOO_LARGE", http: { status: 413 } },
-          },
-        ],
-      }),
-      { status: 413, headers: { "content-type": "application/json; charset=utf-8" } },
+    refusalResponse(
+      gatewayError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes.`),
+      fetchAPI,
     );
 
   return {

@@ -7,9 +7,9 @@ import {
   TOKEN_QUERY_KEY,
 } from "graphql-sse";
 import type { Plugin, YogaServerInstance } from "graphql-yoga";
-import { ERROR_CODES, type ErrorCode } from "../../errors.ts";
+import { gatewayError } from "../../errors.ts";
 import { GATEWAY_DEFAULTS } from "../defaults.ts";
-import { formatWithHttpStatus } from "../http-status.ts";
+import { formatWithHttpStatus, refusalResponse } from "../http-status.ts";
 import { webSocketShare } from "./socket-bounds.ts";
 import { type Reservation, SseReservations, type SseStreamLimits } from "./sse-reservations.ts";
 
@@ -188,7 +188,8 @@ export function useSseSingleConnection(options: SseSingleConnectionOptions): {
     // No token: distinct connections (or graphql-sse's own 404), every rule applied per operation.
     if (token === null) return respond(await run(request, { serverContext }), request);
     const reservation = reservations.find(token, await options.holderOf(request));
-    if (reservation === undefined) return refusal(404, "NOT_FOUND", STREAM_NOT_HERE);
+    if (reservation === undefined)
+      return refusalResponse(gatewayError("NOT_FOUND", STREAM_NOT_HERE));
     const carried: Carried = { reservation, token, serverContext };
     const accept = request.headers.get("accept") ?? "*/*";
     if (accept !== "text/event-stream" || reservation.opened) {
@@ -205,11 +206,7 @@ export function useSseSingleConnection(options: SseSingleConnectionOptions): {
     }
     // Opening the stream: it holds a connection for as long as it lasts.
     if (reservations.open + othersOpen() >= share) {
-      return refusal(
-        503,
-        undefined,
-        "Too many long-lived connections (graphql-ws sockets and SSE streams); try again later.",
-      );
+      return tooManyConnections();
     }
     reservations.markOpened(reservation);
     idle.set(reservation, undefined);
@@ -219,10 +216,11 @@ export function useSseSingleConnection(options: SseSingleConnectionOptions): {
   async function reserve(request: Request, serverContext: Record<string, unknown>) {
     const holder = await options.holderOf(request);
     if (holder === undefined) {
-      return refusal(
-        401,
-        "UNAUTHENTICATED",
-        "Reserving a stream needs a key that passes the gateway's checks (in session mode, a valid session token): send `Authorization: Bearer <key>` with every request of the stream.",
+      return refusalResponse(
+        gatewayError(
+          "UNAUTHENTICATED",
+          "Reserving a stream needs a key that passes the gateway's checks (in session mode, a valid session token): send `Authorization: Bearer <key>` with every request of the stream.",
+        ),
       );
     }
     const reservation = reservations.reserve(holder, options.vouchedFor(request));
@@ -244,11 +242,12 @@ export function useSseSingleConnection(options: SseSingleConnectionOptions): {
           scope: "unaccepted",
         },
       }[reservation];
-      return refusal(
-        429,
-        "RATE_LIMITED",
-        `Stream refused: ${why} ${limit} single-connection streams. Close one before reserving another.`,
-        { streams: { limit, scope } },
+      return refusalResponse(
+        gatewayError(
+          "RATE_LIMITED",
+          `Stream refused: ${why} ${limit} single-connection streams. Close one before reserving another.`,
+          { streams: { limit, scope } },
+        ),
       );
     }
     reservation.close = () => void closeUnopened(reservation);
@@ -332,17 +331,17 @@ export function useSseSingleConnection(options: SseSingleConnectionOptions): {
   return { plugin, streams };
 }
 
-function refusal(
-  status: number,
-  code: ErrorCode | undefined,
-  message: string,
-  extensions: Record<string, unknown> = {},
-): Response {
-  const coded = code === undefined ? {} : { code, http: { status: ERROR_CODES[code] } };
-  return new Response(
-    JSON.stringify({ errors: [{ message, extensions: { ...coded, ...extensions } }] }),
-    { status, headers: { "content-type": "application/json; charset=utf-8" } },
-  );
+/**
+ * No room for another long-lived connection: 503 with no catalogue code, as the graphql-ws
+ * sockets' own bound answers (socket-bounds.ts).
+ */
+function tooManyConnections(): Response {
+  const message =
+    "Too many long-lived connections (graphql-ws sockets and SSE streams); try again later.";
+  return new Response(JSON.stringify({ errors: [{ message, extensions: {} }] }), {
+    status: 503,
+    headers: { "content-type": "application/json; charset=utf-8" },
+  });
 }
 
 /**

@@ -3,7 +3,7 @@ import { gatewayError } from "../../errors.ts";
 import type { PollerFleet, PollerUpdate, SharedPoller } from "../../fleet/poller-lease.ts";
 import type { UpstreamClient } from "../../upstream/client.ts";
 import { UpstreamError } from "../../upstream/errors.ts";
-import { keyHash } from "../../upstream/key-memory.ts";
+import type { KeyHasher } from "../../upstream/key-memory.ts";
 import { routeOf } from "../../upstream/operations.ts";
 import type { RateLimit } from "../../upstream/rate-limit.ts";
 import { retryAfterSeconds } from "../mask-error.ts";
@@ -18,6 +18,8 @@ import {
 export interface LiveHubOptions {
   /** The gateway's upstream (coalescing and key fairness included). */
   upstream: UpstreamClient;
+  /** The gateway's naming of keys (createKeyHasher): pollers and paces are keyed by it. */
+  keyHash: KeyHasher;
   /** POLL_INTERVAL_MS: the shortest time between two reads of one resource. */
   intervalMs: number;
   /**
@@ -112,7 +114,7 @@ export class LiveHub {
     seen: ReadAnswer | undefined,
     listener: ReadListener,
   ): () => void {
-    const hash = keyHash(authorization);
+    const hash = this.#options.keyHash(authorization);
     const id = `${hash}\n${requestKey}`;
     let poller = this.#pollers.get(id);
     if (!poller) {
@@ -141,12 +143,12 @@ export class LiveHub {
 
   /** The wait of this key's pollers before their next read, as things stand; undefined: none. */
   pacing(authorization: string): number | undefined {
-    return this.#keys.get(keyHash(authorization))?.delayMs();
+    return this.#keys.get(this.#options.keyHash(authorization))?.delayMs();
   }
 
   /** A write of this key went through the gateway: each of its pollers reads again now. */
   invalidate(authorization: string): void {
-    const hash = keyHash(authorization);
+    const hash = this.#options.keyHash(authorization);
     for (const poller of this.#pollers.values()) if (poller.hash === hash) poller.now();
   }
 

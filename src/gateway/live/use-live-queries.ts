@@ -5,11 +5,12 @@ import {
   NoLiveMixedWithDeferStreamRule,
 } from "@n1ru4l/graphql-live-query";
 import jsonPatch from "fast-json-patch";
-import { type ExecutionArgs, type ExecutionResult, getOperationAST, print } from "graphql";
+import type { ExecutionArgs, ExecutionResult } from "graphql";
 import { isAsyncIterable, type Plugin, Repeater, SlidingBuffer } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
 import type { UpstreamRequest } from "../../upstream/client.ts";
-import { keyHash } from "../../upstream/key-memory.ts";
+import type { KeyHasher } from "../../upstream/key-memory.ts";
+import { type DocumentFactsCache, selectionKey } from "../document-facts.ts";
 import type { GatewayContext, ReadRoute, SendUpstream } from "../execution/context.ts";
 import { factsOf } from "../execution/operation-facts.ts";
 import { requestLevel } from "../http-status.ts";
@@ -27,6 +28,10 @@ import { type LiveTimers, throttle } from "./live-throttle.ts";
 
 export interface LiveQueryOptions {
   hub: LiveHub;
+  /** The gateway's facts of each document. */
+  documents: DocumentFactsCache;
+  /** The gateway's naming of keys (createKeyHasher). */
+  keyHash: KeyHasher;
   /** The subscription counts: a live query is one subscription for every limit. */
   counts: SubscriptionCounts;
   /** A fresh context for one re-execution (its own loads, budget and deadline). */
@@ -76,7 +81,7 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
       addValidationRule(NoLiveMixedWithDeferStreamRule);
     },
     onExecute({ args, executeFn, setExecuteFn }) {
-      const operation = getOperationAST(args.document, args.operationName);
+      const operation = options.documents.of(args.document).operation(args.operationName);
       if (!operation || !isLiveQueryOperationDefinitionNode(operation, args.variableValues)) {
         return undefined;
       }
@@ -109,14 +114,17 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
     if (estimated > options.maxReads) return tooManyReads(estimated, options.maxReads);
     let release: () => void;
     try {
-      release = options.counts.acquire(keyHash(authorization), context.socket ?? context.request);
+      release = options.counts.acquire(
+        options.keyHash(authorization),
+        context.socket ?? context.request,
+      );
     } catch (error) {
       return { errors: [requestLevel(error as ReturnType<typeof gatewayError>)] };
     }
     const reads: Reads = new Map();
     // A read another live query of this key already polls is answered from its poller: a new
     // subscriber costs no upstream call for what is already followed.
-    context.reads.hook = answering(reads, keyHash(authorization));
+    context.reads.hook = answering(reads, options.keyHash(authorization));
     let first: ExecutionResult;
     try {
       first = (await execute(args)) as ExecutionResult;
@@ -142,9 +150,9 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
     firstReads: Reads,
     release: () => void,
   ) {
-    const hash = keyHash(authorization);
-    const selection = `${hash}\n${selectionKey(args)}`;
-    const throttleMs = throttleOf(args);
+    const hash = options.keyHash(authorization);
+    const selection = `${hash}\n${selectionKey(options.documents, args)}`;
+    const throttleMs = throttleOf(options.documents, args);
     // Only the newest result matters to a slow reader: it gets the latest when it reads again.
     return new Repeater<ExecutionResult>(async (push, stop) => {
       let last = comparable(first);
@@ -269,21 +277,12 @@ function recording(reads: Reads): NonNullable<ReadRoute["hook"]> {
 }
 
 /** `@live(throttle: N)`: the fewest milliseconds between two pushes, or none. */
-function throttleOf(args: ExecutionArgs): number | null {
-  const operation = getOperationAST(args.document, args.operationName);
+function throttleOf(documents: DocumentFactsCache, args: ExecutionArgs): number | null {
+  const operation = documents.of(args.document).operation(args.operationName);
   const directive = operation ? getLiveDirectiveNode(operation) : undefined;
   if (!directive) return null;
   const { throttleValue } = getLiveDirectiveArgumentValues(directive, args.variableValues);
   return typeof throttleValue === "number" && throttleValue > 0 ? throttleValue : null;
-}
-
-/** What makes two subscribers' results the same, for one key: document, operation, variables. */
-function selectionKey(args: ExecutionArgs): string {
-  return JSON.stringify([
-    print(args.document),
-    args.operationName ?? null,
-    args.variableValues ?? null,
-  ]);
 }
 
 /** What two results are compared by: their data and their errors' messages and paths. */

@@ -66,7 +66,12 @@ export function createGatewayLogger(
       else log[at]({ args: rest.length ? rest : undefined }, String(first));
     };
   return {
-    debug: write("debug"),
+    debug: (...args: unknown[]) => {
+      // yoga's word for an execution its request's signal cancelled: the caller went away.
+      if (args.length === 1 && args[0] === "Request aborted") {
+        log.debug("the caller went away before the answer");
+      } else write("debug")(...args);
+    },
     info: write("info"),
     warn: write("warn"),
     error: (...args: unknown[]) => {

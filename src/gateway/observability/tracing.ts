@@ -1,7 +1,7 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
-import { getOperationAST } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { tracingIsOn, voicegraphTracer } from "../../upstream/upstream-span.ts";
+import type { DocumentFactsCache } from "../document-facts.ts";
 
 export interface Tracing {
   /** Sends what is pending and stops exporting. */
@@ -52,11 +52,11 @@ export async function startTracing(options: {
  * upstream calls it makes are its children. Errors in the result mark it as failed; their text
  * is not copied into the span.
  */
-export function useOperationSpans(): Plugin {
+export function useOperationSpans(documents: DocumentFactsCache): Plugin {
   return {
     onExecute({ args, executeFn, setExecuteFn }) {
       if (!tracingIsOn()) return;
-      const operation = getOperationAST(args.document, args.operationName);
+      const operation = documents.of(args.document).operation(args.operationName);
       const type = operation?.operation ?? "query";
       const name = operation?.name?.value ?? "anonymous";
       const span = voicegraphTracer().startSpan(`graphql.${type} ${name}`, {

@@ -1,6 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
-import { type GraphQLError, getOperationAST } from "graphql";
+import type { GraphQLError } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
+import type { DocumentFactsCache } from "../document-facts.ts";
 import { catalogueErrorOf } from "../mask-error.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 
@@ -10,6 +11,7 @@ import type { GatewayMetrics } from "./metrics.ts";
  */
 export function useMetrics(
   metrics: GatewayMetrics,
+  documents: DocumentFactsCache,
   access: MetricsAccess = {},
   endpoint = "/metrics",
 ): Plugin {
@@ -37,7 +39,8 @@ export function useMetrics(
       }
     },
     onExecute({ args }) {
-      const type = getOperationAST(args.document, args.operationName)?.operation ?? "unknown";
+      const type =
+        documents.of(args.document).operation(args.operationName)?.operation ?? "unknown";
       const stop = metrics.operationSeconds.startTimer({ type });
       return {
         onExecuteDone({ result }) {

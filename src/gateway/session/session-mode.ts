@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
-import { getOperationAST, NoSchemaIntrospectionCustomRule } from "graphql";
+import { NoSchemaIntrospectionCustomRule } from "graphql";
 import { createGraphQLError, type Plugin } from "graphql-yoga";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { ERROR_CODES, type ErrorCode, gatewayError } from "../../errors.ts";
-import { GATEWAY_DEFAULTS } from "../defaults.ts";
+import type { DocumentFactsCache } from "../document-facts.ts";
 import { requestLevel } from "../http-status.ts";
 import { type Session, SessionRefused } from "./verify-session.ts";
 
@@ -33,13 +33,12 @@ export interface Authorized {
  * (rate-limiter-flexible, keyed by organization and subject) and exchanged for its
  * organization's key. Refusals are answered before anything runs or goes upstream.
  */
-export function createSessionAuthorizer(options: SessionModeOptions) {
+export function createSessionAuthorizer(
+  /** The limit as createGateway resolved it, its default applied once there. */
+  options: SessionModeOptions & { perSessionPerMinute: number },
+) {
   const limiter =
-    options.limiter ??
-    new RateLimiterMemory({
-      points: options.perSessionPerMinute ?? GATEWAY_DEFAULTS.sessionRateLimitPerMinute,
-      duration: 60,
-    });
+    options.limiter ?? new RateLimiterMemory({ points: options.perSessionPerMinute, duration: 60 });
   return async function authorize(header: string | undefined): Promise<Authorized> {
     let session: Session;
     try {
@@ -89,12 +88,13 @@ function refusal(
 }
 
 /** Mutations of a read-only session (claim `readOnly: true`) are refused before they run. */
-export function useReadOnlySessions(): Plugin {
+export function useReadOnlySessions(documents: DocumentFactsCache): Plugin {
   return {
     onExecute({ args, setResultAndStopExecution }) {
       const session = (args.contextValue as { session?: Session }).session;
       if (!session?.readOnly) return;
-      if (getOperationAST(args.document, args.operationName)?.operation !== "mutation") return;
+      const operation = documents.of(args.document).operation(args.operationName);
+      if (operation?.operation !== "mutation") return;
       setResultAndStopExecution({
         errors: [
           requestLevel(

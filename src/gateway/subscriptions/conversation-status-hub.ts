@@ -10,7 +10,7 @@ import {
   UpstreamError,
   UpstreamUnavailableError,
 } from "../../upstream/errors.ts";
-import { keyHash } from "../../upstream/key-memory.ts";
+import type { KeyHasher } from "../../upstream/key-memory.ts";
 import { createRestApi } from "../../upstream/rest-api.ts";
 import { GATEWAY_DEFAULTS } from "../defaults.ts";
 import { retryAfterSeconds } from "../mask-error.ts";
@@ -19,10 +19,13 @@ import { retryAfterSeconds } from "../mask-error.ts";
 
 export interface ConversationStatusHubOptions {
   upstream: UpstreamClient;
-  /** Time between two polls of operation 8; default 1000 ms. */
-  intervalMs?: number;
+  /** The gateway's naming of keys (createKeyHasher): pollers, leases and calls are keyed by it. */
+  keyHash: KeyHasher;
+  /** Time between two polls of operation 8 (POLL_INTERVAL_MS). */
+  intervalMs: number;
   /**
-   * Consecutive transient failures (5xx, 429, unreachable) tolerated before giving up; default 5.
+   * Consecutive transient failures (5xx, 429, unreachable) tolerated before giving up
+   * (GATEWAY_DEFAULTS.pollMaxTransientFailures).
    * After a 429 the next poll waits for the rate-limit window to reset (at most 60 s).
    */
   maxTransientFailures?: number;
@@ -53,8 +56,7 @@ export class ConversationStatusHub implements ConversationStatusFeed {
 
   constructor(options: ConversationStatusHubOptions) {
     this.#options = {
-      intervalMs: GATEWAY_DEFAULTS.pollIntervalMs,
-      maxTransientFailures: 5,
+      maxTransientFailures: GATEWAY_DEFAULTS.pollMaxTransientFailures,
       ...options,
     };
   }
@@ -74,7 +76,7 @@ export class ConversationStatusHub implements ConversationStatusFeed {
   subscribe(authorization: string, conversationId: string): AsyncIterableIterator<StatusEvent> {
     // The key is hashed so that no map key, log or heap dump line shows it.
     // One poller per key however its header is spelled (`Bearer  k ` is `Bearer k`).
-    const key = `${keyHash(authorization)}:${conversationId}`;
+    const key = `${this.#options.keyHash(authorization)}:${conversationId}`;
     // Only the newest state matters: a subscriber that reads slowly (a stalled socket) gets the
     // latest update when it reads again, instead of a queue that grows until Repeater throws
     // inside the shared poll loop (1024 pending pushes) and breaks it for every subscriber.
@@ -197,7 +199,8 @@ class Poller {
   async #tick(): Promise<void> {
     // A key the upstream has not accepted lately is polled here first, outside the lease: a key
     // it refuses leaves nothing in Redis (no lease, no kept update).
-    const proven = this.#options.upstream.knowsKey?.(this.#authorization) ?? true;
+    const proven =
+      this.#options.upstream.knowsKey?.(this.#options.keyHash(this.#authorization)) ?? true;
     this.#leased = this.#shared !== undefined && proven;
     const role = this.#shared && proven ? await this.#shared.tick() : "owner";
     if (this.#ended) return;
@@ -234,6 +237,7 @@ class Poller {
   async #poll(): Promise<number | undefined> {
     const api = createRestApi(this.#options.upstream, {
       authorization: this.#authorization,
+      keyHash: this.#options.keyHash,
       signal: this.#abort.signal,
       requestId: this.#requestId,
       ...(this.#options.onCallDone ? { onCallDone: this.#options.onCallDone } : {}),

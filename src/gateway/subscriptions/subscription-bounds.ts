@@ -1,14 +1,13 @@
 import {
   createSourceEventStream,
-  type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
   execute,
-  print,
 } from "graphql";
 import { isAsyncIterable, mapAsyncIterator, type Plugin } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
-import { keyHash } from "../../upstream/key-memory.ts";
+import type { KeyHasher } from "../../upstream/key-memory.ts";
+import { type DocumentFactsCache, selectionKey } from "../document-facts.ts";
 import type { GatewayContext } from "../execution/context.ts";
 import { requestLevel } from "../http-status.ts";
 
@@ -101,10 +100,10 @@ function limitExceeded(why: string, extensions: { limit: number; scope: string }
  * subscribers of one poller cost one poll and one set of loads per event, not N.
  */
 export function useSubscriptionBounds(
-  limits: SubscriptionLimits,
   eventContext: EventContext,
   /** Shared with live queries (live/use-live-queries.ts), which count as subscriptions. */
-  counts: SubscriptionCounts = new SubscriptionCounts(limits),
+  counts: SubscriptionCounts,
+  gateway: { documents: DocumentFactsCache; keyHash: KeyHasher },
 ): Plugin {
   // Per event object (the poller hands every subscriber the same one): per selection, its result.
   const resolved = new WeakMap<object, Map<string, Promise<ExecutionResult>>>();
@@ -134,7 +133,7 @@ export function useSubscriptionBounds(
     let release: () => void;
     try {
       release = counts.acquire(
-        keyHash(context.authorization ?? ""),
+        gateway.keyHash(context.authorization ?? ""),
         context.socket ?? context.request,
       );
     } catch (error) {
@@ -151,7 +150,7 @@ export function useSubscriptionBounds(
       release();
       return stream;
     }
-    const selection = selectionKey(args);
+    const selection = selectionKey(gateway.documents, args);
     return mapAsyncIterator(
       stream,
       (event) => resolveShared(args, selection, event),
@@ -168,16 +167,4 @@ export function useSubscriptionBounds(
       setSubscribeFn(subscribe as never);
     },
   };
-}
-
-const printed = new WeakMap<DocumentNode, string>();
-
-/** What makes two subscribers' results the same: the document, the operation and the variables. */
-function selectionKey(args: ExecutionArgs): string {
-  let text = printed.get(args.document);
-  if (text === undefined) {
-    text = print(args.document);
-    printed.set(args.document, text);
-  }
-  return JSON.stringify([text, args.operationName ?? null, args.variableValues ?? null]);
 }
