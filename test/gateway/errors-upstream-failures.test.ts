@@ -137,7 +137,9 @@ describe("an unreachable or unusable upstream is UPSTREAM_UNAVAILABLE", () => {
   }
 
   it("when the upstream does not answer within the timeout", async () => {
-    const slow = await startHarness({ upstream: { timeoutMs: 200 } });
+    // Long enough for the call to reach the upstream on a busy machine, where the assertion
+    // below would otherwise meet a call timed out before it was sent.
+    const slow = await startHarness({ upstream: { timeoutMs: 2_000 } });
     try {
       slow.sandbox.injectFault({ path: "/v1/organization", hang: true });
 

@@ -159,7 +159,13 @@ describe.concurrent("conversationStatus pollers", () => {
     const requests = harness.sandbox.requests;
     await harness.close();
     expect(hub.pollerCount).toBe(0);
-    expect(await untilFinished(subscription, 2_000)).toBe(true);
+    // The stream ends: with its complete event, or cut with its connection when the close gets
+    // there first (a busy machine); a stream still open after the bound fails.
+    const ended = await untilFinished(subscription, WAIT_MS).then(
+      () => true,
+      (error: unknown) => error instanceof TypeError && error.message === "terminated",
+    );
+    expect(ended).toBe(true);
     const seen = requests.length;
     await sleep(300);
     expect(requests.length).toBe(seen);

@@ -1,8 +1,8 @@
 import { describe, expect, it, vi } from "vitest";
 import { DEMO_KEYS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
-import { call, expectError, sandboxPerTest } from "./http.ts";
 import { WAIT_MS } from "../support/wait.ts";
+import { call, expectError, sandboxPerTest } from "./http.ts";
 
 const start = sandboxPerTest();
 
