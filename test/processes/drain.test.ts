@@ -48,10 +48,13 @@ async function urlOf(stdout: () => string): Promise<string> {
 
 /** The error code of a fresh TCP connection to the URL's port (fetch might reuse a socket). */
 async function connectError(url: string): Promise<string | undefined> {
-  const socket = connect(Number(new URL(url).port), "127.0.0.1");
+  const port = Number(new URL(url).port);
+  const socket = connect(port, "127.0.0.1");
   try {
     await once(socket, "connect");
-    return undefined;
+    // A connection from the port to itself (TCP's simultaneous open, possible only while
+    // nothing listens there, the kernel having picked that free port as the source): refused.
+    return socket.localPort === port ? "ECONNREFUSED" : undefined;
   } catch (error) {
     return (error as NodeJS.ErrnoException).code;
   } finally {
