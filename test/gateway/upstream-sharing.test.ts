@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { manualClock } from "../support/clock.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
-import { startGatedUpstream } from "../support/gated-upstream.ts";
+import { type GatedUpstream, startGatedUpstream } from "../support/gated-upstream.ts";
 import { WAIT_MS } from "../support/wait.ts";
 import { sendJson, startRecordingUpstream } from "../upstream/recording-upstream.ts";
 import { ACME, GLOBEX, type Harness, startHarness } from "./harness.ts";
@@ -23,6 +23,18 @@ const sum = (costs: Cost[], field: keyof Cost) => costs.reduce((n, c) => n + (c[
 
 async function metricsOf(harness: Harness) {
   return (await fetch(`${harness.url}/metrics`)).text();
+}
+
+/** Opens the gate once `joined` reads have joined the two calls it holds. */
+async function openOnceJoined(harness: Harness, gate: GatedUpstream, joined: number) {
+  await vi.waitFor(
+    async () => {
+      expect(await joinedSoFar(harness)).toBe(joined);
+      expect(gate.heldCount()).toBe(2);
+    },
+    { timeout: WAIT_MS },
+  );
+  gate.open();
 }
 
 /** Reads that have joined a call in flight so far, every route: /metrics counts each as it joins. */
@@ -47,14 +59,7 @@ describe("coalescing identical upstream calls", () => {
     gate.hold();
     const before = gate.requests.length;
     const pending = Promise.all(Array.from({ length: 50 }, () => harness.graphql(DASHBOARD)));
-    await vi.waitFor(
-      async () => {
-        expect(await joinedSoFar(harness)).toBe(98);
-        expect(gate.heldCount()).toBe(2);
-      },
-      { timeout: 20_000 },
-    );
-    gate.open();
+    await openOnceJoined(harness, gate, 98);
     const answers = await pending;
     for (const answer of answers) {
       expect(answer.body.data).toMatchObject({
@@ -96,14 +101,7 @@ describe("coalescing identical upstream calls", () => {
         ),
       ),
     );
-    await vi.waitFor(
-      async () => {
-        expect(await joinedSoFar(harness)).toBe(18);
-        expect(gate.heldCount()).toBe(2);
-      },
-      { timeout: 20_000 },
-    );
-    gate.open();
+    await openOnceJoined(harness, gate, 18);
     const answers = await pending;
     answers.forEach((answer, i) => {
       expect(answer.body.data).toMatchObject({
