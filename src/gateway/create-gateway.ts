@@ -424,7 +424,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     { name: "variable-errors", plugin: useVariableErrors(documents) },
     {
       name: "input-rules",
-      plugin: useInputRules(),
+      plugin: useInputRules(documents),
       after: { "variable-errors": "an argument's variable is judged as coerced to its type" },
     },
     {

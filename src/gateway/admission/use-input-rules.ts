@@ -11,7 +11,6 @@ import {
   getNullableType,
   isInputObjectType,
   isListType,
-  Kind,
   type OperationDefinitionNode,
   TypeInfo,
   valueFromAST,
@@ -21,6 +20,7 @@ import {
 import { createGraphQLError, type Plugin } from "graphql-yoga";
 import { badUserInput } from "../../errors.ts";
 import { type IdRule, idProblem, nullProblem } from "../../schema/ids.ts";
+import type { DocumentFacts, DocumentFactsCache } from "../document-facts.ts";
 import { factsOf } from "../execution/operation-facts.ts";
 import { requestLevel } from "../http-status.ts";
 import { refuseBeforeRunning } from "./refuse-before-running.ts";
@@ -31,7 +31,7 @@ import { refuseBeforeRunning } from "./refuse-before-running.ts";
  * explicit `null` in an input type that refuses it (`refusesNull`). Inline values and variables
  * alike: BAD_USER_INPUT, HTTP 400, naming the argument's path, and nothing goes upstream.
  */
-export function useInputRules(): Plugin {
+export function useInputRules(documents: DocumentFactsCache): Plugin {
   // yoga's parse cache hands back the same document for the same text: its argument sites are
   // found once per operation name, and an operation without any is judged at no cost.
   const sitesByDocument = new WeakMap<DocumentNode, Map<string, Site[]>>();
@@ -45,7 +45,7 @@ export function useInputRules(): Plugin {
     const key = args.operationName ?? "";
     let sites = byName.get(key);
     if (sites === undefined) {
-      sites = findSites(args.schema, args.document, args.operationName);
+      sites = findSites(args.schema, documents.of(args.document), args.operationName);
       byName.set(key, sites);
     }
     return sites;
@@ -92,26 +92,12 @@ function ruleOf(holder: { extensions: Readonly<Record<string, unknown>> }): IdRu
 /** The arguments, in document order, of the operation and the fragments it spreads, that a rule covers. */
 function findSites(
   schema: GraphQLSchema,
-  document: DocumentNode,
+  facts: DocumentFacts,
   operationName: string | null | undefined,
 ): Site[] {
-  const operations = document.definitions.filter(
-    (definition): definition is OperationDefinitionNode =>
-      definition.kind === Kind.OPERATION_DEFINITION,
-  );
-  const operation =
-    operationName == null
-      ? operations.length === 1
-        ? operations[0]
-        : undefined
-      : operations.find((candidate) => candidate.name?.value === operationName);
+  const operation = facts.operation(operationName);
   if (operation === undefined) return []; // execution reports it
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
-      fragments.set(definition.name.value, definition);
-    }
-  }
+  const { fragments } = facts;
   const sites: Site[] = [];
   const walked = new Set<string>();
   const pending: Array<OperationDefinitionNode | FragmentDefinitionNode> = [operation];
