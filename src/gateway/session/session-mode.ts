@@ -1,11 +1,13 @@
 import { createHash } from "node:crypto";
 import { getOperationAST, NoSchemaIntrospectionCustomRule } from "graphql";
 import { createGraphQLError, type Plugin } from "graphql-yoga";
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { ERROR_CODES, type ErrorCode, gatewayError } from "../../errors.ts";
+import { rateLimiterFlexible } from "../../fleet/rate-limiter.ts";
 import { GATEWAY_DEFAULTS } from "../defaults.ts";
 import { requestLevel } from "../http-status.ts";
-import { type Session, SessionRefused } from "./verify-session.ts";
+import { SessionRefused } from "./session-refused.ts";
+import type { Session } from "./verify-session.ts";
 
 export interface SessionModeOptions {
   /** Verifies the frontend's token (verify-session.ts). */
@@ -34,6 +36,7 @@ export interface Authorized {
  * organization's key. Refusals are answered before anything runs or goes upstream.
  */
 export function createSessionAuthorizer(options: SessionModeOptions) {
+  const { RateLimiterMemory, RateLimiterRes } = rateLimiterFlexible();
   const limiter =
     options.limiter ??
     new RateLimiterMemory({
