@@ -1,0 +1,22 @@
+import { createHmac } from "node:crypto";
+import { afterAll, describe, expect, it } from "vitest";
+import { keyHash, useKeyHashSecret } from "../../src/upstream/key-memory.ts";
+
+describe("keyHash", () => {
+  afterAll(() => {
+    // Other files in this worker hash keys too: leave them a secret of their own, not this one.
+    useKeyHashSecret("a secret of this file's own, at least 32 characters long, reset");
+  });
+
+  it("is the HMAC-SHA-256 of the normalised key under the fleet's derived secret, as every instance names it", () => {
+    const secret = "a fleet's CURSOR_SECRET, at least 32 characters long";
+    useKeyHashSecret(secret);
+    const derived = createHmac("sha256", secret).update("voicegraph key hash").digest();
+    const expected = createHmac("sha256", derived)
+      .update("Bearer sk_test_acme")
+      .digest("base64url");
+    expect(keyHash("Bearer sk_test_acme")).toBe(expected);
+    expect(keyHash("  bearer   sk_test_acme ")).toBe(expected);
+    expect(keyHash("Bearer sk_test_globex")).not.toBe(expected);
+  });
+});
