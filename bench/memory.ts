@@ -12,7 +12,8 @@ import { DISTINCT } from "./queries.ts";
  * into file-backed pages (the node binary) and anonymous memory, and V8's heap by space, idle and
  * at the end of the load, and its CPU time per request. `BENCH_FLAGS` compares V8 flag sets
  * (`;`-separated, default `npm start`'s; `NAME=value` words set the environment, over `npm
- * start`'s), each started afresh, BENCH_ROUNDS times (default 1) in turn.
+ * start`'s, and `NAME=` unsets it; a path ending in main.ts starts another checkout's gateway),
+ * each started afresh, BENCH_ROUNDS times (default 1) in turn.
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
@@ -61,8 +62,10 @@ try {
       const variables = Object.fromEntries(
         words.filter((word) => /^[A-Z_]+=/.test(word)).map((word) => word.split(/=(.*)/, 2)),
       );
+      // A word ending in main.ts is the gateway to start: another checkout's, for a before/after.
+      const main = words.find((word) => word.endsWith("main.ts")) ?? "src/main.ts";
       const gateway = await spawnServer(
-        [...words.filter((word) => word.startsWith("-")), "bench/memory-report.ts", "src/main.ts"],
+        [...words.filter((word) => word.startsWith("-")), "bench/memory-report.ts", main],
         {
           UPSTREAM_URL: sandbox.url,
           PORT: "0",

@@ -55,8 +55,14 @@ export async function spawnServer(
   program: string = process.execPath,
 ): Promise<Child> {
   const gateway = args.some((arg) => arg.endsWith("src/main.ts"));
+  // An empty value unsets the variable (a before/after without one of npm start's).
+  const environment = Object.fromEntries(
+    Object.entries({ ...process.env, ...(gateway ? GATEWAY_ENV : {}), ...env }).filter(
+      ([, value]) => value !== "",
+    ),
+  );
   const child: ChildProcess = spawn(program, args, {
-    env: { ...process.env, ...(gateway ? GATEWAY_ENV : {}), ...env },
+    env: environment,
     // Stderr is kept (last 4 kB) for a failed start only: clients cut off at the end of a run make noise.
     stdio: ["ignore", "pipe", "pipe"],
   });
