@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { GATEWAY_NODE_FLAGS, spawnServer } from "./processes.ts";
+import { cpuMs, GATEWAY_NODE_FLAGS, spawnServer } from "./processes.ts";
 import { BENCH_QUERY, benchSandbox, loadBench } from "./profiling.ts";
 
 /**
@@ -8,7 +8,8 @@ import { BENCH_QUERY, benchSandbox, loadBench } from "./profiling.ts";
  * fair floor, voicegraph with every rule on (its default settings) and with `UPSTREAM_COALESCE=false`,
  * loaded in turn for BENCH_ROUNDS rounds (default 5) of BENCH_SECONDS (default 3), so the machine's
  * drift falls on all alike. Prints each round, the medians' ratios and the upstream calls per
- * operation from the sandbox's log.
+ * operation from the sandbox's log, and each server's CPU time per request (from /proc), whose
+ * ratio to the floor's is what a machine busy with other work changes least.
  */
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
@@ -27,6 +28,10 @@ const seen = Object.fromEntries(names.map((name) => [name, [] as number[]])) as 
   number[]
 >;
 const calls = Object.fromEntries(names.map((name) => [name, [0, 0]])) as Record<Name, number[]>;
+const cpu = Object.fromEntries(names.map((name) => [name, [] as number[]])) as Record<
+  Name,
+  number[]
+>;
 try {
   for (const name of names) await loadBench(servers[name].url, 1);
   for (let round = 0; round < rounds; round += 1) {
@@ -34,7 +39,9 @@ try {
     const order = names.map((_, i) => names[(i + round) % names.length] as Name);
     for (const name of order) {
       sandbox.clearRequests();
+      const before = cpuMs(servers[name].pid);
       const result = await loadBench(servers[name].url, seconds);
+      cpu[name].push((cpuMs(servers[name].pid) - before) / result.requests);
       if (result.errors > 0) throw new Error(`${name}: ${result.errors} errors`);
       // The calls of the operations in flight when the load stopped arrive too: wait for quiet.
       for (let last = -1; last !== sandbox.requests.length; ) {
@@ -55,9 +62,15 @@ try {
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[values.length >> 1] as number;
 const floor = median(seen.floor);
+const floorCpu = median(cpu.floor);
 console.log(`${BENCH_QUERY}: median req/s, ratio to the fair floor, upstream calls per operation`);
 for (const name of names) {
   const [made = 0, operations = 1] = calls[name];
   const ratio = (median(seen[name]) / floor).toFixed(2);
   console.log(`  ${name}: ${median(seen[name])}, ${ratio}×, ${(made / operations).toFixed(2)}`);
+}
+console.log("CPU time per request, median, and the floor's over it (the rate a core would give)");
+for (const name of names) {
+  const own = median(cpu[name]);
+  console.log(`  ${name}: ${own.toFixed(3)} ms, ${(floorCpu / own).toFixed(2)}×`);
 }

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { distinctGraphql } from "./distinct.ts";
 import { load } from "./load.ts";
-import { GATEWAY_NODE_FLAGS, rssMb, spawnServer } from "./processes.ts";
+import { cpuMs, GATEWAY_ENV, GATEWAY_NODE_FLAGS, rssMb, spawnServer } from "./processes.ts";
 import { benchSandbox } from "./profiling.ts";
 import { DISTINCT } from "./queries.ts";
 
@@ -10,12 +10,16 @@ import { DISTINCT } from "./queries.ts";
  * `npm run bench:memory`: what holds the gateway's memory at 64 connections (64 keys, distinct
  * resources, default settings; BENCH_SECONDS, default 6): its RSS idle and at the peak, split
  * into file-backed pages (the node binary) and anonymous memory, and V8's heap by space, idle and
- * at the end of the load. `BENCH_FLAGS` compares V8 flag sets (`;`-separated, default `npm
- * start`'s), each started afresh, BENCH_ROUNDS times (default 1) in turn.
+ * at the end of the load, and its CPU time per request. `BENCH_FLAGS` compares V8 flag sets
+ * (`;`-separated, default `npm start`'s; `NAME=value` words set the environment, over `npm
+ * start`'s, and `NAME=` unsets it; a path ending in main.ts starts another checkout's gateway),
+ * each started afresh, BENCH_ROUNDS times (default 1) in turn.
  */
 const seconds = Number(process.env.BENCH_SECONDS ?? 6);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 1);
 const variants = (process.env.BENCH_FLAGS ?? GATEWAY_NODE_FLAGS.join(" ")).split(";");
+// What every variant starts from: npm start's environment (a variant's own words win).
+console.log(`npm start's environment: ${JSON.stringify(GATEWAY_ENV)}`);
 const dir = "bench/profile";
 if (!existsSync(dir)) mkdirSync(dir);
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
@@ -53,9 +57,22 @@ try {
   for (let round = 0; round < rounds; round++) {
     for (const flags of variants) {
       const out = `${dir}/memory.json`;
+      const words = flags.split(" ").filter(Boolean);
+      // `NAME=value` words of a variant are its environment (e.g. MALLOC_ARENA_MAX=2).
+      const variables = Object.fromEntries(
+        words.filter((word) => /^[A-Z_]+=/.test(word)).map((word) => word.split(/=(.*)/, 2)),
+      );
+      // A word ending in main.ts is the gateway to start: another checkout's, for a before/after.
+      const main = words.find((word) => word.endsWith("main.ts")) ?? "src/main.ts";
       const gateway = await spawnServer(
-        [...flags.split(" ").filter(Boolean), "bench/memory-report.ts", "src/main.ts"],
-        { UPSTREAM_URL: sandbox.url, PORT: "0", LOG_LEVEL: "error", MEMORY_OUT: out },
+        [...words.filter((word) => word.startsWith("-")), "bench/memory-report.ts", main],
+        {
+          UPSTREAM_URL: sandbox.url,
+          PORT: "0",
+          LOG_LEVEL: "error",
+          MEMORY_OUT: out,
+          ...variables,
+        },
       );
       try {
         await load({
@@ -66,6 +83,7 @@ try {
         });
         await sleep(1000);
         const idle = `${rollup(gateway.pid)}; ${heap(await report(gateway.pid, out))}`;
+        const cpuBefore = cpuMs(gateway.pid);
         const loaded = load({
           url: gateway.url,
           connections: 64,
@@ -75,8 +93,9 @@ try {
         await sleep(seconds * 1000 - 500);
         const busy = `${rollup(gateway.pid)}; ${heap(await report(gateway.pid, out))}`;
         const result = await loaded;
+        const cpu = (cpuMs(gateway.pid) - cpuBefore) / result.requests;
         console.log(
-          `[${flags || "no flags"}] peak RSS ${rssMb(gateway.pid, "VmHWM")} MB at ${result.rps} req/s (${result.errors} errors)`,
+          `[${flags || "no flags"}] peak RSS ${rssMb(gateway.pid, "VmHWM")} MB at ${result.rps} req/s, CPU ${cpu.toFixed(3)} ms per request (${result.errors} errors)`,
         );
         console.log(`  idle (after warm-up): ${idle}`);
         console.log(`  under load:           ${busy}`);

@@ -4,17 +4,30 @@ import { readFileSync } from "node:fs";
 import type { Server } from "node:http";
 import { createServer } from "node:net";
 
+const START_WORDS = (
+  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
+    scripts: { start: string };
+  }
+).scripts.start.split(/\s+/);
+
 /**
  * The V8 flags `npm start` gives the gateway (package.json): the bench starts it with the same
  * ones, so the figures are those of the served process (README: Benchmarks, memory).
  */
-export const GATEWAY_NODE_FLAGS: string[] = (
-  JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
-    scripts: { start: string };
-  }
-).scripts.start
-  .split(/\s+/)
-  .filter((word) => word.startsWith("--"));
+export const GATEWAY_NODE_FLAGS: string[] = START_WORDS.filter((word) => word.startsWith("--"));
+
+/**
+ * The variables `npm start` sets before `exec node` (`NAME=value`, or `NAME=${NAME-value}`: the
+ * value unless the environment has one), given to every gateway (`src/main.ts`) the bench starts.
+ */
+export const GATEWAY_ENV: Record<string, string> = Object.fromEntries(
+  START_WORDS.flatMap((word) => {
+    const match = /^([A-Z_]+)=(?:\$\{\1:?-(.*)\}|(.*))$/.exec(word);
+    if (!match) return [];
+    const name = match[1] as string;
+    return [[name, process.env[name] ?? match[2] ?? match[3] ?? ""]];
+  }),
+);
 
 /** A server under test in its own process, so the RSS read from /proc is its own. */
 /** A loopback port that was free a moment ago, for a server that must be told its port. */
@@ -41,8 +54,15 @@ export async function spawnServer(
   /** The program; default this Node (`node args…`). */
   program: string = process.execPath,
 ): Promise<Child> {
+  const gateway = args.some((arg) => arg.endsWith("src/main.ts"));
+  // An empty value unsets the variable (a before/after without one of npm start's).
+  const environment = Object.fromEntries(
+    Object.entries({ ...process.env, ...(gateway ? GATEWAY_ENV : {}), ...env }).filter(
+      ([, value]) => value !== "",
+    ),
+  );
   const child: ChildProcess = spawn(program, args, {
-    env: { ...process.env, ...env },
+    env: environment,
     // Stderr is kept (last 4 kB) for a failed start only: clients cut off at the end of a run make noise.
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -118,3 +138,18 @@ async function waitUntilUp(url: string): Promise<string> {
   }
   throw new Error(`${url} did not answer in 30 s`);
 }
+
+/**
+ * CPU time (user and system) the process has used so far, in milliseconds, from /proc: divided by
+ * the requests it served, a figure that a busy machine's stolen time does not change as it
+ * changes a rate.
+ */
+export function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+/** Linux's USER_HZ, the unit of /proc's CPU times: 100 on every mainstream architecture. */
+const CLOCK_TICKS_PER_SECOND = 100;

@@ -1,5 +1,5 @@
+import { flushCompileCache } from "node:module";
 import { ConfigError } from "./env.ts";
-import { createFleetRedis } from "./fleet/redis.ts";
 import { readTrustedDocuments } from "./gateway/admission/trusted-documents.ts";
 import { type GatewayConfig, readGatewayConfig } from "./gateway/config.ts";
 import { createGateway } from "./gateway/create-gateway.ts";
@@ -7,8 +7,6 @@ import { EXAMPLE_OPERATION } from "./gateway/http/example-operation.ts";
 import { listen } from "./gateway/http/server.ts";
 import { serveMetrics } from "./gateway/observability/metrics-server.ts";
 import { startTracing } from "./gateway/observability/tracing.ts";
-import { readSessionKeys } from "./gateway/session/session-keys.ts";
-import { createSessionVerifier } from "./gateway/session/verify-session.ts";
 import { createUpstreamClient } from "./upstream/client.ts";
 import { KeyMemory } from "./upstream/key-memory.ts";
 
@@ -35,8 +33,15 @@ async function startEmbeddedSandbox() {
 
 type EmbeddedSandbox = Awaited<ReturnType<typeof startEmbeddedSandbox>>;
 
-/** Session mode's settings; over the embedded sandbox without a keys file, its demo keys. */
-function sessionModeOf(config: GatewayConfig, embedded: EmbeddedSandbox | undefined) {
+/**
+ * Session mode's settings; over the embedded sandbox without a keys file, its demo keys. Its
+ * modules (jose) are loaded only in session mode.
+ */
+async function sessionModeOf(config: GatewayConfig, embedded: EmbeddedSandbox | undefined) {
+  const [{ readSessionKeys }, { createSessionVerifier }] = await Promise.all([
+    import("./gateway/session/session-keys.ts"),
+    import("./gateway/session/verify-session.ts"),
+  ]);
   const keys = config.SESSION_KEYS_FILE
     ? readSessionKeys(config.SESSION_KEYS_FILE)
     : embedded
@@ -71,7 +76,11 @@ async function main(): Promise<void> {
   const dialect = embedded?.dialect;
   // A fleet: one Redis connection for every piece of shared state (docs/fleet.md).
   const redis = config.REDIS_URL
-    ? createFleetRedis({ url: config.REDIS_URL, prefix: config.REDIS_PREFIX })
+    ? // Its client (ioredis) is loaded only for a fleet.
+      (await import("./fleet/redis.ts")).createFleetRedis({
+        url: config.REDIS_URL,
+        prefix: config.REDIS_PREFIX,
+      })
     : undefined;
   const keyMemory = new KeyMemory();
   const upstream = createUpstreamClient({
@@ -134,7 +143,7 @@ async function main(): Promise<void> {
     maxBatchSize: config.MAX_BATCH_SIZE,
     compileAfter: config.COMPILED_EXECUTION_AFTER,
     introspection: config.INTROSPECTION,
-    ...(sessionMode ? { session: sessionModeOf(config, embedded) } : {}),
+    ...(sessionMode ? { session: await sessionModeOf(config, embedded) } : {}),
     ...(config.SSE_TOKEN_PREFIX === undefined ? {} : { sseTokenPrefix: config.SSE_TOKEN_PREFIX }),
     operationDeadlineMs: config.OPERATION_DEADLINE_MS,
     graphiql: !graphiqlOn
@@ -186,6 +195,10 @@ async function main(): Promise<void> {
       : await serveMetrics(gateway.metrics, config.METRICS_PORT, config.HOST);
   if (metricsServer) lines.push(`  metrics: ${metricsServer.url}/metrics`);
   console.log(lines.join("\n"));
+  // With NODE_COMPILE_CACHE (npm start sets it), the modules' compiled code is written now, not
+  // at exit, which a killed process never reaches: the next start skips type stripping and
+  // compiling, and its stripper's memory (docs/benchmarks.md).
+  flushCompileCache();
   // Said once at start-up, which start-up does not wait for: the upstream may come up later.
   // A drain does not wait for it either.
   const startupCheck = new AbortController();

@@ -1,4 +1,5 @@
 import { Redis } from "ioredis";
+import { FLEET_REDIS_DEFAULTS } from "./redis-defaults.ts";
 
 /**
  * The fleet's one Redis connection (REDIS_URL), shared by every piece of fleet-wide state: APQ,
@@ -31,8 +32,6 @@ export interface FleetRedisOptions {
   /** Longest any Redis command may take before the caller falls back; default 250 ms. */
   commandTimeoutMs?: number;
 }
-
-export const FLEET_REDIS_DEFAULTS = { prefix: "voicegraph:", commandTimeoutMs: 250 } as const;
 
 export function createFleetRedis(options: FleetRedisOptions): FleetRedis {
   const prefix = options.prefix ?? FLEET_REDIS_DEFAULTS.prefix;

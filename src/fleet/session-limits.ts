@@ -1,4 +1,5 @@
-import { RateLimiterMemory, RateLimiterRedis } from "rate-limiter-flexible";
+import type { RateLimiterRedis } from "rate-limiter-flexible";
+import { rateLimiterFlexible } from "./rate-limiter.ts";
 import type { FleetRedis } from "./redis.ts";
 
 /**
@@ -8,6 +9,7 @@ import type { FleetRedis } from "./redis.ts";
  * so a session is still limited (per instance) and never waits on Redis.
  */
 export function createFleetSessionLimiter(redis: FleetRedis, perMinute: number): RateLimiterRedis {
+  const { RateLimiterMemory, RateLimiterRedis } = rateLimiterFlexible();
   return new RateLimiterRedis({
     storeClient: redis.client,
     keyPrefix: redis.key("session"),

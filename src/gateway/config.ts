@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { boolVar, ConfigError, intVar, parseEnv } from "../env.ts";
-import { FLEET_REDIS_DEFAULTS } from "../fleet/redis.ts";
+import { FLEET_REDIS_DEFAULTS } from "../fleet/redis-defaults.ts";
 import { UPSTREAM_DEFAULTS } from "../upstream/client.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
 

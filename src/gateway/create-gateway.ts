@@ -73,8 +73,8 @@ import {
   useNoIntrospection,
   useReadOnlySessions,
 } from "./session/session-mode.ts";
+import { SessionRefused } from "./session/session-refused.ts";
 import { useAnswerRedaction } from "./session/use-answer-redaction.ts";
-import { SessionRefused } from "./session/verify-session.ts";
 import { ConversationStatusHub } from "./subscriptions/conversation-status-hub.ts";
 import { SubscriptionCounts, useSubscriptionBounds } from "./subscriptions/subscription-bounds.ts";
 

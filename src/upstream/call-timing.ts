@@ -4,41 +4,38 @@ const MAX_BACKOFF_MS = 1_000;
 
 /** One deadline per call: `timedOut` tells a timeout from the caller's own abort. */
 export interface Deadline {
-  timedOut: AbortSignal;
+  timedOut: Pick<AbortSignal, "aborted" | "reason">;
   combined: AbortSignal;
   expiresAt: number;
   dispose(): void;
 }
 
+/**
+ * What AbortSignal.any([callerSignal, timer]) would be, the caller's reason first, with one
+ * controller per call and one listener removed at the end, instead of a composite signal's weak
+ * references, or a second controller only to say that the timer fired.
+ */
 export function startDeadline(timeoutMs: number, callerSignal: AbortSignal | undefined): Deadline {
-  const timer = new AbortController();
-  const expiresAt = Date.now() + timeoutMs;
-  if (callerSignal === undefined) {
-    const handle = setTimeout(() => timer.abort(), timeoutMs);
-    return {
-      timedOut: timer.signal,
-      combined: timer.signal,
-      expiresAt,
-      dispose: () => clearTimeout(handle),
-    };
-  }
-  // What AbortSignal.any([callerSignal, timer.signal]) would be, the caller's reason first, with
-  // one listener removed at the end instead of a composite signal's weak references per call.
   const combined = new AbortController();
-  const onCallerAbort = () => combined.abort(callerSignal.reason);
+  const expiresAt = Date.now() + timeoutMs;
+  const timedOut: { aborted: boolean; reason: unknown } = { aborted: false, reason: undefined };
+  const onCallerAbort = () => combined.abort(callerSignal?.reason);
   const handle = setTimeout(() => {
-    timer.abort();
-    combined.abort(timer.signal.reason);
+    if (combined.signal.aborted) return;
+    // A reason of its own, as an AbortController's abort() without one gives: an AbortError.
+    combined.abort();
+    timedOut.aborted = true;
+    timedOut.reason = combined.signal.reason;
   }, timeoutMs);
-  if (callerSignal.aborted) onCallerAbort();
-  else callerSignal.addEventListener("abort", onCallerAbort, { once: true });
+  if (callerSignal?.aborted) onCallerAbort();
+  else callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
   return {
-    timedOut: timer.signal,
+    timedOut,
     combined: combined.signal,
     expiresAt,
     dispose: () => {
       clearTimeout(handle);
-      callerSignal.removeEventListener("abort", onCallerAbort);
+      callerSignal?.removeEventListener("abort", onCallerAbort);
     },
   };
 }

@@ -1,8 +1,9 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Dispatcher, Pool } from "undici";
+import { Pool } from "undici";
 import { backoffDelay, type Deadline, startDeadline } from "./call-timing.ts";
 import { DEFAULT_READING, type UpstreamReading } from "./conversation-reading.ts";
 import { UpstreamError } from "./errors.ts";
+import { exchange } from "./exchange.ts";
 import { createKeyHasher, KeyMemory } from "./key-memory.ts";
 import { type OperationCall, operationOf } from "./operations.ts";
 import type { RateLimit } from "./rate-limit.ts";
@@ -133,7 +134,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   });
   let closing: Promise<void> | undefined;
 
-  async function attempt<T>(
+  /** One attempt: its answer interpreted, or its failure with whether a retry may help. */
+  function attempt<T>(
     req: UpstreamRequest,
     path: string,
     describe: string,
@@ -154,27 +156,20 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     if (req.requestId !== undefined) headers["x-request-id"] = req.requestId;
     // `traceparent` when tracing is on (upstream-span.ts); empty otherwise.
     Object.assign(headers, traceHeaders);
-    let response: Dispatcher.ResponseData;
-    try {
-      response = await pool.request({
+    // Always read to the end (or fail, which destroys the socket's request): nothing dangles.
+    return exchange(
+      pool,
+      {
         method: req.method,
         path,
         headers,
-        body: req.body === undefined ? undefined : JSON.stringify(req.body),
-        signal: deadline.combined,
-      });
-    } catch (error) {
-      return fail(error);
-    }
-    let text: string;
-    try {
-      // Always read to the end (or fail, which destroys the stream): no body is left dangling.
-      text = await response.body.text();
-    } catch (error) {
-      return fail(error);
-    }
-    req.onAnswerRead?.(text.length);
-    return interpretResponse<T>(req, describe, response, text);
+        body: req.body === undefined ? null : JSON.stringify(req.body),
+      },
+      deadline.combined,
+    ).then((answer) => {
+      req.onAnswerRead?.(answer.text.length);
+      return interpretResponse<T>(req, describe, answer, answer.text);
+    }, fail);
   }
 
   /*
@@ -184,25 +179,13 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
    * swallows would never reach `onRateLimit`. Timeouts are not retried: the deadline spans the
    * whole call, retries and backoff included, and a retry is skipped when its backoff would
    * overrun it (the last real answer is reported instead of a TIMEOUT).
+   * One async function per call, key memory and retries together: each layer was a promise.
    */
   async function request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
     // A key the upstream rate-limited is answered here until its window resets: no call.
     const hash = req.keyHash ?? keyHash(req.authorization);
     const limited = keys.limited(hash);
     if (limited) throw limited;
-    try {
-      const response = await send<T>(req);
-      keys.learn(hash, { status: response.status });
-      return response;
-    } catch (error) {
-      if (error instanceof UpstreamError) {
-        keys.learn(hash, { status: error.status, error });
-      }
-      throw error;
-    }
-  }
-
-  async function send<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
     const path = `${prefix}${wirePath(req.path, req.query)}`;
     const describe = `${req.method} ${req.path}`;
     const deadline = startDeadline(timeoutMs, req.signal);
@@ -213,7 +196,10 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         const outcome = await inUpstreamSpan(req, (traceHeaders) =>
           attempt<T>(req, path, describe, deadline, traceHeaders),
         );
-        if ("response" in outcome) return outcome.response;
+        if ("response" in outcome) {
+          keys.learn(hash, { status: outcome.response.status });
+          return outcome.response;
+        }
         const delay = backoffDelay(retries, retryDelayMs);
         const mayRetry =
           retry &&
@@ -230,6 +216,11 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           throw toUnavailableError(error, { ...context, deadline: deadline.timedOut });
         }
       }
+    } catch (error) {
+      if (error instanceof UpstreamError) {
+        keys.learn(hash, { status: error.status, error });
+      }
+      throw error;
     } finally {
       deadline.dispose();
     }

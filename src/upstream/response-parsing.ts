@@ -76,7 +76,7 @@ export type AttemptOutcome<T> =
 export function interpretResponse<T>(
   req: Pick<UpstreamRequest, "authorization" | "onRateLimit">,
   describe: string,
-  response: Dispatcher.ResponseData,
+  response: Pick<Dispatcher.ResponseData, "statusCode" | "headers">,
   text: string,
 ): AttemptOutcome<T> {
   const { statusCode: status, headers } = response;

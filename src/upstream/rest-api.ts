@@ -28,7 +28,6 @@ import type { KeyHasher } from "./key-memory.ts";
 import {
   listOf,
   OPERATIONS,
-  type OperationCall,
   type OperationName,
   type RestOperation,
   routeOf,
@@ -156,7 +155,10 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
     return hash;
   };
 
-  /** Calls operation `name` with these path IDs (in the template's order). */
+  /**
+   * Calls operation `name` with these path IDs (in the template's order). One async function per
+   * call, from the proven-key wait to the call's report: each layer was a promise of its own.
+   */
   async function send<T>(
     name: OperationName,
     ids: readonly string[] = [],
@@ -167,39 +169,22 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
       await firstAnswer.promise;
     }
     started += 1;
-    try {
-      const row: RestOperation = OPERATIONS[name];
-      const encoded = ids.map((id) => encodeURIComponent(id));
-      return await request<T>({ row, ids: encoded }, pathOf(row, encoded), extra);
-    } finally {
-      answered = true;
-      firstAnswer?.resolve();
-    }
-  }
-
-  async function request<T>(
-    operation: OperationCall,
-    path: string,
-    extra: Pick<UpstreamRequest, "query" | "body">,
-  ): Promise<T> {
-    if (refusal) throw refusal;
-    call.onRequest?.();
-    const started = performance.now();
-    const { method } = operation.row;
-    const route = routeOf(operation.row);
-    const done = (status: string) =>
-      call.onCallDone?.({
-        route,
-        status,
-        seconds: (performance.now() - started) / 1000,
-      });
     // Joined to another operation's call, or answered by the read cache: not a call of ours.
     let shared: SharedHow | undefined;
+    let route: string | undefined;
+    let began = 0;
     try {
+      if (refusal) throw refusal;
+      const row: RestOperation = OPERATIONS[name];
+      const encoded = ids.map((id) => encodeURIComponent(id));
+      call.onRequest?.();
+      began = performance.now();
+      const called = routeOf(row);
+      route = called;
       const response = await client.request<T>({
-        method,
-        path,
-        operation,
+        method: row.method,
+        path: pathOf(row, encoded),
+        operation: { row, ids: encoded },
         ...extra,
         authorization: call.authorization,
         keyHash: hashOfKey(),
@@ -208,17 +193,27 @@ export function createRestApi(client: UpstreamClient, call: CallContext): RestAp
         // Counted as it happens, so a join shows in /metrics while its call is still out.
         onShared: (how) => {
           shared = how;
-          call.onCallShared?.({ route, how });
+          call.onCallShared?.({ route: called, how });
         },
         ...(call.requestId === undefined ? {} : { requestId: call.requestId }),
       });
-      if (!shared) done(String(response.status));
+      if (!shared) done(called, began, String(response.status));
       return response.body;
     } catch (error) {
-      if (!isAnsweredLocally(error) && !shared) done(outcomeOf(error));
+      // Neither a refusal before the call nor a local answer is a call of ours to report.
+      if (route !== undefined && !isAnsweredLocally(error) && !shared) {
+        done(route, began, outcomeOf(error));
+      }
       if (error instanceof UpstreamError && error.status === 401) refusal = error;
       throw error;
+    } finally {
+      answered = true;
+      firstAnswer?.resolve();
     }
+  }
+
+  function done(route: string, began: number, status: string): void {
+    call.onCallDone?.({ route, status, seconds: (performance.now() - began) / 1000 });
   }
 
   return {

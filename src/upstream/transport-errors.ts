@@ -56,7 +56,11 @@ function reasonOf(error: unknown): UnavailableReason | undefined {
  */
 export function toUnavailableError(
   error: unknown,
-  context: { request: string; callerSignal: AbortSignal | undefined; deadline: AbortSignal },
+  context: {
+    request: string;
+    callerSignal: AbortSignal | undefined;
+    deadline: Pick<AbortSignal, "aborted">;
+  },
 ): unknown {
   if (error instanceof UpstreamUnavailableError) return error;
   const reason: UnavailableReason | undefined = context.callerSignal?.aborted

@@ -8,7 +8,7 @@ import {
 } from "../../src/connections/cursor.ts";
 import { DEFAULT_MAX_SIZE } from "../../src/connections/types.ts";
 import { LEASE_MARGIN_MS } from "../../src/fleet/poller-lease.ts";
-import { FLEET_REDIS_DEFAULTS } from "../../src/fleet/redis.ts";
+import { FLEET_REDIS_DEFAULTS } from "../../src/fleet/redis-defaults.ts";
 import { SHARED_PER_LIST } from "../../src/gateway/admission/estimate-upstream-calls.ts";
 import { AST_BYTES_PER_CHARACTER } from "../../src/gateway/admission/text-caches.ts";
 import { MAX_KEY_BYTES } from "../../src/gateway/admission/use-key-bound.ts";

@@ -1,11 +1,13 @@
 import { createHash } from "node:crypto";
 import { NoSchemaIntrospectionCustomRule } from "graphql";
 import { createGraphQLError, type Plugin } from "graphql-yoga";
-import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { ERROR_CODES, type ErrorCode, gatewayError } from "../../errors.ts";
+import { rateLimiterFlexible } from "../../fleet/rate-limiter.ts";
 import type { DocumentFactsCache } from "../document-facts.ts";
 import { requestLevel } from "../http-status.ts";
-import { type Session, SessionRefused } from "./verify-session.ts";
+import { SessionRefused } from "./session-refused.ts";
+import type { Session } from "./verify-session.ts";
 
 export interface SessionModeOptions {
   /** Verifies the frontend's token (verify-session.ts). */
@@ -37,6 +39,7 @@ export function createSessionAuthorizer(
   /** The limit as createGateway resolved it, its default applied once there. */
   options: SessionModeOptions & { perSessionPerMinute: number },
 ) {
+  const { RateLimiterMemory, RateLimiterRes } = rateLimiterFlexible();
   const limiter =
     options.limiter ?? new RateLimiterMemory({ points: options.perSessionPerMinute, duration: 60 });
   return async function authorize(header: string | undefined): Promise<Authorized> {

@@ -7,6 +7,7 @@ import {
 } from "jose";
 import { bearerToken } from "../../upstream/authorization.ts";
 import { GATEWAY_DEFAULTS } from "../defaults.ts";
+import { SessionRefused } from "./session-refused.ts";
 
 /** Who a frontend's token says is calling. */
 export interface Session {
@@ -29,10 +30,7 @@ export interface SessionVerifierOptions {
   clockSkewSeconds?: number;
 }
 
-/** A token that fails any check: the message says which, never the token. */
-export class SessionRefused extends Error {
-  override readonly name = "SessionRefused";
-}
+export { SessionRefused };
 
 /**
  * Verifies a frontend's `Authorization: Bearer <JWT>` with jose: the signature (HS256 with the

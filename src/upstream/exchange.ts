@@ -1,0 +1,76 @@
+import type { IncomingHttpHeaders } from "node:http";
+import type { Dispatcher } from "undici";
+
+/** One HTTP exchange, its answer read whole. */
+export interface Exchanged {
+  statusCode: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+/**
+ * Sends one request and reads its answer whole into a string, straight from undici's dispatch
+ * handler: one promise per call, where `request()` and `body.text()` make an AsyncResource, a
+ * body stream and a consume promise for a body that is read whole anyway. The signal is followed
+ * as undici's `request()` follows it: an abort while the call waits for a connection takes effect
+ * when it gets one, and one while it runs aborts it. The pool's `maxResponseSize`, headers and
+ * body timeouts hold as for any dispatch.
+ */
+export function exchange(
+  dispatcher: Dispatcher,
+  options: Dispatcher.DispatchOptions,
+  signal: AbortSignal,
+): Promise<Exchanged> {
+  return new Promise<Exchanged>((resolve, reject) => {
+    let controller: Dispatcher.DispatchController | undefined;
+    let reason: Error | undefined;
+    let statusCode = 0;
+    let headers: IncomingHttpHeaders = {};
+    const chunks: Buffer[] = [];
+    let length = 0;
+    const onAbort = () => {
+      reason = signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason));
+      controller?.abort(reason);
+    };
+    const done = () => signal.removeEventListener("abort", onAbort);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+    try {
+      dispatcher.dispatch(options, {
+        onRequestStart(started) {
+          controller = started;
+          if (reason !== undefined) started.abort(reason);
+        },
+        onResponseStart(_controller, status, responseHeaders) {
+          // An informational answer (1xx) is followed by the real one.
+          if (status < 200) return;
+          statusCode = status;
+          headers = responseHeaders;
+        },
+        onResponseData(_controller, chunk) {
+          chunks.push(chunk);
+          length += chunk.length;
+        },
+        onResponseEnd() {
+          done();
+          resolve({ statusCode, headers, text: decode(chunks, length) });
+        },
+        onResponseError(_controller, error) {
+          done();
+          reject(error);
+        },
+      });
+    } catch (error) {
+      done();
+      reject(error);
+    }
+  });
+}
+
+/** UTF-8 without a leading byte-order mark, as undici's `body.text()` reads it. */
+function decode(chunks: Buffer[], length: number): string {
+  if (length === 0) return "";
+  const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, length);
+  const bom = body.length > 2 && body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf;
+  return body.toString("utf8", bom ? 3 : 0);
+}
