@@ -15,9 +15,8 @@ import {
   names,
   renameOnUpstream,
   takeReads,
-  wsClient,
 } from "./live-support.ts";
-import { LIVE, SUBSCRIPTION, start } from "./subscriptions-support.ts";
+import { LIVE, SUBSCRIPTION, start, wsClient } from "./subscriptions-support.ts";
 
 const AGENT_PATH = `/v1/agents/${AGENT_ID}`;
 

@@ -2,8 +2,8 @@ import { describe, expect, it, vi } from "vitest";
 import { manualClock } from "../support/clock.ts";
 import { WAIT_MS } from "../support/wait.ts";
 import { ACME } from "./harness.ts";
-import { AGENT_ID, followWs, LIVE_AGENT, wsClient } from "./live-support.ts";
-import { start } from "./subscriptions-support.ts";
+import { AGENT_ID, followWs, LIVE_AGENT } from "./live-support.ts";
+import { start, wsClient } from "./subscriptions-support.ts";
 
 const AGENT_PATH = `/v1/agents/${AGENT_ID}`;
 const HOUR_MS = 3_600_000;

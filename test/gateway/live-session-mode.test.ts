@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { ACME } from "./harness.ts";
-import { followWs, wsClient } from "./live-support.ts";
-import { start } from "./subscriptions-support.ts";
+import { followWs } from "./live-support.ts";
+import { start, wsClient } from "./subscriptions-support.ts";
 
 // Session mode's rules hold for live queries: trusted documents only, and every pushed result
 // redacted as a query's answer is.

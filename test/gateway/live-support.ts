@@ -1,7 +1,6 @@
 import { createClient as createSseClient } from "graphql-sse";
-import { type Client, createClient } from "graphql-ws";
+import type { Client } from "graphql-ws";
 import { expect, vi } from "vitest";
-import { WebSocket } from "ws";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { WAIT_MS } from "../support/wait.ts";
 import { ACME, type Harness } from "./harness.ts";
@@ -51,16 +50,6 @@ function following(iterable: AsyncIterableIterator<unknown>, stop: () => void): 
     ended,
     stop,
   };
-}
-
-export function wsClient(harness: Harness, authorization = ACME): Client {
-  return createClient({
-    url: `${harness.url.replace(/^http/, "ws")}/graphql`,
-    webSocketImpl: WebSocket,
-    connectionParams: { Authorization: authorization },
-    retryAttempts: 0,
-    lazy: true,
-  });
 }
 
 export function followWs(

@@ -1,24 +1,21 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Client, createClient } from "graphql-ws";
+import type { Client } from "graphql-ws";
 import { describe, expect, it, vi } from "vitest";
-import { WebSocket } from "ws";
 import { manualClock } from "../support/clock.ts";
 import { WAIT_MS } from "../support/wait.ts";
 import { sendJson, startRecordingUpstream } from "../upstream/recording-upstream.ts";
-import { ACME, GLOBEX, type Harness, startHarness } from "./harness.ts";
-import { LIVE, type Payload, SUBSCRIPTION, start, takePolls } from "./subscriptions-support.ts";
+import { GLOBEX, type Harness, startHarness } from "./harness.ts";
+import {
+  LIVE,
+  type Payload,
+  SUBSCRIPTION,
+  start,
+  takePolls,
+  wsClient,
+} from "./subscriptions-support.ts";
 
 // Subscriptions within bounds, over graphql-ws: per socket, per key and per
 // instance, each event resolved once per selection, within a per-event upstream budget.
-
-function wsClient(harness: Harness, authorization = ACME): Client {
-  return createClient({
-    url: `${harness.url.replace(/^http/, "ws")}/graphql`,
-    webSocketImpl: WebSocket,
-    connectionParams: { Authorization: authorization },
-    retryAttempts: 0,
-  });
-}
 
 interface Followed {
   payloads: Payload[];

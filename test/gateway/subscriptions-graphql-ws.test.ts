@@ -3,7 +3,7 @@ import { createClient } from "graphql-ws";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { manualClock } from "../support/clock.ts";
-import { ACME, GLOBEX, type Harness } from "./harness.ts";
+import { ACME, GLOBEX } from "./harness.ts";
 import {
   errorCodes,
   expectWholeCall,
@@ -18,19 +18,10 @@ import {
   updates,
   walkCall,
   within,
+  wsClient,
 } from "./subscriptions-support.ts";
 
 describe.concurrent("Subscription.conversationStatus over graphql-ws", () => {
-  function wsClient(harness: Harness, authorization = ACME) {
-    return createClient({
-      url: `${harness.url.replace(/^http/, "ws")}/graphql`,
-      webSocketImpl: WebSocket,
-      connectionParams: { Authorization: authorization },
-      retryAttempts: 0,
-      lazy: true,
-    });
-  }
-
   it("follows a live call and completes after the call has ended", async ({ onTestFinished }) => {
     // Started 0.2 s before: walked on the sandbox's clock to durations 1, then 2 and ended.
     const callDurationMs = 2_000;

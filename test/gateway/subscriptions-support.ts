@@ -1,5 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { type Client, createClient } from "graphql-ws";
 import { expect, vi } from "vitest";
+import { WebSocket } from "ws";
 import type { GatewayOptions } from "../../src/gateway/create-gateway.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import type { SandboxOptions } from "../../src/sandbox/server.ts";
@@ -301,4 +303,15 @@ export function expectWholeCall(
 
 export function errorCodes(payload: Payload | undefined): unknown[] {
   return (payload?.errors ?? []).map((error) => error.extensions?.code);
+}
+
+/** A graphql-ws client of the harness's gateway, with `authorization` (Acme's by default). */
+export function wsClient(harness: Harness, authorization = ACME): Client {
+  return createClient({
+    url: `${harness.url.replace(/^http/, "ws")}/graphql`,
+    webSocketImpl: WebSocket,
+    connectionParams: { Authorization: authorization },
+    retryAttempts: 0,
+    lazy: true,
+  });
 }
