@@ -1,6 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { connect } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createClient } from "graphql-ws";
 import { afterEach, describe, expect, it } from "vitest";
@@ -8,6 +7,7 @@ import { WebSocket } from "ws";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 import { ACME } from "../gateway/harness.ts";
+import { connectError } from "../support/connect.ts";
 
 // The real entry point as a child process, against a slow upstream: a SIGTERM must let what is
 // in flight finish, end live subscriptions with SHUTTING_DOWN, and exit 0.
@@ -47,21 +47,6 @@ async function urlOf(stdout: () => string): Promise<string> {
 }
 
 /** The error code of a fresh TCP connection to the URL's port (fetch might reuse a socket). */
-async function connectError(url: string): Promise<string | undefined> {
-  const port = Number(new URL(url).port);
-  const socket = connect(port, "127.0.0.1");
-  try {
-    await once(socket, "connect");
-    // A connection from the port to itself (TCP's simultaneous open, possible only while
-    // nothing listens there, the kernel having picked that free port as the source): refused.
-    return socket.localPort === port ? "ECONNREFUSED" : undefined;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code;
-  } finally {
-    socket.destroy();
-  }
-}
-
 const post = (url: string, query: string) =>
   fetch(url, {
     method: "POST",
@@ -146,7 +131,7 @@ describe("SIGTERM drains the gateway", () => {
     gateway.child.kill("SIGTERM");
     await until(() => gateway.stdout().includes("draining"), "the drain to start");
     // No new connection is accepted while draining.
-    expect(await connectError(url)).toBe("ECONNREFUSED");
+    expect(await connectError(Number(new URL(url).port))).toBe("ECONNREFUSED");
 
     const answers = await Promise.all([...writes, ...reads]);
     for (const [index, answer] of answers.entries()) {
@@ -205,6 +190,6 @@ describe("SIGTERM drains the gateway", () => {
     await npm.exited;
     await until(() => npm.stdout().includes("drained, exiting"), "the gateway to drain");
     // The gateway itself is gone, not left serving as an orphan.
-    expect(await connectError(url)).toBe("ECONNREFUSED");
+    expect(await connectError(Number(new URL(url).port))).toBe("ECONNREFUSED");
   }, 120_000);
 });

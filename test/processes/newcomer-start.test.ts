@@ -1,7 +1,8 @@
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { connect, createServer } from "node:net";
+import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
+import { connectError } from "../support/connect.ts";
 import { scriptPerTest } from "../support/scripts.ts";
 import { closedPortUrl } from "../upstream/recording-upstream.ts";
 
@@ -91,13 +92,6 @@ describe("errors at start-up that say what to do", () => {
     npm.kill("SIGTERM");
     await exited;
     await new Promise((resolve) => setTimeout(resolve, 200));
-    const socket = connect(port, "127.0.0.1");
-    const refused = await once(socket, "connect").then(
-      // A connection from the port to itself is possible only while nothing listens there.
-      () => (socket.localPort === port ? "ECONNREFUSED" : "connected"),
-      (error: NodeJS.ErrnoException) => error.code,
-    );
-    socket.destroy();
-    expect(refused).toBe("ECONNREFUSED");
+    expect(await connectError(port)).toBe("ECONNREFUSED");
   }, 120_000);
 });
