@@ -84,7 +84,10 @@ export class UpstreamUsage {
 /** The schema's context, plus what the gateway's plugins keep per operation. */
 export interface GatewayContext extends SchemaContext {
   readonly usage: UpstreamUsage;
-  /** Aborts every upstream call of the operation (its deadline: use-operation-deadline.ts). */
+  /**
+   * Aborts every upstream call of the operation: at its deadline (use-operation-deadline.ts), or
+   * when its caller goes away, the first reason kept.
+   */
   readonly operation: AbortController;
   /** Sent upstream as `X-Request-Id`, answered in the response header and error extensions. */
   readonly requestId: string;
@@ -197,6 +200,10 @@ export function createContext(
     if (batch) batch.usage = usage;
   }
   const operation = new AbortController();
+  // The caller's going away aborts the operation, whichever comes first keeping its reason, as
+  // AbortSignal.any would: one signal for every call, no composite signal per operation.
+  if (signal?.aborted) operation.abort(signal.reason);
+  else signal?.addEventListener("abort", () => operation.abort(signal.reason), { once: true });
   const bypassesCache = /\bno-cache\b/i.test(request?.headers.get("cache-control") ?? "");
   // Every attempt and every answer of this operation's calls counts against its usage.
   const send: SendUpstream = (req) =>
@@ -223,7 +230,7 @@ export function createContext(
   const api = createRestApi(upstream, {
     authorization: authorization ?? "",
     keyHash: deps.keyHash,
-    signal: signal ? AbortSignal.any([signal, operation.signal]) : operation.signal,
+    signal: operation.signal,
     onRequest: usage.recordCall,
     onRateLimit: usage.recordRateLimit,
     requestId,
