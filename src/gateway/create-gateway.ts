@@ -13,7 +13,6 @@ import { schema } from "../schema/index.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { withKeyConcurrency } from "../upstream/key-concurrency.ts";
 import { createKeyHasher, type KeyHasher } from "../upstream/key-memory.ts";
-import { RATE_LIMIT_HEADERS } from "../upstream/rate-limit.ts";
 import { createMemoryReadCache } from "../upstream/read-cache.ts";
 import { withSharing } from "../upstream/sharing.ts";
 import { boundedParserCaches } from "./admission/text-caches.ts";
@@ -41,12 +40,19 @@ import {
   type GatewayContext,
   useBatchUsage,
 } from "./execution/context.ts";
+import { createPreparedLane, type Handover } from "./execution/prepared-lane.ts";
 import { useCompiledExecution } from "./execution/use-compiled-execution.ts";
 import { useIncrementalDelivery } from "./execution/use-incremental-delivery.ts";
 import { useOperationDeadline } from "./execution/use-operation-deadline.ts";
 import { useUpstreamReport } from "./execution/use-upstream-report.ts";
 import { createFleetState, type FleetOptions } from "./fleet-state.ts";
+import { corsFor } from "./http/cors.ts";
 import { createFastPath, type FastPath } from "./http/fast-path.ts";
+import {
+  FAST_PATH_MAX_KEPT_TEXT,
+  FAST_PATH_TEXT_BYTES,
+  FAST_PATH_TEXTS,
+} from "./http/fast-path-eligibility.ts";
 import { renderGraphiQLPage, useGraphiQLAssets } from "./http/graphiql-page.ts";
 import { type RequestIdContext, requestIdOf, useRequestId } from "./http/request-id.ts";
 import { useBatchRefusal } from "./http/use-batch-refusal.ts";
@@ -62,10 +68,14 @@ import { registerLiveMetrics } from "./live/live-metrics.ts";
 import type { LiveTimers } from "./live/live-throttle.ts";
 import { useLiveQueries } from "./live/use-live-queries.ts";
 import { maskError, maskSessionError } from "./mask-error.ts";
-import { createGatewayLogger } from "./observability/logger.ts";
+import { createGatewayLogger, nameRequestScope } from "./observability/logger.ts";
 import { GatewayMetrics } from "./observability/metrics.ts";
 import { useOperationSpans } from "./observability/tracing.ts";
-import { type MetricsAccess, useMetrics } from "./observability/use-metrics.ts";
+import {
+  type MetricsAccess,
+  startOperationMeter,
+  useMetrics,
+} from "./observability/use-metrics.ts";
 import { declaredPipeline } from "./pipeline.ts";
 import {
   createSessionAuthorizer,
@@ -82,7 +92,10 @@ import { SubscriptionCounts, useSubscriptionBounds } from "./subscriptions/subsc
  * yoga's server context as the gateway types it: whatever the adapter puts there, the request's
  * ID, and the usage its operations share. One per request, handed to every hook.
  */
-export type GatewayServerContext = Record<string, unknown> & RequestIdContext & BatchUsageContext;
+export type GatewayServerContext = Record<string, unknown> &
+  RequestIdContext &
+  BatchUsageContext &
+  Pick<Handover, "preparedContext">;
 
 export interface GatewayOptions {
   upstream: UpstreamClient;
@@ -273,11 +286,53 @@ export function createGateway(options: GatewayOptions): Gateway {
         perSessionPerMinute,
       })
     : undefined;
+  // Session tokens and trusted documents are rarer set-ups: they keep yoga's path alone.
+  const fastPathOn = !options.session && !options.persistedDocuments?.trustedOnly;
+  const compiledExecution = useCompiledExecution({
+    after: options.compileAfter ?? GATEWAY_DEFAULTS.compileAfter,
+    compileMsPerSecond: options.compileMsPerSecond ?? GATEWAY_DEFAULTS.compileMsPerSecond,
+    documents,
+    onRun: (how) => metrics.compiledRuns.inc({ how }),
+  });
+  const preparedLane = createPreparedLane({
+    enabled: fastPathOn,
+    schema,
+    documents,
+    compiled: compiledExecution,
+    deadlineMs: operationDeadlineMs,
+    texts: {
+      max: FAST_PATH_TEXTS,
+      maxBytes: FAST_PATH_TEXT_BYTES,
+      maxTextBytes: FAST_PATH_MAX_KEPT_TEXT,
+    },
+    requestIdOf: (request) => {
+      const requestId = requestIdOf(request as Request);
+      nameRequestScope(requestId);
+      return requestId;
+    },
+    meter: () => {
+      const meter = startOperationMeter(metrics, "query");
+      return { done: () => meter.done(undefined) };
+    },
+    onAnswered: () => {
+      metrics.compiledRuns.inc({ how: "compiled" });
+      metrics.preparedAnswers.inc();
+    },
+    // As the context factory below makes it for a request without a session.
+    contextFor: (request, requestId) =>
+      createContext(
+        dependencies,
+        authorizationFrom(request.headers.get("authorization")),
+        request.signal,
+        requestId,
+        request as Request,
+      ),
+  });
   const fastPath = createFastPath({
     maxRequestBytes,
     maxTokens,
-    // Session tokens and trusted documents are rarer set-ups: they keep yoga's path alone.
-    enabled: !options.session && !options.persistedDocuments?.trustedOnly,
+    enabled: fastPathOn,
+    lane: preparedLane,
   });
 
   const session = options.session;
@@ -350,14 +405,11 @@ export function createGateway(options: GatewayOptions): Gateway {
         "request-id": "every answer on a stream names its request ID",
       },
     },
+    { name: "compiled-execution", plugin: compiledExecution },
     {
-      name: "compiled-execution",
-      plugin: useCompiledExecution({
-        after: options.compileAfter ?? GATEWAY_DEFAULTS.compileAfter,
-        compileMsPerSecond: options.compileMsPerSecond ?? GATEWAY_DEFAULTS.compileMsPerSecond,
-        documents,
-        onRun: (how) => metrics.compiledRuns.inc({ how }),
-      }),
+      name: "prepared-lane",
+      plugin: preparedLane.plugin,
+      after: { "compiled-execution": "the lane runs only what compiled execution compiled" },
     },
     {
       name: "operation-spans",
@@ -473,7 +525,15 @@ export function createGateway(options: GatewayOptions): Gateway {
     // Session mode forwards no upstream text it cannot vouch for (docs/security.md).
     maskedErrors: { maskError: options.session ? maskSessionError : maskError },
     // Over graphql-ws there is no Fetch request: the key comes in the connection params.
-    context: async ({ request, connectionParams, requestId: serverRequestId, batchUsage }) => {
+    context: async ({
+      request,
+      connectionParams,
+      requestId: serverRequestId,
+      batchUsage,
+      preparedContext,
+    }) => {
+      // An operation the prepared lane began and handed over: its reads are reused, not made again.
+      if (preparedContext) return preparedContext;
       const header = authorizationFrom(
         request?.headers.get("authorization") ?? authorizationParam(connectionParams),
       );
@@ -525,27 +585,4 @@ export function createGateway(options: GatewayOptions): Gateway {
     keyHash,
     documentFacts: documents,
   });
-}
-
-/**
- * CORS without credentials: the key travels in the Authorization header, never in a cookie, so
- * no origin needs `Access-Control-Allow-Credentials`. With "*" a page's origin is answered as
- * itself (whatwg-node's way of saying any); a listed origin is answered as itself; any other
- * origin, and the `null` origin of sandboxed frames and local files, gets no CORS headers at
- * all, so its page cannot read the answer.
- */
-function corsFor(origins: readonly string[]) {
-  const common = {
-    credentials: false,
-    // Browsers may read the rate-limit figures the gateway forwards.
-    exposedHeaders: [...Object.values(RATE_LIMIT_HEADERS), "Retry-After", "X-Request-Id"],
-  };
-  const anyOrigin = origins.includes("*");
-  return (request: Request) => {
-    const origin = request.headers.get("origin");
-    if (origin === null || origin === "null") return false as const;
-    if (!anyOrigin && !origins.includes(origin)) return false as const;
-    // Two entries: whatwg-node then answers the request's origin with `Vary: Origin`.
-    return { ...common, origin: [origin, "*"] };
-  };
 }

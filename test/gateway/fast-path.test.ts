@@ -1,74 +1,16 @@
-import { request, type ServerResponse } from "node:http";
+import type { ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { startRecordingUpstream } from "../upstream/recording-upstream.ts";
 import { ACME, FAST_PATH, type Harness, startHarness } from "./harness.ts";
+import { type Answer, type Sent, send } from "./raw-http.ts";
 
 // The same requests to a gateway with the node:http fast path and to one without it (yoga's own
 // adapter): each answer must be the same, byte for byte, but for its Date. Each gateway has its
 // own sandbox, so the rate-limit figures of both count the same requests.
 const MAX_REQUEST_BYTES = 4096;
 const RATE_LIMIT = 5;
-
-interface Answer {
-  status: number;
-  /** Raw header lines in order, Date and Keep-Alive's timing left out. */
-  headers: string[];
-  body: string;
-}
-
-interface Sent {
-  method?: "GET" | "POST";
-  path?: string;
-  headers?: Record<string, string>;
-  body?: string;
-  /** Sent in chunks without a Content-Length. */
-  chunked?: boolean;
-}
-
-function send(base: string, sent: Sent): Promise<Answer> {
-  const url = new URL(sent.path ?? "/graphql", base);
-  const body = sent.body ?? "";
-  return new Promise((resolve, reject) => {
-    const outgoing = request(
-      {
-        host: url.hostname,
-        port: url.port,
-        path: url.pathname + url.search,
-        method: sent.method ?? "POST",
-        headers: {
-          ...(sent.method === "GET" || sent.chunked
-            ? {}
-            : { "content-length": String(Buffer.byteLength(body)) }),
-          ...sent.headers,
-        },
-      },
-      (response) => {
-        let text = "";
-        response.setEncoding("utf8");
-        response.on("data", (chunk: string) => {
-          text += chunk;
-        });
-        response.on("end", () => {
-          const headers: string[] = [];
-          for (let i = 0; i < response.rawHeaders.length; i += 2) {
-            const name = response.rawHeaders[i] as string;
-            if (name.toLowerCase() !== "date")
-              headers.push(`${name}: ${response.rawHeaders[i + 1]}`);
-          }
-          resolve({ status: response.statusCode ?? 0, headers, body: text });
-        });
-      },
-    );
-    outgoing.on("error", reject);
-    if (sent.method === "GET") outgoing.end();
-    else if (sent.chunked) {
-      outgoing.write(body.slice(0, 5));
-      outgoing.end(body.slice(5));
-    } else outgoing.end(body);
-  });
-}
 
 const json = (extra: Record<string, string> = {}) => ({
   "content-type": "application/json",

@@ -42,6 +42,12 @@ export const MAX_COMPILED_FIELDS = 500;
  */
 export type CompiledRun = "compiled" | "recomputed" | "interpreted";
 
+/** The compiled queries of the documents yoga has run. */
+export interface CompiledQueries {
+  /** The operation's compiled query once it has been compiled; undefined before, or never. */
+  compiledOf(document: DocumentNode, operationName: string | null): CompiledQuery | undefined;
+}
+
 /** What is known of one document: how often it ran, and its compiled operations once compiled. */
 interface DocumentState {
   runs: number;
@@ -66,7 +72,7 @@ interface DocumentState {
  *   (fragments expanded) is never compiled, and compiling spends at most `compileMsPerSecond`
  *   on average; past it, queries run on graphql-js, as they would without this plugin.
  */
-export function useCompiledExecution(options: CompiledExecutionOptions): Plugin {
+export function useCompiledExecution(options: CompiledExecutionOptions): Plugin & CompiledQueries {
   const documents = new WeakMap<DocumentNode, DocumentState>();
   const now = options.now ?? performance.now.bind(performance);
   const perSecond = options.compileMsPerSecond;
@@ -114,6 +120,9 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
   }
 
   return {
+    compiledOf(document, operationName) {
+      return documents.get(document)?.compiled.get(operationName ?? "") ?? undefined;
+    },
     onExecute({ args, executeFn, setExecuteFn }) {
       if (options.after <= 0) return;
       const facts = options.documents.of(args.document);

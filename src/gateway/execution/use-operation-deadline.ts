@@ -18,21 +18,27 @@ export function useOperationDeadline(options: OperationDeadlineOptions): Plugin 
   return {
     onExecute({ args }) {
       const { operation } = args.contextValue as unknown as GatewayContext;
-      const timer = setTimeout(
-        () => operation.abort(new OperationDeadlineExceeded(deadlineMs)),
-        deadlineMs,
-      );
-      timer.unref();
+      const stop = startOperationDeadline(operation, deadlineMs);
       return {
         onExecuteDone({ result }) {
           if (!(Symbol.asyncIterator in result)) {
-            clearTimeout(timer);
+            stop();
             return undefined;
           }
           // Deferred parts are still part of the operation: the deadline holds until the last.
-          return { onEnd: () => clearTimeout(timer) };
+          return { onEnd: stop };
         },
       };
     },
   };
+}
+
+/** Aborts the operation's calls at its deadline; the function returned stops the clock. */
+export function startOperationDeadline(operation: AbortController, deadlineMs: number): () => void {
+  const timer = setTimeout(
+    () => operation.abort(new OperationDeadlineExceeded(deadlineMs)),
+    deadlineMs,
+  );
+  timer.unref();
+  return () => clearTimeout(timer);
 }

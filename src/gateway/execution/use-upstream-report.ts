@@ -33,7 +33,8 @@ export function useUpstreamReport(documents: DocumentFactsCache): Plugin<Gateway
   };
 }
 
-function withReport(
+/** The result with its report (both paths that execute report with this: yoga's and the prepared lane). */
+export function withReport(
   result: ExecutionResult,
   context: GatewayContext,
   operation: OperationDefinitionNode | undefined,

@@ -29,15 +29,16 @@ export interface Eligibility {
   operationKindOf(text: string, operationName: string | null): string | undefined;
 }
 
-/** Text the fast path's per-text cache keeps in all, and the largest text it keeps. */
+/** Text the fast path's per-text caches keep in all, how many texts, and the largest text kept. */
 export const FAST_PATH_TEXT_BYTES = 8 * 1024 * 1024;
+export const FAST_PATH_TEXTS = 1000;
 export const FAST_PATH_MAX_KEPT_TEXT = 64 * 1024;
 
 export function createEligibility(maxTokens: number): Eligibility {
   // Per document text, bounded in count and in the text kept (an attacker's texts evict each
   // other); false where the text does not parse.
   const known = new LRUCache<string, Kinds | false>({
-    max: 1000,
+    max: FAST_PATH_TEXTS,
     maxSize: FAST_PATH_TEXT_BYTES,
     // A large text is judged again each time, never kept (docs/limits.md).
     maxEntrySize: FAST_PATH_MAX_KEPT_TEXT,

@@ -32,6 +32,25 @@ export interface FastPathOptions {
   maxTokens: number;
   /** False in session mode and trusted-documents-only mode: every request goes to yoga. */
   enabled: boolean;
+  /**
+   * Asked first (execution/prepared-lane.ts): answers a query yoga has validated and compiled, and
+   * says whether it did; what it leaves in the server context is yoga's to reuse.
+   */
+  lane?: {
+    serve(
+      request: BufferedJsonRequest,
+      params: LaneParams,
+      res: ServerResponse,
+      serverContext: Record<string, unknown>,
+    ): Promise<boolean>;
+  };
+}
+
+/** The body of a request the fast path read: one operation's parameters. */
+interface LaneParams {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
 }
 
 export interface FastPath {
@@ -134,6 +153,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
 
   async function run(
     request: BufferedJsonRequest,
+    params: LaneParams,
     req: IncomingMessage,
     res: ServerResponse,
     waitUntil: Fallback["waitUntil"],
@@ -141,6 +161,13 @@ export function createFastPath(options: FastPathOptions): FastPath {
     const c = core as Core;
     // The context the adapter gives yoga for a node:http request.
     const serverContext: Record<string, unknown> = { req, res, waitUntil };
+    if (options.lane) {
+      try {
+        if (await options.lane.serve(request, params, res, serverContext)) return;
+      } catch {
+        // yoga answers it, as it answers anything the lane does not: the same throw, its way.
+      }
+    }
     let response: Response | undefined;
     // One payload for every onRequest hook (the adapter builds one per hook): each hook sees the
     // request and handler the ones before it set. Every hook reads the URL (the metrics path).
@@ -216,9 +243,13 @@ export function createFastPath(options: FastPathOptions): FastPath {
           const url = `http://${req.headers.host}${req.url}`;
           const request = new BufferedJsonRequest(url, headers, parsed, disconnectSignal(res));
           onServed?.();
-          run(request, req, res, fallback.waitUntil).catch((error: unknown) => {
-            c.logger.error(`Unexpected error while handling request: ${(error as Error).message}`);
-          });
+          run(request, parsed as unknown as LaneParams, req, res, fallback.waitUntil).catch(
+            (error: unknown) => {
+              c.logger.error(
+                `Unexpected error while handling request: ${(error as Error).message}`,
+              );
+            },
+          );
         }),
       );
     },

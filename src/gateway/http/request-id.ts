@@ -28,9 +28,9 @@ export interface RequestIdContext {
 export function useRequestId(): Plugin<Record<string, never>, RequestIdContext> {
   return {
     onRequest({ request, serverContext }) {
-      const requestId = requestIdOf(request);
-      serverContext.requestId = requestId;
-      nameRequestScope(requestId);
+      // The prepared lane named a request it hands over to yoga already: one ID per request.
+      serverContext.requestId ??= requestIdOf(request);
+      nameRequestScope(serverContext.requestId);
     },
     onResponse({ response, serverContext }) {
       if (serverContext.requestId) response.headers.set("x-request-id", serverContext.requestId);

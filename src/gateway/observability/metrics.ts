@@ -40,6 +40,11 @@ export class GatewayMetrics {
     "Queries by how they ran: compiled, recomputed (the compiled run met an error, graphql-js answered) or interpreted.",
     ["how"],
   );
+  readonly preparedAnswers = this.counter(
+    "voicegraph_prepared_answers_total",
+    "Queries answered by the prepared lane: validated and compiled before, run without yoga's request machinery.",
+    [],
+  );
   readonly subscriptions = new Gauge({
     name: "voicegraph_active_subscriptions",
     help: "Subscriptions being served now.",

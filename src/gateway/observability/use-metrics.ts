@@ -41,14 +41,13 @@ export function useMetrics(
     onExecute({ args }) {
       const type =
         documents.of(args.document).operation(args.operationName)?.operation ?? "unknown";
-      const stop = metrics.operationSeconds.startTimer({ type });
+      const meter = startOperationMeter(metrics, type);
       return {
         onExecuteDone({ result }) {
           if (isAsyncIterable(result)) {
-            return { onEnd: () => stop() };
+            return { onEnd: () => meter.timer() };
           }
-          stop();
-          metrics.operations.inc({ type, outcome: outcomeOf(result.errors) });
+          meter.done(result.errors);
           return undefined;
         },
       };
@@ -65,6 +64,21 @@ export function useMetrics(
           return { onEnd: () => metrics.subscriptions.dec() };
         },
       };
+    },
+  };
+}
+
+/**
+ * One operation's figures: its time from now, and its count by outcome once it is done. Both
+ * paths that execute (yoga's, and the prepared lane) measure an operation with this.
+ */
+export function startOperationMeter(metrics: GatewayMetrics, type: string) {
+  const timer = metrics.operationSeconds.startTimer({ type });
+  return {
+    timer,
+    done(errors: ReadonlyArray<GraphQLError> | undefined) {
+      timer();
+      metrics.operations.inc({ type, outcome: outcomeOf(errors) });
     },
   };
 }

@@ -1,0 +1,249 @@
+import type { ServerResponse } from "node:http";
+import type { DocumentNode, ExecutionArgs, ExecutionResult, GraphQLSchema } from "graphql";
+import type { Plugin } from "graphql-yoga";
+import { LRUCache } from "lru-cache";
+import { tracingIsOn } from "../../upstream/upstream-span.ts";
+import type { DocumentFactsCache } from "../document-facts.ts";
+import { stringifyWithHttpStatus } from "../http-status.ts";
+import type { GatewayContext } from "./context.ts";
+import type { CompiledQueries } from "./use-compiled-execution.ts";
+import { startOperationDeadline } from "./use-operation-deadline.ts";
+import { withReport } from "./use-upstream-report.ts";
+
+/** A judge of the pipeline (admission's refuse-before-running shape): its refusal, or undefined. */
+type Judge = (args: ExecutionArgs) => ExecutionResult | undefined;
+
+/**
+ * Every plugin of the pipeline, and what the prepared lane does in its place for the requests it
+ * serves (a JSON POST of a query yoga has validated and compiled, from a non-browser client, with
+ * no directive on the operation). A plugin added to the pipeline must say here what the lane
+ * does about it: test/structure/prepared-lane.test.ts fails until it does.
+ */
+export const LANE_ACCOUNTS_FOR: Readonly<Record<string, string>> = {
+  "fast-path": "the lane is a step of the fast path: only requests the fast path serves",
+  "batch-refusal": "one operation per request: the fast path takes no batch",
+  "landing-page": "answers GET only",
+  metrics: "the operation's time and outcome are recorded with the plugin's startOperationMeter",
+  "csrf-prevention": "a JSON POST is no simple request: the fast path takes only JSON",
+  "graphiql-assets": "answers GET only",
+  "no-body-echo": "acts on an error only: the lane answers no error",
+  "request-size-limit": "the fast path reads only a body declared within the limit",
+  "request-id": "the ID is taken with the plugin's requestIdOf and named in the log scope",
+  "batch-usage": "one operation per request: its context holds its own usage",
+  "sse-single-connection": "answers its own endpoint only",
+  "compiled-execution": "the lane runs the query compiled there, and nothing else",
+  "operation-spans": "the lane stands aside while tracing is on",
+  "persisted-documents": "the fast path takes no extensions: no persisted query reaches the lane",
+  "incremental-delivery": "a document with @defer or @stream is never prepared",
+  readiness: "answers its own endpoint only",
+  "execution-cancellation": "the operation follows the client's signal through its context",
+  "operation-limits": "a validation rule: the lane serves only texts yoga validated",
+  "well-formed-input": "its judge runs; its document check ran when yoga validated the text",
+  "operation-deadline": "the deadline is started with startOperationDeadline",
+  "key-bound": "its judge runs",
+  "read-only-sessions": "session mode keeps the lane off",
+  "answer-redaction": "session mode keeps the lane off",
+  "no-introspection": "a validation rule; an introspective document is never prepared",
+  "variable-errors": "its judge runs",
+  "input-rules": "its judge runs",
+  "cost-limit": "its judge runs",
+  "api-key-gate": "its judge runs",
+  "upstream-report": "the result is reported with withReport",
+  "subscription-bounds": "queries only",
+  "live-queries": "an operation with a directive (@live) is never prepared",
+  "http-status-in-errors": "the answer is serialised with stringifyWithHttpStatus",
+  "prepared-lane": "the lane itself: it learns the texts yoga validated",
+};
+
+/** The request the fast path read: what the lane needs of it. */
+export interface LaneRequest {
+  readonly headers: Headers;
+  readonly signal: AbortSignal;
+}
+
+export interface PreparedLaneOptions {
+  /** Off in session mode and trusted-documents-only mode (as the fast path is). */
+  enabled: boolean;
+  schema: GraphQLSchema;
+  documents: DocumentFactsCache;
+  compiled: CompiledQueries;
+  deadlineMs: number;
+  /** The prepared texts kept: as many, and as long, as the fast path's own per-text cache. */
+  texts: { max: number; maxBytes: number; maxTextBytes: number };
+  /** The request's ID, as the request-id plugin takes it, with the log scope named by it. */
+  requestIdOf(request: LaneRequest): string;
+  /** The operation's context, as yoga's context factory makes it for this request. */
+  contextFor(request: LaneRequest, requestId: string): GatewayContext;
+  /** The operation's metrics, as the metrics plugin starts them; told when it is done. */
+  meter(): { done(): void };
+  /** Told of each answer the lane writes. */
+  onAnswered(): void;
+}
+
+export interface PreparedLane {
+  /** Learns the documents yoga validated and ran: goes in the pipeline. */
+  readonly plugin: Plugin;
+  /**
+   * Answers the request if it is the lane's, and says so. Otherwise it answers nothing and
+   * leaves in `serverContext` what yoga must reuse: the request's ID, and the operation's
+   * context when an operation began (its reads are not made twice).
+   */
+  serve(
+    request: LaneRequest,
+    params: LaneParams,
+    res: ServerResponse,
+    serverContext: Handover,
+  ): Promise<boolean>;
+}
+
+export interface LaneParams {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+/** What the lane hands yoga when it does not answer (create-gateway.ts's context factory reads it). */
+export interface Handover {
+  requestId?: string;
+  preparedContext?: GatewayContext;
+}
+
+/**
+ * The prepared lane (docs/operations.md, "The prepared lane"): a query whose text yoga has
+ * validated, and whose operation it has compiled, runs again without yoga's request and response
+ * machinery: every judge of the pipeline, the deadline, the compiled query, the report and the
+ * metrics, then the answer written straight to the socket. It answers only a result without an
+ * error, as yoga would answer it (test/gateway/prepared-lane.property.test.ts compares them);
+ * anything else (a refusal, an error, a throw) goes to yoga with the same context, whose reads
+ * hand back what the lane read, so yoga answers it and nothing goes upstream twice.
+ */
+export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
+  // By text, bounded as the fast path's own per-text cache is.
+  const prepared = new LRUCache<string, DocumentNode>({
+    max: options.texts.max,
+    maxSize: options.texts.maxBytes,
+    maxEntrySize: options.texts.maxTextBytes,
+    sizeCalculation: (_document, text) => Math.max(1, text.length),
+  });
+  let judges: Judge[] = [];
+
+  const plugin: Plugin = {
+    onYogaInit({ yoga }) {
+      // Every judge of yoga's plugins, in yoga's order (plugins added by plugins included).
+      const plugins = (yoga as unknown as { plugins: Array<{ judge?: unknown } | undefined> })
+        .plugins;
+      judges = plugins.flatMap((p) => (typeof p?.judge === "function" ? [p.judge as Judge] : []));
+    },
+    onExecute({ args }) {
+      if (!options.enabled) return;
+      const query = (args.contextValue as { params?: { query?: unknown } }).params?.query;
+      if (typeof query !== "string" || prepared.has(query)) return;
+      if (preparable(args.document, args.operationName ?? null)) prepared.set(query, args.document);
+    },
+  };
+
+  /** A query with no directive on its operation, no @defer/@stream and no introspection. */
+  function preparable(document: DocumentNode, operationName: string | null): boolean {
+    const facts = options.documents.of(document);
+    const operation = facts.operation(operationName);
+    return (
+      operation?.operation === "query" &&
+      !operation.directives?.length &&
+      !facts.incremental &&
+      !facts.introspective
+    );
+  }
+
+  async function serve(
+    request: LaneRequest,
+    params: LaneParams,
+    res: ServerResponse,
+    handover: Handover,
+  ): Promise<boolean> {
+    if (!options.enabled) return false;
+    const document = prepared.get(params.query);
+    if (document === undefined) return false;
+    const operationName = params.operationName ?? null;
+    const facts = options.documents.of(document);
+    const operation = facts.operation(operationName);
+    const compiled = options.compiled.compiledOf(document, operationName);
+    if (operation === undefined || compiled === undefined || !preparable(document, operationName)) {
+      return false;
+    }
+    const mediaType = answeredMediaType(request.headers.get("accept"));
+    if (mediaType === undefined || tracingIsOn()) return false;
+    const requestId = options.requestIdOf(request);
+    handover.requestId = requestId;
+    const context = options.contextFor(request, requestId);
+    const variableValues = params.variables ?? undefined;
+    const args: ExecutionArgs = {
+      schema: options.schema,
+      document,
+      operationName,
+      variableValues,
+      contextValue: context,
+    };
+    for (const judge of judges) {
+      if (judge(args) !== undefined) return false;
+    }
+    // From here on an operation runs: yoga, if it answers, reuses its context and its reads.
+    handover.preparedContext = context;
+    const meter = options.meter();
+    const stopDeadline = startOperationDeadline(context.operation, options.deadlineMs);
+    let result: ExecutionResult;
+    try {
+      result = (await compiled.query(undefined, context, variableValues)) as ExecutionResult;
+    } finally {
+      stopDeadline();
+    }
+    if (result.errors?.length) return false;
+    meter.done();
+    options.onAnswered();
+    const reported = withReport(result, context, operation);
+    const http = reported.extensions?.http as { headers?: Record<string, string> } | undefined;
+    const body = stringifyWithHttpStatus(reported, requestId);
+    if (res.closed || res.destroyed || res.writableEnded) return true;
+    res.writeHead(200, {
+      // As yoga writes them, name for name (test/gateway/fast-path.test.ts compares raw bytes).
+      "Content-Type": `${mediaType}; charset=utf-8`,
+      ...http?.headers,
+      "content-length": Buffer.byteLength(body),
+      "x-request-id": requestId,
+    });
+    res.end(body);
+    return true;
+  }
+
+  return { plugin, serve };
+}
+
+/** The media types yoga answers a whole result in, in the order it tries them. */
+const REGULAR_MEDIA_TYPES = ["application/graphql-response+json", "application/json"] as const;
+
+/**
+ * The media type yoga's result processor answers a whole result in for this Accept header
+ * (graphql-yoga's result-processor/accept.js and use-result-processor.js, which it does not
+ * export): UTF-8 types only, the last match winning over the reversed list; undefined where it
+ * would answer 406. The property test holds the two to the same answer.
+ */
+export function answeredMediaType(accept: string | null): string | undefined {
+  const asked = (accept || "*/*").replace(/\s/g, "").toLowerCase().split(",");
+  const types: string[] = [];
+  for (const item of asked) {
+    const [type, ...parameters] = item.split(";");
+    if (type === undefined) continue;
+    const charset = parameters.find((p) => p.includes("charset=")) ?? "charset=utf-8";
+    if (charset === "charset=utf-8") types.push(type);
+  }
+  let chosen: string | undefined;
+  for (const type of types.reverse()) {
+    const [askedMain, askedSub] = type.split("/");
+    for (const candidate of REGULAR_MEDIA_TYPES) {
+      const [main, sub] = candidate.split("/");
+      if ((askedMain === "*" || askedMain === main) && (askedSub === "*" || askedSub === sub)) {
+        chosen = candidate;
+      }
+    }
+  }
+  return chosen;
+}
