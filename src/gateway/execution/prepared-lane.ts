@@ -227,6 +227,11 @@ const REGULAR_MEDIA_TYPES = ["application/graphql-response+json", "application/j
  * would answer 406. The property test holds the two to the same answer.
  */
 export function answeredMediaType(accept: string | null): string | undefined {
+  // What most clients send, answered without the walk (the same answers as the walk's).
+  if (accept === null || accept === "" || accept === "*/*") return "application/json";
+  if (accept === "application/json" || accept === "application/graphql-response+json") {
+    return accept;
+  }
   const asked = (accept || "*/*").replace(/\s/g, "").toLowerCase().split(",");
   const types: string[] = [];
   for (const item of asked) {
