@@ -12,7 +12,7 @@ import { createFleetWriteVersion } from "../fleet/write-version.ts";
 import { schema } from "../schema/index.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { withKeyConcurrency } from "../upstream/key-concurrency.ts";
-import { createKeyHasher, type KeyHasher } from "../upstream/key-memory.ts";
+import { createKeyHasher, hashesPerConnection, type KeyHasher } from "../upstream/key-memory.ts";
 import { createMemoryReadCache } from "../upstream/read-cache.ts";
 import { withSharing } from "../upstream/sharing.ts";
 import { boundedParserCaches } from "./admission/text-caches.ts";
@@ -196,6 +196,8 @@ export function createGateway(options: GatewayOptions): Gateway {
   // Per gateway, never per process: two gateways of one process share no state (with a fleet,
   // every instance's hasher is keyed alike by CURSOR_SECRET).
   const keyHash = createKeyHasher(options.fleet ? options.cursorSecret : undefined);
+  // A connection's operations usually carry one key: its hash is worked out once per connection.
+  const keyHashOn = hashesPerConnection(keyHash);
   const documents = createDocumentFacts();
   const bounds = resolveBounds(options.bounds);
   const cacheTtlS = options.sharing?.cacheTtlS ?? GATEWAY_DEFAULTS.upstreamCacheTtlS;
@@ -319,13 +321,15 @@ export function createGateway(options: GatewayOptions): Gateway {
       metrics.preparedAnswers.inc();
     },
     // As the context factory below makes it for a request without a session.
-    contextFor: (request, requestId) =>
+    contextFor: (request, requestId, connection) =>
       createContext(
         dependencies,
         authorizationFrom(request.headers.get("authorization")),
         request.signal,
         requestId,
         request as Request,
+        undefined,
+        keyHashOn(connection),
       ),
   });
   const fastPath = createFastPath({
@@ -531,6 +535,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       requestId: serverRequestId,
       batchUsage,
       preparedContext,
+      req,
     }) => {
       // An operation the prepared lane began and handed over: its reads are reused, not made again.
       if (preparedContext) return preparedContext;
@@ -547,6 +552,7 @@ export function createGateway(options: GatewayOptions): Gateway {
         requestId,
         request,
         batchUsage,
+        keyHashOn((req as { socket?: object } | undefined)?.socket),
       );
       return authorized ? { ...context, session: authorized.session } : context;
     },

@@ -36,6 +36,26 @@ export function createKeyHasher(secret?: string): KeyHasher {
     createHmac("sha256", hashSecret).update(normalizedKey(authorization)).digest("base64url");
 }
 
+/**
+ * `hasher` remembered per connection: a connection's requests usually carry one key, and its
+ * hash is worked out once for the connection instead of once per operation. Only the last key
+ * of each connection is kept, beside the connection, for as long as it lives: no key is ever a
+ * map's key, and no connection can reach another's entry.
+ */
+export function hashesPerConnection(hasher: KeyHasher): (connection?: object) => KeyHasher {
+  const last = new WeakMap<object, { authorization: string; hash: string }>();
+  return (connection) => {
+    if (connection === undefined) return hasher;
+    return (authorization) => {
+      const known = last.get(connection);
+      if (known?.authorization === authorization) return known.hash;
+      const hash = hasher(authorization);
+      last.set(connection, { authorization, hash });
+      return hash;
+    };
+  };
+}
+
 export interface KeyMemoryOptions {
   /** Keys remembered at most (least recently used forgotten); default 10 000. */
   capacity?: number;

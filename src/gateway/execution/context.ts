@@ -193,6 +193,8 @@ export function createContext(
   request?: Request,
   /** Where the operations of one HTTP request share their usage (useBatchUsage). */
   batch?: BatchUsageContext["batchUsage"],
+  /** How this operation names its key: the gateway's hasher, or one kept per connection. */
+  keyHash: KeyHasher = deps.keyHash,
 ): GatewayContext {
   let usage = batch?.usage;
   if (usage === undefined) {
@@ -229,7 +231,7 @@ export function createContext(
   };
   const api = createRestApi(upstream, {
     authorization: authorization ?? "",
-    keyHash: deps.keyHash,
+    keyHash,
     signal: operation.signal,
     onRequest: usage.recordCall,
     onRateLimit: usage.recordRateLimit,

@@ -72,8 +72,8 @@ export interface PreparedLaneOptions {
   texts: { max: number; maxBytes: number; maxTextBytes: number };
   /** The request's ID, as the request-id plugin takes it, with the log scope named by it. */
   requestIdOf(request: LaneRequest): string;
-  /** The operation's context, as yoga's context factory makes it for this request. */
-  contextFor(request: LaneRequest, requestId: string): GatewayContext;
+  /** The operation's context, as yoga's context factory makes it for this request and connection. */
+  contextFor(request: LaneRequest, requestId: string, connection?: object): GatewayContext;
   /** The operation's metrics, as the metrics plugin starts them; told when it is done. */
   meter(): { done(): void };
   /** Told of each answer the lane writes. */
@@ -174,7 +174,7 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
     if (mediaType === undefined || tracingIsOn()) return false;
     const requestId = options.requestIdOf(request);
     handover.requestId = requestId;
-    const context = options.contextFor(request, requestId);
+    const context = options.contextFor(request, requestId, res.socket ?? undefined);
     const variableValues = params.variables ?? undefined;
     const args: ExecutionArgs = {
       schema: options.schema,
