@@ -12,7 +12,7 @@ import { listOf } from "../upstream/operations.ts";
 import { Agent } from "./agent.ts";
 import { builder } from "./builder.ts";
 import { connectionArgs } from "./connection-args.ts";
-import { Contact } from "./contact.ts";
+import { Contact, contactStats } from "./contact.ts";
 import type { SchemaContext } from "./context.ts";
 import { CONVERSATION_BY_ID_CALLS, loadConversationsById } from "./conversation-by-id.ts";
 import {
@@ -153,7 +153,7 @@ function startItemLoads(
     }
   }
   if (agents.size > 0) void Agent.getDataloader(context).loadMany([...agents]);
-  if (contacts.size > 0) void Contact.getDataloader(context).loadMany([...contacts]);
+  for (const contact of contacts) void contactStats(context, contact);
   return agents.size + contacts.size > 0;
 }
 

@@ -300,3 +300,33 @@ describe("a page's item loads, started with the page", () => {
     );
   });
 });
+
+describe("a contact whose stats fail", () => {
+  oneHarnessPerFile(NO_NEW_CALLS);
+
+  it("fails only its own items' stats, with one call for it", async () => {
+    const failing = "cnt_acme_aiko";
+    harness.sandbox.injectFault({ path: `/v1/contacts/${failing}/stats`, status: 404, times: 1 });
+    const response = await harness.graphql(ConversationContactStatsDocument, {
+      first: 30,
+      filter: THIRTY_CONVERSATIONS,
+    });
+
+    const nodes = response.body.data?.conversations?.nodes ?? [];
+    expect(nodes.map((node) => node.contact?.id)).toEqual(CONTACTS_OF_THIRTY);
+    for (const [index, node] of nodes.entries()) {
+      if (node.contact?.id === failing) expect(node.contact.stats, `${index}`).toBeNull();
+      else expect(node.contact?.stats, `${index}`).toMatchObject({ contactId: node.contact?.id });
+    }
+    const failedPaths = (response.body.errors ?? []).map((error) => error.path?.join("."));
+    expect(failedPaths).toEqual(
+      CONTACTS_OF_THIRTY.flatMap((id, index) =>
+        id === failing ? [`conversations.nodes.${index}.contact.stats`] : [],
+      ),
+    );
+    const requests = harness.takeUpstreamRequests();
+    expect(sorted(requests.slice(1))).toEqual(
+      sorted([...new Set(CONTACTS_OF_THIRTY)].map((id) => `GET /v1/contacts/${id}/stats`)),
+    );
+  });
+});
