@@ -9,7 +9,7 @@ import {
 } from "../upstream/enums.ts";
 import type { JsonObject } from "../upstream/json.ts";
 import { listOf } from "../upstream/operations.ts";
-import { Agent } from "./agent.ts";
+import { Agent, agentOf } from "./agent.ts";
 import { builder } from "./builder.ts";
 import { connectionArgs } from "./connection-args.ts";
 import { Contact, contactStats } from "./contact.ts";
@@ -65,7 +65,9 @@ Conversation.implement({
       description:
         "The agent in the conversation, loaded with one GET per distinct agent; null when the upstream names none.",
       extensions: { ...callsOf("getAgent"), sharedByItems: true },
-      resolve: (c) => c.agentId ?? null,
+      // A string ID through the one promise per agent; anything else as the loader reads it.
+      resolve: (c, _args, context) =>
+        typeof c.agentId === "string" ? agentOf(context, c.agentId) : (c.agentId ?? null),
     }),
     contact: t.field({
       type: Contact,
@@ -152,7 +154,7 @@ function startItemLoads(
       contacts.add(node.contactId);
     }
   }
-  if (agents.size > 0) void Agent.getDataloader(context).loadMany([...agents]);
+  for (const agent of agents) void agentOf(context, agent);
   for (const contact of contacts) void contactStats(context, contact);
   return agents.size + contacts.size > 0;
 }
