@@ -146,6 +146,9 @@ function startItemLoads(
   loads: ItemLoads,
 ): boolean {
   if (!loads.agent && !loads.contactStats) return false;
+  // A page holding an item that is not an object fails as a whole, and graphql-js stops at that
+  // item: its items' fields make their own loads then, none started ahead of them.
+  if (edges.some(({ node }) => typeof node !== "object" || node === null)) return false;
   const agents = new Set<string>();
   const contacts = new Set<string>();
   for (const { node } of edges) {
