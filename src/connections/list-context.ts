@@ -1,3 +1,4 @@
+import { MAX_ID_LENGTH } from "../upstream/ids.ts";
 import { type CursorPlace, decodeCursor, encodeCursor, listDigest } from "./cursor.ts";
 import { cursorMismatch } from "./errors.ts";
 import type { Connection, Edge, ListSource, PageForm } from "./types.ts";
@@ -13,6 +14,8 @@ export interface ListContext<T> {
    * selects only `nodes` (or `edges { node }`) reads none of them.
    */
   edge(node: T, place: () => CursorPlace): Edge<T>;
+  /** `edge` for the item at `position` of a position-form list: one object per item, no closure. */
+  positionEdge(node: T, form: "page" | "offset", position: number): Edge<T>;
   /** Decodes a client cursor; CURSOR_MISMATCH when it belongs to another list or filters. */
   verify(raw: string, argument: "after" | "before"): CursorPlace;
 }
@@ -29,7 +32,7 @@ export function createListContext<T>(source: ListSource<T>, maxSize: number): Li
   };
   const issue = (place: CursorPlace) =>
     encodeCursor(source.cursorKey, digestFor(place.form), place);
-  return {
+  const list: ListContext<T> = {
     source,
     maxSize,
     issue,
@@ -43,6 +46,9 @@ export function createListContext<T>(source: ListSource<T>, maxSize: number): Li
         },
       };
     },
+    positionEdge(node, form, position) {
+      return new PositionEdge(node, form, position, list);
+    },
     verify(raw, argument) {
       const { digest, place } = decodeCursor(source.cursorKey, raw, argument);
       // The cursor's own form is checked, not the assumed one: a list whose upstream turned out
@@ -51,6 +57,38 @@ export function createListContext<T>(source: ListSource<T>, maxSize: number): Li
       return place;
     },
   };
+  return list;
+}
+
+/** A position-form edge; its place (and the item ID it remembers) is read with its cursor. */
+class PositionEdge<T> implements Edge<T> {
+  node: T;
+  readonly #form: "page" | "offset";
+  readonly #position: number;
+  readonly #list: ListContext<T>;
+  #cursor: string | undefined;
+
+  constructor(node: T, form: "page" | "offset", position: number, list: ListContext<T>) {
+    this.node = node;
+    this.#form = form;
+    this.#position = position;
+    this.#list = list;
+  }
+
+  get cursor(): string {
+    this.#cursor ??= this.#list.issue({
+      form: this.#form,
+      position: this.#position,
+      id: itemIdOf(this.#list, this.node),
+    });
+    return this.#cursor;
+  }
+}
+
+/** The ID a cursor remembers: none when the item has no usable one. */
+function itemIdOf<T>(list: ListContext<T>, node: T): string | null {
+  const id = list.source.itemId(node);
+  return typeof id === "string" && id.length <= MAX_ID_LENGTH ? id : null;
 }
 
 /**

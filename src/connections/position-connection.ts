@@ -1,4 +1,3 @@
-import { MAX_ID_LENGTH } from "../upstream/ids.ts";
 import { invalidConnectionArgument } from "./errors.ts";
 import type { PositionAnswer } from "./list-answer.ts";
 import { type ListContext, pageInfoOf } from "./list-context.ts";
@@ -106,9 +105,8 @@ function connectionOf<T>(
   const { start, nodes } = run;
   const end = start + nodes.length;
   const total = reader.total ?? null;
-  const edges = nodes.map((node, offset) =>
-    list.edge(node, () => ({ form: reader.form, position: start + offset, id: idOf(list, node) })),
-  );
+  const form = reader.form;
+  const edges = nodes.map((node, offset) => list.positionEdge(node, form, start + offset));
   return {
     edges,
     pageInfo: pageInfoOf(edges, {
@@ -119,12 +117,6 @@ function connectionOf<T>(
     }),
     totalCount: total,
   };
-}
-
-/** The ID a cursor remembers: none when the item has no usable one. */
-function idOf<T>(list: ListContext<T>, node: T): string | null {
-  const id = list.source.itemId(node);
-  return typeof id === "string" && id.length <= MAX_ID_LENGTH ? id : null;
 }
 
 /**

@@ -86,6 +86,33 @@ Agent.implement({
   }),
 });
 
+/**
+ * An agent by ID for the items that name it (a conversation's or a campaign's agent): one promise
+ * per agent and operation, through the Agent loader, where a DataLoader cache hit costs each item
+ * a promise, a closure and the adoption of the cached promise. `forgetAgent` drops both the
+ * loader's entry and this one, so a write is read afresh after it.
+ */
+const agentsById = createContextCache(
+  (_context: SchemaContext) => new Map<string, Promise<AgentDto>>(),
+);
+
+export function agentOf(context: SchemaContext, id: string): Promise<AgentDto> {
+  const byId = agentsById(context);
+  let agent = byId.get(id);
+  if (agent === undefined) {
+    agent = Agent.getDataloader(context).load(id);
+    agent.catch(() => {});
+    byId.set(id, agent);
+  }
+  return agent;
+}
+
+/** After a write to the agent: the next read of it in this operation GETs it again. */
+export function forgetAgent(context: SchemaContext, id: string): void {
+  Agent.getDataloader(context).clear(id);
+  agentsById(context).delete(id);
+}
+
 export const AgentConnection = builder.connectionObject(
   {
     type: Agent,
@@ -233,7 +260,7 @@ builder.mutationFields((t) => ({
     resolve: async (_root, { id, input }, context) => {
       const agent = await context.api.updateAgent(assertId("agent", id), agentBody(input));
       // The update answer has no `status`: a later selection of it must GET the agent afresh.
-      Agent.getDataloader(context).clear(agent.id);
+      forgetAgent(context, agent.id);
       return { agent };
     },
   }),

@@ -24,6 +24,22 @@ export interface SchemaTypes {
   DefaultNodeNullability: false;
 }
 
+/**
+ * A node's global ID: the upstream's prefixed ID as it is. An upstream item without an ID is an
+ * invalid answer, never the ID "undefined" (Pothos hands over String(id): a missing, null or
+ * object ID arrives as one of these words).
+ */
+export function encodeNodeId(typename: string, id: string | number | bigint): string {
+  const text = String(id);
+  if (text !== "" && text !== "undefined" && text !== "null" && text !== "[object Object]") {
+    return text;
+  }
+  throw new UpstreamUnavailableError(
+    "INVALID_RESPONSE",
+    `The upstream answered ${/^[AEIOU]/.test(typename) ? "an" : "a"} ${typename} without an ID.`,
+  );
+}
+
 export const builder = new SchemaBuilder<SchemaTypes>({
   plugins: [RelayPlugin, DataloaderPlugin],
   defaultFieldNullability: false,
@@ -57,15 +73,7 @@ export const builder = new SchemaBuilder<SchemaTypes>({
       description: "The platform's prefixed ID, which is also the object's global ID.",
     },
     // The upstream's prefixed IDs are already globally unique: they ARE the global IDs.
-    // An upstream item without an ID is an invalid answer, never the ID "undefined" (Pothos hands
-    // over String(id): a missing, null or object ID arrives as one of these words).
-    encodeGlobalID: (typename, id) => {
-      if (!["", "undefined", "null", "[object Object]"].includes(String(id))) return String(id);
-      throw new UpstreamUnavailableError(
-        "INVALID_RESPONSE",
-        `The upstream answered ${/^[AEIOU]/.test(typename) ? "an" : "a"} ${typename} without an ID.`,
-      );
-    },
+    encodeGlobalID: encodeNodeId,
     decodeGlobalID: (globalID) => ({ typename: typenameForId(globalID) ?? "", id: globalID }),
     // `node`/`nodes` are defined in node.ts, to report a bad ID per item instead of per field.
     nodeQueryOptions: false,

@@ -3,7 +3,7 @@ import type { CampaignDto } from "../upstream/dto.ts";
 import { CAMPAIGN_STATUSES } from "../upstream/enums.ts";
 import type { JsonObject } from "../upstream/json.ts";
 import { listOf } from "../upstream/operations.ts";
-import { Agent } from "./agent.ts";
+import { Agent, agentOf } from "./agent.ts";
 import { builder } from "./builder.ts";
 import { forwardConnectionArgs } from "./connection-args.ts";
 import { assertId, idRule } from "./ids.ts";
@@ -46,7 +46,8 @@ Campaign.implement({
       nullable: true,
       description: "The campaign's agent, loaded with one GET; null when the upstream names none.",
       extensions: { ...callsOf("getAgent"), sharedByItems: true },
-      resolve: (c) => c.agentId ?? null,
+      resolve: (c, _args, context) =>
+        typeof c.agentId === "string" ? agentOf(context, c.agentId) : (c.agentId ?? null),
     }),
     totalRows: carriedFields(t).int("totalRows", "How many rows the campaign holds"),
     completedRows: carriedFields(t).int("completedRows", "How many rows have been completed"),

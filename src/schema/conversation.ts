@@ -1,3 +1,4 @@
+import type { GraphQLResolveInfo } from "graphql";
 import { resolveConnection } from "../connections/resolve-connection.ts";
 import { upstreamOriginal } from "../upstream/conversation-reading.ts";
 import type { ConversationDto, ListConversationsQuery } from "../upstream/dto.ts";
@@ -8,10 +9,10 @@ import {
 } from "../upstream/enums.ts";
 import type { JsonObject } from "../upstream/json.ts";
 import { listOf } from "../upstream/operations.ts";
-import { Agent } from "./agent.ts";
+import { Agent, agentOf } from "./agent.ts";
 import { builder } from "./builder.ts";
 import { connectionArgs } from "./connection-args.ts";
-import { Contact } from "./contact.ts";
+import { Contact, contactStats } from "./contact.ts";
 import type { SchemaContext } from "./context.ts";
 import { CONVERSATION_BY_ID_CALLS, loadConversationsById } from "./conversation-by-id.ts";
 import {
@@ -20,6 +21,7 @@ import {
   ConversationStatus,
 } from "./conversation-enums.ts";
 import { ConversationFilter, pinned, toQuery } from "./conversation-filter.ts";
+import { type ItemLoads, itemLoadsOf } from "./item-loads.ts";
 import { enumOrNull } from "./load-each.ts";
 import { nodeByIdQuery } from "./node-by-id.ts";
 import { listKey, readOnce } from "./read-once.ts";
@@ -63,7 +65,9 @@ Conversation.implement({
       description:
         "The agent in the conversation, loaded with one GET per distinct agent; null when the upstream names none.",
       extensions: { ...callsOf("getAgent"), sharedByItems: true },
-      resolve: (c) => c.agentId ?? null,
+      // A string ID through the one promise per agent; anything else as the loader reads it.
+      resolve: (c, _args, context) =>
+        typeof c.agentId === "string" ? agentOf(context, c.agentId) : (c.agentId ?? null),
     }),
     contact: t.field({
       type: Contact,
@@ -92,12 +96,13 @@ export const ConversationConnection = builder.connectionObject(
   { name: "ConversationEdge", description: "A conversation and its cursor in the list." },
 );
 
-function listConversations(
+async function listConversations(
   context: SchemaContext,
   query: ListConversationsQuery,
   args: Parameters<typeof resolveConnection>[1],
+  info: GraphQLResolveInfo,
 ) {
-  return resolveConnection<ConversationDto>(
+  const connection = await resolveConnection<ConversationDto>(
     {
       name: "conversations",
       ...listSourceOf("listConversations"),
@@ -113,6 +118,48 @@ function listConversations(
     },
     args,
   );
+  if (startItemLoads(context, connection.edges, itemLoadsOf(info))) await afterWritesQueued();
+  return connection;
+}
+
+/**
+ * Two turns of the event loop: the loads just started are dispatched at the end of this one, and
+ * the client writes a request on a reused connection in the check phase after it is made (undici
+ * checks the idle socket first). Resolving the page's items before then would hold those writes
+ * back by the whole walk of the items, whose answers are not needed until the calls come back.
+ */
+async function afterWritesQueued(): Promise<void> {
+  for (let turn = 0; turn < 2; turn += 1) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+}
+
+/**
+ * Starts the loads the page's items will make (agents, contact stats) as soon as the items are
+ * known, in the loaders the items' fields read from: the items then find them there. Keys are
+ * the ones the fields would load (a string agent ID, a non-empty string contact ID). Whether any
+ * load was asked for.
+ */
+function startItemLoads(
+  context: SchemaContext,
+  edges: ReadonlyArray<{ node: ConversationDto }>,
+  loads: ItemLoads,
+): boolean {
+  if (!loads.agent && !loads.contactStats) return false;
+  // A page holding an item that is not an object fails as a whole, and graphql-js stops at that
+  // item: its items' fields make their own loads then, none started ahead of them.
+  if (edges.some(({ node }) => typeof node !== "object" || node === null)) return false;
+  const agents = new Set<string>();
+  const contacts = new Set<string>();
+  for (const { node } of edges) {
+    if (loads.agent && typeof node.agentId === "string") agents.add(node.agentId);
+    if (loads.contactStats && typeof node.contactId === "string" && node.contactId !== "") {
+      contacts.add(node.contactId);
+    }
+  }
+  for (const agent of agents) void agentOf(context, agent);
+  for (const contact of contacts) void contactStats(context, contact);
+  return agents.size + contacts.size > 0;
 }
 
 // Two requests cover any window; `last` without `before` may need a third (docs/connections.md).
@@ -132,8 +179,8 @@ builder.queryFields((t) => ({
     description: `The organization's conversations, filtered (GET /v1/conversations, paged by limit and offset; ${listOf("listConversations").defaultSize} a page by default).`,
     args: { ...connectionArgs(t.arg), filter: t.arg({ type: ConversationFilter }) },
     extensions: connectionField,
-    resolve: (_root, { filter, ...args }, context) =>
-      listConversations(context, toQuery(filter), args),
+    resolve: (_root, { filter, ...args }, context, info) =>
+      listConversations(context, toQuery(filter), args, info),
   }),
 }));
 
@@ -148,8 +195,8 @@ for (const [parent, field, noun] of [
       description: `The ${noun}'s conversations: the conversation list filtered by this ${noun}.`,
       args: { ...connectionArgs(t.arg), filter: t.arg({ type: ConversationFilter }) },
       extensions: connectionField,
-      resolve: (owner, { filter, ...args }, context) =>
-        listConversations(context, pinned(toQuery(filter), field, owner.id), args),
+      resolve: (owner, { filter, ...args }, context, info) =>
+        listConversations(context, pinned(toQuery(filter), field, owner.id), args, info),
     }),
   );
 }

@@ -12,15 +12,19 @@ import "./node.ts";
 import { GraphQLDeferDirective, GraphQLStreamDirective } from "@graphql-tools/utils";
 import { GraphQLLiveDirective } from "@n1ru4l/graphql-live-query";
 import { specifiedDirectives } from "graphql";
-import { builder } from "./builder.ts";
+import { builder, encodeNodeId } from "./builder.ts";
+import { resolveNodeIdsAtOnce } from "./sync-ids.ts";
 
 // `@defer` and `@stream` are part of the schema, so codegen and clients validate documents that
 // use them against the committed SDL; the gateway serves them incrementally.
-export const schema = builder.toSchema({
-  directives: [
-    ...specifiedDirectives,
-    GraphQLDeferDirective,
-    GraphQLStreamDirective,
-    GraphQLLiveDirective,
-  ],
-});
+export const schema = resolveNodeIdsAtOnce(
+  builder.toSchema({
+    directives: [
+      ...specifiedDirectives,
+      GraphQLDeferDirective,
+      GraphQLStreamDirective,
+      GraphQLLiveDirective,
+    ],
+  }),
+  encodeNodeId,
+);

@@ -1,5 +1,5 @@
 import type { JsonObject } from "../upstream/json.ts";
-import { Agent } from "./agent.ts";
+import { Agent, forgetAgent } from "./agent.ts";
 import { builder } from "./builder.ts";
 import { assertId, assertIdLength, idRule } from "./ids.ts";
 import { RAW_ANSWER, rawField } from "./shared-fields.ts";
@@ -51,7 +51,7 @@ builder.mutationField("assignPhoneNumber", (t) =>
         phoneNumberId: assertIdLength(input.phoneNumberId, "input.phoneNumberId"),
         agentId,
       });
-      Agent.getDataloader(context).clear(agentId);
+      forgetAgent(context, agentId);
       return { phoneNumberId: input.phoneNumberId, agentId, raw };
     },
   }),

@@ -44,22 +44,34 @@ export function upstreamOriginal<T>(read: T): unknown {
 /**
  * One conversation (a list item, or operation 8's status view) in the one shape the schema reads:
  * `agentId`/`contactId` and a duration in seconds. Anything else is left as the upstream sent it,
- * and a value that is not an object is left for the schema's own checks.
+ * and a value that is not an object is left for the schema's own checks. An object already in
+ * that shape (flat IDs, seconds) is the read itself: no copy for the upstream that writes so.
  */
 export function readConversation<T>(raw: T, reading: UpstreamReading): T {
   if (!isJsonObject(raw)) return raw;
+  const agentId = referenceId(raw, "agent");
+  const contactId = referenceId(raw, "contact");
+  const duration = "duration" in raw ? seconds(raw.duration, reading) : undefined;
+  const same =
+    (agentId === undefined || raw.agentId === agentId) &&
+    (contactId === undefined || raw.contactId === contactId) &&
+    duration === raw.duration;
+  if (same) return raw;
   const read: JsonObject = { ...raw };
-  for (const name of ["agent", "contact"] as const) {
-    const id = referenceId(raw, name);
-    if (id !== undefined) read[`${name}Id`] = id;
-  }
-  if ("duration" in raw) read.duration = seconds(raw.duration, reading);
+  if (agentId !== undefined) read.agentId = agentId;
+  if (contactId !== undefined) read.contactId = contactId;
+  if ("duration" in raw) read.duration = duration;
   Object.defineProperty(read, ORIGINAL, { value: raw, enumerable: false });
   return read as T;
 }
 
-/** A list answer with each of its `items` read by `readConversation`; the envelope untouched. */
+/**
+ * A list answer with each of its `items` read by `readConversation`; the envelope untouched, and
+ * the answer itself when no item needed reading.
+ */
 export function readConversationList<T>(raw: T, reading: UpstreamReading): T {
   if (!isJsonObject(raw) || !Array.isArray(raw.items)) return raw;
-  return { ...raw, items: raw.items.map((item) => readConversation(item, reading)) } as T;
+  const items = raw.items.map((item) => readConversation(item, reading));
+  if (items.every((item, index) => item === (raw.items as unknown[])[index])) return raw;
+  return { ...raw, items } as T;
 }

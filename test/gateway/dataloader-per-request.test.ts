@@ -246,3 +246,87 @@ describe("per-request DataLoaders over the sandbox", () => {
     );
   });
 });
+
+// A page starts its items' agent and stats loads as soon as it is read (src/schema/item-loads.ts):
+// never a load its selection does not make, never one twice.
+describe("a page's item loads, started with the page", () => {
+  oneHarnessPerFile(NO_NEW_CALLS);
+  const distinctContacts = [...new Set(CONTACTS_OF_THIRTY)];
+  const statsCalls = distinctContacts.map((id) => `GET /v1/contacts/${id}/stats`);
+
+  it("loads nothing a directive leaves out, nor stats a contact without them does not ask", async () => {
+    for (const selection of [
+      "contact { stats @skip(if: true) }",
+      "contact @include(if: $no) { stats }",
+      "... @include(if: $no) { agent { id } contact { stats } }",
+      "contact { id }",
+    ]) {
+      const no = selection.includes("$no") ? ", $no: Boolean = false" : "";
+      const query = `query($filter: ConversationFilter${no}) {
+        conversations(first: 30, filter: $filter) { nodes { id ${selection} } }
+      }`;
+      const response = await harness.graphql(query, { filter: THIRTY_CONVERSATIONS });
+      expect(response.body.errors, selection).toBeUndefined();
+      expect(harness.takeUpstreamRequests(), selection).toEqual([THIRTY_CONVERSATIONS_LIST]);
+    }
+  });
+
+  it("loads each agent and contact once through fragments, edges and a pinned list", async () => {
+    const query = `query($filter: ConversationFilter) {
+      agent(id: "${SEED_IDS.acmeAgent}") {
+        conversations(first: 3) { edges { node { ...Item } } }
+      }
+      conversations(first: 30, filter: $filter) { nodes { ... on Conversation { ...Item } } }
+    }
+    fragment Item on Conversation { agent { name } contact { id stats } }`;
+    const response = await harness.graphql(query, { filter: THIRTY_CONVERSATIONS });
+
+    expect(response.body.errors).toBeUndefined();
+    const nodes = (
+      response.body.data as { conversations: { nodes: { contact: { id: string } }[] } }
+    ).conversations.nodes;
+    expect(nodes.map((node) => node.contact.id)).toEqual(CONTACTS_OF_THIRTY);
+    const calls = harness.takeUpstreamRequests();
+    const seconds = calls.filter((call) => !call.startsWith("GET /v1/conversations?"));
+    // Each agent and each contact's stats once, whichever page asked first.
+    expect(new Set(seconds).size).toBe(seconds.length);
+    expect(seconds).toEqual(expect.arrayContaining(statsCalls));
+    expect(seconds).toEqual(
+      expect.arrayContaining([
+        "GET /v1/agents/agt_acme_billing",
+        "GET /v1/agents/agt_acme_reception",
+        "GET /v1/agents/agt_acme_scheduler",
+      ]),
+    );
+  });
+});
+
+describe("a contact whose stats fail", () => {
+  oneHarnessPerFile(NO_NEW_CALLS);
+
+  it("fails only its own items' stats, with one call for it", async () => {
+    const failing = "cnt_acme_aiko";
+    harness.sandbox.injectFault({ path: `/v1/contacts/${failing}/stats`, status: 404, times: 1 });
+    const response = await harness.graphql(ConversationContactStatsDocument, {
+      first: 30,
+      filter: THIRTY_CONVERSATIONS,
+    });
+
+    const nodes = response.body.data?.conversations?.nodes ?? [];
+    expect(nodes.map((node) => node.contact?.id)).toEqual(CONTACTS_OF_THIRTY);
+    for (const [index, node] of nodes.entries()) {
+      if (node.contact?.id === failing) expect(node.contact.stats, `${index}`).toBeNull();
+      else expect(node.contact?.stats, `${index}`).toMatchObject({ contactId: node.contact?.id });
+    }
+    const failedPaths = (response.body.errors ?? []).map((error) => error.path?.join("."));
+    expect(failedPaths).toEqual(
+      CONTACTS_OF_THIRTY.flatMap((id, index) =>
+        id === failing ? [`conversations.nodes.${index}.contact.stats`] : [],
+      ),
+    );
+    const requests = harness.takeUpstreamRequests();
+    expect(sorted(requests.slice(1))).toEqual(
+      sorted([...new Set(CONTACTS_OF_THIRTY)].map((id) => `GET /v1/contacts/${id}/stats`)),
+    );
+  });
+});

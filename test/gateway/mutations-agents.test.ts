@@ -88,6 +88,30 @@ describe("updateAgent", () => {
     ]);
   });
 
+  it("reads the agent afresh after each update, through its conversations' agent too", async () => {
+    const id = SEED_IDS.acmeAgentInactive;
+    const seen = "agent { status conversations(first: 1) { nodes { agent { name } } } }";
+    const response = await harness.graphql(`mutation {
+      one: updateAgent(id: "${id}", input: { name: "Billing one" }) { ${seen} }
+      two: updateAgent(id: "${id}", input: { name: "Billing two" }) { ${seen} }
+    }`);
+
+    expect(response.body.errors).toBeUndefined();
+    const named = (name: string) => ({
+      status: "INACTIVE",
+      conversations: { nodes: [{ agent: { name } }] },
+    });
+    expect(response.body.data).toEqual({
+      one: { agent: named("Billing one") },
+      two: { agent: named("Billing two") },
+    });
+    expect(
+      upstreamCalls()
+        .map(([call]) => call)
+        .filter((call) => call.startsWith("GET /v1/agents/")),
+    ).toEqual([`GET /v1/agents/${id}`, `GET /v1/agents/${id}`]);
+  });
+
   it("answers NOT_FOUND for an unknown agent", async () => {
     const response = await harness.graphql(UpdateAgentDocument, {
       id: "agt_acme_missing",

@@ -2,6 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_KEYS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
+import {
+  readConversation,
+  readConversationList,
+  upstreamOriginal,
+} from "../../src/upstream/conversation-reading.ts";
 import { createKeyHasher } from "../../src/upstream/key-memory.ts";
 import { createRestApi, type RestApi } from "../../src/upstream/rest-api.ts";
 
@@ -78,5 +83,33 @@ describe("reading conversations from either dialect", () => {
 
     expect(alt.duration).toBe(std.duration);
     expect(alt.id).toBe(SEED_IDS.acmeConversation);
+  });
+});
+
+describe("reading one conversation object", () => {
+  const seconds = { searchParam: "search", durationUnit: "seconds" } as const;
+  const milliseconds = { searchParam: "search", durationUnit: "milliseconds" } as const;
+
+  it("is the object itself when it is already in the schema's shape: no copy per item", () => {
+    const flat = { id: "cnv_1", agentId: "agt_1", contactId: null, duration: 42, extra: [1] };
+    expect(readConversation(flat, seconds)).toBe(flat);
+    expect(upstreamOriginal(flat)).toBe(flat);
+    const list = { items: [flat, { id: "cnv_2" }], total: 2 };
+    expect(readConversationList(list, seconds)).toBe(list);
+  });
+
+  it("is a copy when a reference is nested or the duration counts milliseconds, keeping the original for raw", () => {
+    const nested = { id: "cnv_1", agent: { id: "agt_1" }, contact: null, duration: 42 };
+    const read = readConversation(nested, seconds) as Record<string, unknown>;
+    expect(read).toEqual({ ...nested, agentId: "agt_1", contactId: null });
+    expect(upstreamOriginal(read)).toBe(nested);
+    const inMs = { id: "cnv_2", agentId: "agt_1", duration: 42_400 };
+    expect(readConversation(inMs, milliseconds)).toEqual({ ...inMs, duration: 42 });
+    expect(readConversation(inMs, seconds)).toBe(inMs);
+    const list = { items: [{ id: "cnv_3" }, nested], nextCursor: null };
+    const readList = readConversationList(list, seconds);
+    expect(readList).not.toBe(list);
+    expect(readList.items[0]).toBe(list.items[0]);
+    expect(readList.items[1]).toEqual(read);
   });
 });

@@ -1,0 +1,40 @@
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  type RecordingUpstream,
+  sendJson,
+  startRecordingUpstream,
+} from "../upstream/recording-upstream.ts";
+import { type Harness, startHarness } from "./harness.ts";
+
+// A page starts its items' loads before they resolve (src/schema/item-loads.ts): a page holding
+// an item that is not an object is refused at that item, as before, not by the early start.
+
+let harness: Harness;
+let upstream: RecordingUpstream;
+afterEach(async () => {
+  await harness.close();
+  await upstream.close();
+});
+
+describe("a conversation page holding items that are not objects", () => {
+  it("is refused at that item, as its fields decide", async () => {
+    upstream = await startRecordingUpstream((request, res) => {
+      const path = request.url?.split("?")[0];
+      if (path === "/v1/conversations") {
+        const item = { id: "cnv_1", agentId: "agt_1", contactId: "cnt_1" };
+        return sendJson(res, 200, { items: [item, null], total: 2, limit: 3, offset: 0 });
+      }
+      if (path === "/v1/agents/agt_1") return sendJson(res, 200, { id: "agt_1", name: "A" });
+      return sendJson(res, 200, { contactId: "cnt_1" });
+    });
+    harness = await startHarness({ upstream: { baseUrl: upstream.url, maxRetries: 0 } });
+    const response = await harness.graphql(
+      "{ conversations(first: 2) { nodes { id agent { id } contact { stats } } } }",
+    );
+
+    expect(response.body.data).toEqual({ conversations: null });
+    expect(response.body.errors?.map((error) => [error.path, error.extensions?.code])).toEqual([
+      [["conversations", "nodes", 1], "INTERNAL_SERVER_ERROR"],
+    ]);
+  });
+});
