@@ -73,7 +73,7 @@ async function fetchCursorPage<T>(
     if (from.upstreamCursor !== null && isCursorRejection(error)) throw cursorExpired(error);
     throw error;
   }
-  return readListAnswer<T>(body, params);
+  return readListAnswer<T>(body, params, list.source.isItem);
 }
 
 /**

@@ -34,13 +34,18 @@ export interface CursorAnswer<T> {
  * of other lists' echoes). What the seed does state is held: `items` is an array, `nextCursor` a
  * string or null, echoed sizes within 1..100, counts non-negative integers.
  */
-export function readListAnswer<T>(body: unknown, params: UpstreamPageParams): ListAnswer<T> {
+export function readListAnswer<T>(
+  body: unknown,
+  params: UpstreamPageParams,
+  isItem?: (value: unknown) => boolean,
+): ListAnswer<T> {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
     throw invalidList("a JSON object with `items`");
   }
   const fields = body as Record<string, unknown>;
   if (!Array.isArray(fields.items)) throw invalidList("`items` as an array");
   const items = fields.items as T[];
+  if (isItem !== undefined && !items.every(isItem)) throw invalidList("`items` of the list's kind");
   const total = optionalCount(fields, "total");
   if ("nextCursor" in fields) {
     const next = fields.nextCursor;

@@ -86,7 +86,7 @@ export function createPositionReader<T>(
   }
 
   async function fetchOnce(params: UpstreamPageParams): Promise<FormSwitch<T> | undefined> {
-    const answer = readListAnswer<T>(await source.fetch(params), params);
+    const answer = readListAnswer<T>(await source.fetch(params), params, source.isItem);
     if (answer.form === "cursor") return { answer, fromListStart: startOf(params) === 0 };
     record(answer);
     return undefined;

@@ -59,6 +59,11 @@ export interface ListSource<T> {
   itemId(node: T): string | undefined;
   /** Calls the upstream with these params plus the filters; resolves to the parsed body. */
   fetch(params: UpstreamPageParams): Promise<unknown>;
+  /**
+   * Whether a value of the answer's `items` can be one of this list's items; an answer holding
+   * any other is refused as INVALID_RESPONSE. Absent: any value can.
+   */
+  isItem?(value: unknown): boolean;
 }
 
 export const DEFAULT_MAX_SIZE = 100;

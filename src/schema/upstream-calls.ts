@@ -34,7 +34,22 @@ export function listSourceOf(operation: OperationName): {
   assumedForm: "page" | "cursor" | "offset";
   defaultSize: number;
   maxSize: number;
+  isItem: (value: unknown) => boolean;
 } {
   const list = listOf(operation);
-  return { assumedForm: list.form, defaultSize: list.defaultSize, maxSize: list.maxSize };
+  return {
+    assumedForm: list.form,
+    defaultSize: list.defaultSize,
+    maxSize: list.maxSize,
+    isItem: isResource,
+  };
+}
+
+/**
+ * Every REST list holds resources: a value of another kind would be taken for an ID by the
+ * schema's loadable types and loaded (a number in a conversation page would become
+ * GET /v1/conversations/5/status). A null item is refused where it stands, by its field.
+ */
+function isResource(value: unknown): boolean {
+  return value === null || (typeof value === "object" && !Array.isArray(value));
 }

@@ -37,4 +37,30 @@ describe("a conversation page holding items that are not objects", () => {
       [["conversations", "nodes", 1], "INTERNAL_SERVER_ERROR"],
     ]);
   });
+
+  it.each([
+    ["a number", 5],
+    ["a string", "cnv_2"],
+    ["a list", ["cnv_2"]],
+  ])("refuses the page when an item is %s, and never loads it as an ID", async (_kind, odd) => {
+    upstream = await startRecordingUpstream((request, res) => {
+      const path = request.url?.split("?")[0];
+      if (path === "/v1/conversations") {
+        const item = { id: "cnv_1", agentId: "agt_1", contactId: "cnt_1" };
+        return sendJson(res, 200, { items: [item, odd], total: 2, limit: 3, offset: 0 });
+      }
+      return sendJson(res, 200, { id: "agt_1", name: "A" });
+    });
+    harness = await startHarness({ upstream: { baseUrl: upstream.url, maxRetries: 0 } });
+    const response = await harness.graphql("{ conversations(first: 2) { nodes { id status } } }");
+
+    expect(response.body.data).toEqual({ conversations: null });
+    expect(response.body.errors?.map((error) => [error.path, error.extensions?.code])).toEqual([
+      [["conversations"], "UPSTREAM_UNAVAILABLE"],
+    ]);
+    expect(response.body.errors?.[0]?.extensions?.reason).toBe("INVALID_RESPONSE");
+    expect(upstream.requests.map((request) => request.url?.split("?")[0])).toEqual([
+      "/v1/conversations",
+    ]);
+  });
 });
