@@ -7,6 +7,8 @@ import { describe, expect, it } from "vitest";
 import { startSandbox } from "../../src/sandbox/server.ts";
 
 const ROOT = fileURLToPath(new URL("../../", import.meta.url));
+/** glibc's default malloc thresholds, held fixed: without them a freed large block raises both. */
+const TUNABLES = "glibc.malloc.mmap_threshold=131072:glibc.malloc.trim_threshold=131072";
 const START = (
   JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
     scripts: { start: string };
@@ -21,9 +23,26 @@ function filesUnder(dir: string): string[] {
 }
 
 describe("npm start's memory settings", () => {
-  it("turn on the compile cache and two malloc arenas, unless the environment names its own", () => {
+  it("turn on the compile cache, two malloc arenas and fixed malloc thresholds, unless the environment names its own", () => {
     expect(START).toMatch(/^NODE_COMPILE_CACHE=\$\{NODE_COMPILE_CACHE-[^}\s]+\} /);
-    expect(START).toMatch(/ MALLOC_ARENA_MAX=\$\{MALLOC_ARENA_MAX-2\} exec node /);
+    expect(START).toMatch(/ MALLOC_ARENA_MAX=\$\{MALLOC_ARENA_MAX-2\} /);
+    expect(START).toContain(` GLIBC_TUNABLES=\${GLIBC_TUNABLES-${TUNABLES}} exec node `);
+  });
+
+  it("give V8 an 8 MB semi-space and a 20 % old-space growth", () => {
+    expect(START).toMatch(
+      / exec node --max-semi-space-size=8 --heap-growing-percent=20 src\/main\.ts$/,
+    );
+  });
+
+  it("are the container's too: the Dockerfile sets the same variables and flags", () => {
+    const dockerfile = readFileSync(join(ROOT, "Dockerfile"), "utf8");
+    expect(dockerfile).toMatch(/^\s+MALLOC_ARENA_MAX=2\b/m);
+    expect(dockerfile).toContain(`GLIBC_TUNABLES=${TUNABLES}`);
+    expect(dockerfile).toMatch(/^\s+NODE_COMPILE_CACHE=\S+/m);
+    const cmd = /^CMD (\[.*\])$/m.exec(dockerfile)?.[1];
+    const flags = START.split(/\s+/).filter((word) => word.startsWith("--"));
+    expect(JSON.parse(cmd ?? "[]")).toEqual(["node", ...flags, "src/main.ts"]);
   });
 
   it("reach the serving process, whose compile cache is written as soon as it listens, not only at an exit a killed process never reaches", async () => {
@@ -62,7 +81,13 @@ describe("npm start's memory settings", () => {
       // npm's shell was replaced by node (exec), which glibc read MALLOC_ARENA_MAX in.
       const environment = readFileSync(`/proc/${gateway.pid}/environ`, "utf8").split("\0");
       expect(environment).toContain("MALLOC_ARENA_MAX=2");
+      // glibc applies GLIBC_TUNABLES as the process starts and rewrites its own copy of it, which
+      // then names only the first tunable: that one is the process's proof.
+      const tunables = environment.find((variable) => variable.startsWith("GLIBC_TUNABLES="));
+      expect(`GLIBC_TUNABLES=${TUNABLES}`.startsWith(tunables ?? "-")).toBe(true);
+      expect(tunables).toMatch(/^GLIBC_TUNABLES=glibc\.malloc\.mmap_threshold=131072/);
       const argv = readFileSync(`/proc/${gateway.pid}/cmdline`, "utf8").split("\0");
+      expect(argv).toContain("--max-semi-space-size=8");
       expect(argv).toContain("--heap-growing-percent=20");
     } finally {
       gateway.kill("SIGKILL");
