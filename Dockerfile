@@ -4,8 +4,8 @@ WORKDIR /app
 # The grace is under Docker's default 10 s stop timeout, so the drain ends before SIGKILL does.
 # As npm start's: NODE_COMPILE_CACHE (a directory the node user may write), so a restart skips
 # type stripping and compiling; MALLOC_ARENA_MAX=2, so V8's threads share two malloc arenas;
-# GLIBC_TUNABLES holds malloc's thresholds at their defaults, so a freed compiler zone goes back
-# to the kernel instead of staying in the heap (docs/benchmarks.md, "Memory").
+# GLIBC_TUNABLES holds malloc's thresholds at their defaults, so a freed block of 128 KiB or more
+# goes back to the kernel instead of staying in malloc's heap (docs/benchmarks.md, "Memory").
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=4000 \
