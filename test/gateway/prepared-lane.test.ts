@@ -1,3 +1,5 @@
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { answeredMediaType } from "../../src/gateway/execution/prepared-lane.ts";
@@ -235,5 +237,26 @@ describe("the prepared lane", () => {
       for (let run = 0; run < 3; run++) await post(harness, query);
     }
     expect(await laneAnswers(harness)).toBe(0);
+  });
+
+  it("keeps no document yoga's parser cache has let go of", async () => {
+    // Room in yoga's document cache for about two texts of this length.
+    const harness = await start({ gateway: { bounds: { documentCacheMaxBytes: 96 * 200 } } });
+    const text = (name: string) => `query ${name} { organization { name timezone } }`.padEnd(90);
+    await post(harness, text("A"));
+    await post(harness, text("A"));
+    expect(await laneAnswers(harness)).toBe(1);
+
+    for (const name of ["B", "C", "D"]) await post(harness, text(name));
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    await new Promise((resolve) => setImmediate(resolve));
+    gc();
+    await post(harness, text("A"));
+
+    // A's document went with yoga's cache: yoga parsed it again and answered it.
+    expect(await laneAnswers(harness)).toBe(1);
+    await post(harness, text("A"));
+    expect(await laneAnswers(harness)).toBe(2);
   });
 });

@@ -113,13 +113,14 @@ export interface Handover {
  * validated, and whose operation it has compiled, runs again without yoga's request and response
  * machinery: every judge of the pipeline, the deadline, the compiled query, the report and the
  * metrics, then the answer written straight to the socket. It answers only a result without an
- * error, as yoga would answer it (test/gateway/prepared-lane.property.test.ts compares them);
+ * error, as yoga would answer it (test/gateway/prepared-lane.test.ts compares them);
  * anything else (a refusal, an error, a throw) goes to yoga with the same context, whose reads
  * hand back what the lane read, so yoga answers it and nothing goes upstream twice.
  */
 export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
-  // By text, bounded as the fast path's own per-text cache is.
-  const prepared = new LRUCache<string, DocumentNode>({
+  // By text, bounded as the fast path's own per-text cache is. Each document is held weakly: it
+  // and its compiled form live as long as yoga's parser cache keeps them, not longer.
+  const prepared = new LRUCache<string, WeakRef<DocumentNode>>({
     max: options.texts.max,
     maxSize: options.texts.maxBytes,
     maxEntrySize: options.texts.maxTextBytes,
@@ -137,8 +138,10 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
     onExecute({ args }) {
       if (!options.enabled) return;
       const query = (args.contextValue as { params?: { query?: unknown } }).params?.query;
-      if (typeof query !== "string" || prepared.has(query)) return;
-      if (preparable(args.document, args.operationName ?? null)) prepared.set(query, args.document);
+      if (typeof query !== "string" || prepared.get(query)?.deref() === args.document) return;
+      if (preparable(args.document, args.operationName ?? null)) {
+        prepared.set(query, new WeakRef(args.document));
+      }
     },
   };
 
@@ -161,7 +164,7 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
     handover: Handover,
   ): Promise<boolean> {
     if (!options.enabled) return false;
-    const document = prepared.get(params.query);
+    const document = prepared.get(params.query)?.deref();
     if (document === undefined) return false;
     const operationName = params.operationName ?? null;
     const facts = options.documents.of(document);
