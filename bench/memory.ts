@@ -11,7 +11,7 @@ import { DISTINCT } from "./queries.ts";
  * `npm run bench:memory`: what holds the gateway's memory at 64 connections (64 keys, distinct
  * resources, default settings; BENCH_SECONDS, default 6): its RSS idle and at the peak, split
  * into file-backed pages (the node binary) and anonymous memory (malloc's main heap named), and
- * V8's heap by space, idle and at the end of the load, and its CPU time per request.
+ * V8's heap by space, idle and at the end of the load, its CPU time per request and p99 latency.
  * `BENCH_FLAGS` compares V8 flag sets (`;`-separated, default `npm start`'s; `NAME=value` words
  * set the environment, over `npm start`'s, and `NAME=` unsets it; a path ending in main.ts starts
  * another checkout's gateway), each started afresh, BENCH_ROUNDS times (default 1) in turn, then
@@ -85,7 +85,10 @@ function startVariant(flags: string, upstream: string) {
 
 const sandbox = await benchSandbox();
 const figures = new Map(
-  variants.map((flags) => [flags, { peaks: [] as number[], cpu: [] as number[] }]),
+  variants.map((flags) => [
+    flags,
+    { peaks: [] as number[], cpu: [] as number[], p99: [] as number[] },
+  ]),
 );
 try {
   // V8's flags key the compile cache: a variant's first start would strip types and compile,
@@ -116,8 +119,9 @@ try {
         const cpu = (cpuMs(gateway.pid) - cpuBefore) / result.requests;
         figures.get(flags)?.peaks.push(rssMb(gateway.pid, "VmHWM"));
         figures.get(flags)?.cpu.push(cpu);
+        figures.get(flags)?.p99.push(result.p99);
         console.log(
-          `[${flags || "no flags"}] peak RSS ${rssMb(gateway.pid, "VmHWM")} MB at ${result.rps} req/s, CPU ${cpu.toFixed(3)} ms per request (${result.errors} errors)`,
+          `[${flags || "no flags"}] peak RSS ${rssMb(gateway.pid, "VmHWM")} MB at ${result.rps} req/s, CPU ${cpu.toFixed(3)} ms per request, p99 ${result.p99} ms (${result.errors} errors)`,
         );
         console.log(`  idle (after warm-up): ${idle}`);
         console.log(`  under load:           ${busy}`);
@@ -131,9 +135,9 @@ try {
       .map((l) => l.toFixed(1))
       .join(", ")}):`,
   );
-  for (const [flags, { peaks, cpu }] of figures) {
+  for (const [flags, { peaks, cpu, p99 }] of figures) {
     console.log(
-      `  [${flags || "no flags"}] peak RSS ${median(peaks).toFixed(1)} MB (${Math.min(...peaks)}–${Math.max(...peaks)}), CPU ${median(cpu).toFixed(3)} ms per request`,
+      `  [${flags || "no flags"}] peak RSS ${median(peaks).toFixed(1)} MB (${Math.min(...peaks)}–${Math.max(...peaks)}), CPU ${median(cpu).toFixed(3)} ms per request, p99 ${median(p99)} ms`,
     );
   }
 } finally {
