@@ -39,6 +39,11 @@ describe("an idle gateway with the default settings", () => {
       expect(modules.some((url) => url.includes("/node_modules/prom-client/"))).toBe(true);
       const eager = OFF_BY_DEFAULT.filter((part) => modules.some((url) => url.includes(part)));
       expect(eager).toEqual([]);
+      // undici's Pool alone: its index brings every dispatcher and the whole fetch with it.
+      expect(
+        modules.some((url) => url.endsWith("/node_modules/undici/lib/dispatcher/pool.js")),
+      ).toBe(true);
+      expect(modules.filter((url) => url.endsWith("/node_modules/undici/index.js"))).toEqual([]);
     } finally {
       await upstream.close();
     }
