@@ -29,9 +29,9 @@ describe("npm start's memory settings", () => {
     expect(START).toContain(` GLIBC_TUNABLES=\${GLIBC_TUNABLES-${TUNABLES}} exec node `);
   });
 
-  it("give V8 a 4 MB semi-space, a 20 % old-space growth and its optimizing compiler on the main thread", () => {
+  it("give V8 a 6 MB semi-space, a 20 % old-space growth and its optimizing compiler on the main thread", () => {
     expect(START).toMatch(
-      / exec node --max-semi-space-size=4 --heap-growing-percent=20 --no-concurrent-recompilation src\/main\.ts$/,
+      / exec node --max-semi-space-size=6 --heap-growing-percent=20 --no-concurrent-recompilation src\/main\.ts$/,
     );
   });
 
@@ -87,7 +87,7 @@ describe("npm start's memory settings", () => {
       expect(`GLIBC_TUNABLES=${TUNABLES}`.startsWith(tunables ?? "-")).toBe(true);
       expect(tunables).toMatch(/^GLIBC_TUNABLES=glibc\.malloc\.mmap_threshold=131072/);
       const argv = readFileSync(`/proc/${gateway.pid}/cmdline`, "utf8").split("\0");
-      expect(argv).toContain("--max-semi-space-size=4");
+      expect(argv).toContain("--max-semi-space-size=6");
       expect(argv).toContain("--heap-growing-percent=20");
       expect(argv).toContain("--no-concurrent-recompilation");
     } finally {
