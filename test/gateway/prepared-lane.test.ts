@@ -6,6 +6,7 @@ import { answeredMediaType } from "../../src/gateway/execution/prepared-lane.ts"
 import { isJsonOnly } from "../../src/gateway/http/fast-path-eligibility.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
+import { WAIT_MS } from "../support/wait.ts";
 import { ACME, GLOBEX, type Harness, startHarness } from "./harness.ts";
 import { type Answer, send } from "./raw-http.ts";
 
@@ -250,13 +251,22 @@ describe("the prepared lane", () => {
     for (const name of ["B", "C", "D"]) await post(harness, text(name));
     setFlagsFromString("--expose-gc");
     const gc = runInNewContext("gc") as () => void;
-    await new Promise((resolve) => setImmediate(resolve));
-    gc();
+    // A's document went with yoga's cache: once a collection has run after A's last request
+    // let go of it, yoga parses A again and answers it. Until then (a busy machine may still hold
+    // that request's objects) the lane answers it, which changes nothing; a strong hold would
+    // keep the lane answering to the bound.
+    let lane = await laneAnswers(harness);
+    const until = Date.now() + WAIT_MS;
+    for (;;) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      gc();
+      await post(harness, text("A"));
+      const now = await laneAnswers(harness);
+      if (now === lane) break;
+      expect(Date.now()).toBeLessThan(until);
+      lane = now;
+    }
     await post(harness, text("A"));
-
-    // A's document went with yoga's cache: yoga parsed it again and answered it.
-    expect(await laneAnswers(harness)).toBe(1);
-    await post(harness, text("A"));
-    expect(await laneAnswers(harness)).toBe(2);
+    expect(await laneAnswers(harness)).toBe(lane + 1);
   });
 });
