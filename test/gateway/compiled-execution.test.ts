@@ -5,6 +5,7 @@ import { listen } from "../../src/gateway/http/server.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { MISSING_AGENT } from "./errors-support.ts";
+import { selectionOf } from "./generated-selections.ts";
 import { ACME, FAST_PATH, type Harness, startHarness } from "./harness.ts";
 import { chunks, postTakingParts } from "./incremental-support.ts";
 
@@ -145,28 +146,10 @@ describe("compiled execution (graphql-jit) answers as graphql-js does", () => {
       "agent { id name }",
       "contact { id }",
     ];
-    const selection = (fields: string[]) =>
-      fc
-        .uniqueArray(
-          fc.record({
-            field: fc.constantFrom(...fields),
-            alias: fc.option(fc.constantFrom("a", "b", "c"), { nil: undefined }),
-            directive: fc.constantFrom("", " @skip(if: $flag)", " @include(if: $flag)"),
-          }),
-          { minLength: 1, maxLength: 5, selector: (f) => f.alias ?? f.field.split(" ")[0] },
-        )
-        .map((picked) =>
-          picked
-            .map(({ field, alias, directive }) => {
-              const [name, ...rest] = field.split(" ");
-              return `${alias ? `${alias}: ` : ""}${name}${directive} ${rest.join(" ")}`;
-            })
-            .join(" "),
-        );
     await fc.assert(
       fc.asyncProperty(
-        selection(agentFields),
-        selection(conversationFields),
+        selectionOf(agentFields),
+        selectionOf(conversationFields),
         fc.integer({ min: 0, max: 4 }),
         fc.boolean(),
         async (agent, conversation, first, flag) => {

@@ -7,6 +7,7 @@ import { isJsonOnly } from "../../src/gateway/http/fast-path-eligibility.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { WAIT_MS } from "../support/wait.ts";
+import { selectionOf } from "./generated-selections.ts";
 import { ACME, GLOBEX, type Harness, startHarness } from "./harness.ts";
 import { type Answer, send } from "./raw-http.ts";
 
@@ -79,23 +80,7 @@ describe("the prepared lane", () => {
     // Every text compiled at once: the compile budget would leave some to graphql-js.
     const harness = await start({ gateway: { compileMsPerSecond: 1e9 } });
     const agentFields = ["id", "name", "status", "greeting", "model", "voiceConfigs { id }"];
-    const selection = fc
-      .uniqueArray(
-        fc.record({
-          field: fc.constantFrom(...agentFields),
-          alias: fc.option(fc.constantFrom("a", "b", "c"), { nil: undefined }),
-          directive: fc.constantFrom("", " @skip(if: $flag)", " @include(if: $flag)"),
-        }),
-        { minLength: 1, maxLength: 4, selector: (f) => f.alias ?? f.field.split(" ")[0] },
-      )
-      .map((picked) =>
-        picked
-          .map(({ field, alias, directive }) => {
-            const [name, ...rest] = field.split(" ");
-            return `${alias ? `${alias}: ` : ""}${name}${directive} ${rest.join(" ")}`;
-          })
-          .join(" "),
-      );
+    const selection = selectionOf(agentFields, 4);
     // JSON-only Accept headers (the fast path's), with the parameters and orders yoga weighs.
     const mediaType = fc.constantFrom(
       "application/json",
