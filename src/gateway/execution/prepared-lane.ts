@@ -1,9 +1,15 @@
 import type { ServerResponse } from "node:http";
-import type { DocumentNode, ExecutionArgs, ExecutionResult, GraphQLSchema } from "graphql";
+import type {
+  DocumentNode,
+  ExecutionArgs,
+  ExecutionResult,
+  GraphQLSchema,
+  OperationDefinitionNode,
+} from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { LRUCache } from "lru-cache";
 import { tracingIsOn } from "../../upstream/upstream-span.ts";
-import type { DocumentFactsCache } from "../document-facts.ts";
+import type { DocumentFacts, DocumentFactsCache } from "../document-facts.ts";
 import { stringifyWithHttpStatus } from "../http-status.ts";
 import type { GatewayContext } from "./context.ts";
 import type { CompiledQueries } from "./use-compiled-execution.ts";
@@ -139,16 +145,18 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
       if (!options.enabled) return;
       const query = (args.contextValue as { params?: { query?: unknown } }).params?.query;
       if (typeof query !== "string" || prepared.get(query)?.deref() === args.document) return;
-      if (preparable(args.document, args.operationName ?? null)) {
+      const facts = options.documents.of(args.document);
+      if (preparable(facts, facts.operation(args.operationName))) {
         prepared.set(query, new WeakRef(args.document));
       }
     },
   };
 
   /** A query with no directive on its operation, no @defer/@stream and no introspection. */
-  function preparable(document: DocumentNode, operationName: string | null): boolean {
-    const facts = options.documents.of(document);
-    const operation = facts.operation(operationName);
+  function preparable(
+    facts: DocumentFacts,
+    operation: OperationDefinitionNode | undefined,
+  ): operation is OperationDefinitionNode {
     return (
       operation?.operation === "query" &&
       !operation.directives?.length &&
@@ -170,9 +178,7 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
     const facts = options.documents.of(document);
     const operation = facts.operation(operationName);
     const compiled = options.compiled.compiledOf(document, operationName);
-    if (operation === undefined || compiled === undefined || !preparable(document, operationName)) {
-      return false;
-    }
+    if (compiled === undefined || !preparable(facts, operation)) return false;
     const mediaType = answeredMediaType(request.headers.get("accept"));
     if (mediaType === undefined || tracingIsOn()) return false;
     const requestId = options.requestIdOf(request);
