@@ -111,7 +111,10 @@ function estimateField(
   const field = fieldOf(parent, node.name.value);
   if (!field) return 0; // __typename and introspection fields
   const cost = field.extensions as UpstreamCostExtensions;
-  const args = getArgumentValues(field, node, input.variables);
+  // Only a list argument or a page size changes the count: other fields' arguments (an ID, a
+  // filter) are not coerced here, once per request, for nothing. Execution coerces them.
+  const counted = cost.connection !== undefined || typeof cost.upstreamCalls === "object";
+  const args = counted ? getArgumentValues(field, node, input.variables) : NO_ARGUMENTS;
   if (cost.sharedByItems) multiplier = Math.min(multiplier, SHARED_PER_LIST);
   let calls = 0;
   let childMultiplier = multiplier;
@@ -135,6 +138,8 @@ function estimateField(
   }
   return total;
 }
+
+const NO_ARGUMENTS: Record<string, unknown> = Object.freeze({});
 
 function fieldOf(type: GraphQLNamedType, name: string): GraphQLField<unknown, unknown> | undefined {
   if (isObjectType(type) || isAbstractType(type)) {
