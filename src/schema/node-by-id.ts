@@ -1,5 +1,11 @@
 import { collectSubFields } from "@graphql-tools/utils";
-import type { FieldNode, GraphQLObjectType, GraphQLResolveInfo } from "graphql";
+import {
+  type FieldNode,
+  type GraphQLObjectType,
+  type GraphQLResolveInfo,
+  Kind,
+  type SelectionNode,
+} from "graphql";
 import { builder } from "./builder.ts";
 import type { SchemaContext } from "./context.ts";
 import { assertId, type IdKind, idRule } from "./ids.ts";
@@ -49,9 +55,24 @@ export function nodeByIdQuery<Shape>(
   );
 }
 
+/**
+ * The answers of `selectedFields` for a selection with no directive at its level: they depend on
+ * the document alone, and a compiled query hands its resolvers the same field nodes every time.
+ */
+const documentAnswers = new WeakMap<readonly FieldNode[], string[]>();
+
 /** Which of `names` the field's selection asks for, honouring @skip/@include and @defer. */
 function selectedFields(info: GraphQLResolveInfo, names: string[]): string[] {
   if (names.length === 0) return [];
+  const known = documentAnswers.get(info.fieldNodes);
+  if (known !== undefined) return known;
+  const asked = collectedNames(info);
+  const answer = names.filter((name) => asked.has(name));
+  if (withoutDirectives(info)) documentAnswers.set(info.fieldNodes, answer);
+  return answer;
+}
+
+function collectedNames(info: GraphQLResolveInfo): Set<string> {
   const { fields, patches } = collectSubFields(
     info.schema,
     info.fragments,
@@ -63,5 +84,24 @@ function selectedFields(info: GraphQLResolveInfo, names: string[]): string[] {
   for (const map of [fields, ...patches.map((patch) => patch.fields)]) {
     for (const nodes of map.values()) for (const node of nodes) asked.add(node.name.value);
   }
-  return names.filter((name) => asked.has(name));
+  return asked;
+}
+
+/** Whether no selection at the field's level (its fragments' included) carries a directive. */
+function withoutDirectives(info: GraphQLResolveInfo): boolean {
+  const seen = new Set<string>();
+  const level = (selections: readonly SelectionNode[]): boolean =>
+    selections.every((selection) => {
+      if (selection.directives?.length) return false;
+      if (selection.kind === Kind.FIELD) return true;
+      if (selection.kind === Kind.INLINE_FRAGMENT) return level(selection.selectionSet.selections);
+      const name = selection.name.value;
+      if (seen.has(name)) return true;
+      seen.add(name);
+      const fragment = info.fragments[name];
+      return fragment !== undefined && !fragment.directives?.length
+        ? level(fragment.selectionSet.selections)
+        : fragment === undefined;
+    });
+  return info.fieldNodes.every((node) => level(node.selectionSet?.selections ?? []));
 }

@@ -69,6 +69,27 @@ describe("reads that need only the node's ID start with the node's GET", () => {
     expect(upstream.requests).toEqual(["GET /v1/agents/agt_b1"]);
   });
 
+  it("follows @include's variable on every run of one document, compiled runs included", async () => {
+    const harness = closing(await startHarness());
+
+    for (const withStats of [true, false, false, true, true, false, false, true]) {
+      const response = await harness.graphql(AgentStatsAlongsideDocument, {
+        id: "agt_acme_reception",
+        withStats,
+      });
+
+      expect(response.body.errors).toBeUndefined();
+      expect(Object.keys(response.body.data?.agent ?? {})).toEqual(
+        withStats ? ["id", "stats"] : ["id"],
+      );
+      expect(harness.takeUpstreamRequests().sort()).toEqual(
+        withStats
+          ? ["GET /v1/agents/agt_acme_reception", "GET /v1/agents/agt_acme_reception/stats"]
+          : ["GET /v1/agents/agt_acme_reception"],
+      );
+    }
+  });
+
   it("answers a missing agent with its NOT_FOUND alone, though its stats were read too", async () => {
     const harness = closing(await startHarness());
 
