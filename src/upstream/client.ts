@@ -112,6 +112,7 @@ export interface UpstreamClient {
  * URLSearchParams: a space becomes %20, not "+", which every server decodes the same way.
  */
 export function wirePath(path: string, query: Record<string, QueryValue> | undefined): string {
+  if (query === undefined) return path;
   const pairs = Object.entries(query ?? {})
     .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
     .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);

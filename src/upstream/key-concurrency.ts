@@ -124,7 +124,7 @@ export function withKeyConcurrency(
     const place = acquire(hash, req.signal);
     if (place) await place;
     try {
-      return await client.request<T>({ ...req, keyHash: hash });
+      return await client.request<T>(req.keyHash === hash ? req : { ...req, keyHash: hash });
     } finally {
       release(hash);
     }

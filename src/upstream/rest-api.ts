@@ -50,6 +50,10 @@ export interface CallContext {
   onRateLimit?: (rateLimit: RateLimit) => void;
   /** Called once per call answered by another operation's call or the read cache (no upstream call). */
   onCallShared?: (call: { route: string; how: SharedHow }) => void;
+  /** Passed on with every call (UpstreamRequest): the operation's budget and read-cache choice. */
+  mayRetry?: UpstreamRequest["mayRetry"];
+  onAnswerRead?: UpstreamRequest["onAnswerRead"];
+  cache?: UpstreamRequest["cache"];
 }
 
 /** Any of the seed's three list forms; the connection adapter tells them apart by shape. */
@@ -139,113 +143,177 @@ function renameSearch(
 /** Calls an operation may start with a key the upstream has not accepted yet, before an answer. */
 export const UNPROVEN_KEY_CALLS = 4;
 
-export function createRestApi(client: UpstreamClient, call: CallContext): RestApi {
-  const reading = client.reading ?? DEFAULT_READING;
+/** What the REST methods use of a client. */
+export type RestTransport = Pick<UpstreamClient, "reading" | "knowsKey" | "request">;
+
+export function createRestApi(client: RestTransport, call: CallContext): RestApi {
+  return new RestCalls(client, call);
+}
+
+/**
+ * One operation's REST calls. A class: its methods live once on the prototype, where a factory
+ * of closures built all twenty-two of them again for every operation.
+ */
+class RestCalls implements RestApi {
+  readonly #client: RestTransport;
+  readonly #call: CallContext;
+  readonly #reading: UpstreamReading;
   // While the upstream has not accepted this key lately, an operation sends at most
   // UNPROVEN_KEY_CALLS calls before the first answer; the rest wait for it, so after a 401 none
   // of them is sent (a garbage key costs a few calls, not one per ID of `nodes`).
-  let started = 0;
-  let answered = false;
-  let refusal: UpstreamError | undefined;
-  let firstAnswer: PromiseWithResolvers<void> | undefined;
+  #started = 0;
+  #answered = false;
+  #refusal: UpstreamError | undefined;
+  #firstAnswer: PromiseWithResolvers<void> | undefined;
   // The key's hash, for the client's per-key memory: computed once per operation, not per call.
-  let hash: string | undefined;
-  const hashOfKey = () => {
-    hash ??= call.keyHash(call.authorization);
-    return hash;
-  };
+  #hash: string | undefined;
+
+  constructor(client: RestTransport, call: CallContext) {
+    this.#client = client;
+    this.#call = call;
+    this.#reading = client.reading ?? DEFAULT_READING;
+  }
+
+  #hashOfKey(): string {
+    this.#hash ??= this.#call.keyHash(this.#call.authorization);
+    return this.#hash;
+  }
 
   /**
    * Calls operation `name` with these path IDs (in the template's order). One async function per
    * call, from the proven-key wait to the call's report: each layer was a promise of its own.
    */
-  async function send<T>(
+  async #send<T>(
     name: OperationName,
-    ids: readonly string[] = [],
+    ids: readonly string[] = NO_IDS,
     extra: Pick<UpstreamRequest, "query" | "body"> = {},
   ): Promise<T> {
-    if (!answered && started >= UNPROVEN_KEY_CALLS && !(client.knowsKey?.(hashOfKey()) ?? true)) {
-      firstAnswer ??= Promise.withResolvers<void>();
-      await firstAnswer.promise;
+    const call = this.#call;
+    const client = this.#client;
+    if (
+      !this.#answered &&
+      this.#started >= UNPROVEN_KEY_CALLS &&
+      !(client.knowsKey?.(this.#hashOfKey()) ?? true)
+    ) {
+      this.#firstAnswer ??= Promise.withResolvers<void>();
+      await this.#firstAnswer.promise;
     }
-    started += 1;
+    this.#started += 1;
     // Joined to another operation's call, or answered by the read cache: not a call of ours.
     let shared: SharedHow | undefined;
     let route: string | undefined;
     let began = 0;
     try {
-      if (refusal) throw refusal;
+      if (this.#refusal) throw this.#refusal;
       const row: RestOperation = OPERATIONS[name];
-      const encoded = ids.map((id) => encodeURIComponent(id));
+      const encoded = ids.length === 0 ? ids : ids.map((id) => encodeURIComponent(id));
       call.onRequest?.();
       began = performance.now();
       const called = routeOf(row);
       route = called;
-      const response = await client.request<T>({
+      const request: UpstreamRequest = {
         method: row.method,
         path: pathOf(row, encoded),
         operation: { row, ids: encoded },
-        ...extra,
+        query: extra.query,
+        body: extra.body,
         authorization: call.authorization,
-        keyHash: hashOfKey(),
+        keyHash: this.#hashOfKey(),
         signal: call.signal,
+        requestId: call.requestId,
         onRateLimit: call.onRateLimit,
         // Counted as it happens, so a join shows in /metrics while its call is still out.
         onShared: (how) => {
           shared = how;
           call.onCallShared?.({ route: called, how });
         },
-        ...(call.requestId === undefined ? {} : { requestId: call.requestId }),
-      });
-      if (!shared) done(called, began, String(response.status));
+        mayRetry: call.mayRetry,
+        onAnswerRead: call.onAnswerRead,
+        cache: call.cache,
+      };
+      const response = await client.request<T>(request);
+      if (!shared) this.#done(called, began, String(response.status));
       return response.body;
     } catch (error) {
       // Neither a refusal before the call nor a local answer is a call of ours to report.
       if (route !== undefined && !isAnsweredLocally(error) && !shared) {
-        done(route, began, outcomeOf(error));
+        this.#done(route, began, outcomeOf(error));
       }
-      if (error instanceof UpstreamError && error.status === 401) refusal = error;
+      if (error instanceof UpstreamError && error.status === 401) this.#refusal = error;
       throw error;
     } finally {
-      answered = true;
-      firstAnswer?.resolve();
+      this.#answered = true;
+      this.#firstAnswer?.resolve();
     }
   }
 
-  function done(route: string, began: number, status: string): void {
-    call.onCallDone?.({ route, status, seconds: (performance.now() - began) / 1000 });
+  #done(route: string, began: number, status: string): void {
+    this.#call.onCallDone?.({ route, status, seconds: (performance.now() - began) / 1000 });
   }
 
-  return {
-    getOrganization: () => send("getOrganization"),
-    updateOrganization: (body) => send("updateOrganization", [], { body }),
-    getAgent: (agentId) => send("getAgent", [agentId]),
-    updateAgent: (agentId, body) => send("updateAgent", [agentId], { body }),
-    getAgentStats: (agentId) => send("getAgentStats", [agentId]),
-    assignPhoneNumber: (body) => send("assignPhoneNumber", [], { body }),
-    listConversations: async (query) =>
-      readConversationList(
-        await send<ListBody<ConversationDto>>("listConversations", [], {
-          query: renameSearch(listQuery("listConversations", query), reading),
-        }),
-        reading,
-      ),
-    getConversationStatus: async (conversationId) =>
-      readConversation(
-        await send<ConversationStatusDto>("getConversationStatus", [conversationId]),
-        reading,
-      ),
-    deletePropertyDefinition: (propertyDefinitionId) =>
-      send("deletePropertyDefinition", [propertyDefinitionId]),
-    getContactStats: (contactId) => send("getContactStats", [contactId]),
-    deleteCampaign: (campaignId) => send("deleteCampaign", [campaignId]),
-    retryCampaign: (campaignId) => send("retryCampaign", [campaignId]),
-    getToolCatalog: () => send("getToolCatalog"),
-    getDocument: (documentId) => send("getDocument", [documentId]),
-    createAgent: (body) => send("createAgent", [], { body }),
-    listAgents: (query) => send("listAgents", [], { query: listQuery("listAgents", query) }),
-    listCampaigns: (query) =>
-      send("listCampaigns", [], { query: listQuery("listCampaigns", query) }),
-    getCampaign: (campaignId) => send("getCampaign", [campaignId]),
-  };
+  getOrganization(): Promise<OrganizationDto> {
+    return this.#send("getOrganization");
+  }
+  updateOrganization(body: UpdateOrganizationBody): Promise<OrganizationDto> {
+    return this.#send("updateOrganization", NO_IDS, { body });
+  }
+  getAgent(agentId: string): Promise<AgentDto> {
+    return this.#send("getAgent", [agentId]);
+  }
+  updateAgent(agentId: string, body: UpdateAgentBody): Promise<AgentDto> {
+    return this.#send("updateAgent", [agentId], { body });
+  }
+  getAgentStats(agentId: string): Promise<AgentStatsDto> {
+    return this.#send("getAgentStats", [agentId]);
+  }
+  assignPhoneNumber(body: AssignPhoneNumberBody): Promise<JsonObject> {
+    return this.#send("assignPhoneNumber", NO_IDS, { body });
+  }
+  async listConversations(
+    query: ListConversationsQuery & PageParams,
+  ): Promise<ListBody<ConversationDto>> {
+    const reading = this.#reading;
+    const list = await this.#send<ListBody<ConversationDto>>("listConversations", NO_IDS, {
+      query: renameSearch(listQuery("listConversations", query), reading),
+    });
+    return readConversationList(list, reading);
+  }
+  async getConversationStatus(conversationId: string): Promise<ConversationStatusDto> {
+    const status = await this.#send<ConversationStatusDto>("getConversationStatus", [
+      conversationId,
+    ]);
+    return readConversation(status, this.#reading);
+  }
+  deletePropertyDefinition(propertyDefinitionId: string): Promise<JsonObject> {
+    return this.#send("deletePropertyDefinition", [propertyDefinitionId]);
+  }
+  getContactStats(contactId: string): Promise<ContactStatsDto> {
+    return this.#send("getContactStats", [contactId]);
+  }
+  deleteCampaign(campaignId: string): Promise<JsonObject> {
+    return this.#send("deleteCampaign", [campaignId]);
+  }
+  retryCampaign(campaignId: string): Promise<JsonObject> {
+    return this.#send("retryCampaign", [campaignId]);
+  }
+  getToolCatalog(): Promise<unknown> {
+    return this.#send("getToolCatalog");
+  }
+  getDocument(documentId: string): Promise<JsonObject> {
+    return this.#send("getDocument", [documentId]);
+  }
+  createAgent(body: CreateAgentBody): Promise<AgentDto> {
+    return this.#send("createAgent", NO_IDS, { body });
+  }
+  listAgents(query: PageParams): Promise<ListBody<AgentDto>> {
+    return this.#send("listAgents", NO_IDS, { query: listQuery("listAgents", query) });
+  }
+  listCampaigns(query: ListCampaignsParams): Promise<ListBody<CampaignDto>> {
+    return this.#send("listCampaigns", NO_IDS, { query: listQuery("listCampaigns", query) });
+  }
+  getCampaign(campaignId: string): Promise<CampaignDto> {
+    return this.#send("getCampaign", [campaignId]);
+  }
 }
+
+const NO_IDS: readonly string[] = Object.freeze([]);

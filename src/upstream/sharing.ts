@@ -70,7 +70,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
 
   async function request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
     const hash = req.keyHash ?? options.keyHash(req.authorization);
-    const keyed = { ...req, keyHash: hash };
+    const keyed = req.keyHash === hash ? req : { ...req, keyHash: hash };
     if (req.method !== "GET") return write<T>(keyed, hash);
     const wire = wirePath(req.path, req.query);
     const cacheable =

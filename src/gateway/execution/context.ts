@@ -6,7 +6,7 @@ import type { SchemaContext } from "../../schema/context.ts";
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from "../../upstream/client.ts";
 import type { KeyHasher } from "../../upstream/key-memory.ts";
 import type { RateLimit } from "../../upstream/rate-limit.ts";
-import { createRestApi } from "../../upstream/rest-api.ts";
+import { createRestApi, type RestTransport } from "../../upstream/rest-api.ts";
 import type { SharedHow } from "../../upstream/sharing.ts";
 import type { Session } from "../session/verify-session.ts";
 import type { ConversationStatusHub } from "../subscriptions/conversation-status-hub.ts";
@@ -207,28 +207,20 @@ export function createContext(
   if (signal?.aborted) operation.abort(signal.reason);
   else signal?.addEventListener("abort", () => operation.abort(signal.reason), { once: true });
   const bypassesCache = /\bno-cache\b/i.test(request?.headers.get("cache-control") ?? "");
-  // Every attempt and every answer of this operation's calls counts against its usage.
-  const send: SendUpstream = (req) =>
-    deps.upstream.request({
-      ...req,
-      mayRetry: usage.mayRetry,
-      onAnswerRead: usage.recordAnswer,
-      onShared: (how) => {
-        usage.recordShared(how);
-        req.onShared?.(how);
-      },
-      // A client may skip the read cache for one request (docs/upstream-sharing.md).
-      cache: bypassesCache ? "bypass" : "use",
-    });
   const reads: ReadRoute = {};
-  const upstream: UpstreamClient = {
-    ...deps.upstream,
+  const client = deps.upstream;
+  const send: SendUpstream = (req) => client.request(req);
+  const upstream: RestTransport = {
+    reading: client.reading,
+    knowsKey: client.knowsKey,
     request: async <T>(req: UpstreamRequest) => {
       const response = reads.hook ? await reads.hook(req, send) : await send(req);
       if (req.method !== "GET" && response.status < 300) deps.onWrite?.(req.authorization);
       return response as UpstreamResponse<T>;
     },
   };
+  const onCallShared = deps.onCallShared;
+  // Every attempt and every answer of this operation's calls counts against its usage.
   const api = createRestApi(upstream, {
     authorization: authorization ?? "",
     keyHash,
@@ -236,8 +228,15 @@ export function createContext(
     onRequest: usage.recordCall,
     onRateLimit: usage.recordRateLimit,
     requestId,
+    mayRetry: usage.mayRetry,
+    onAnswerRead: usage.recordAnswer,
+    onCallShared: (shared) => {
+      usage.recordShared(shared.how);
+      onCallShared?.(shared);
+    },
+    // A client may skip the read cache for one request (docs/upstream-sharing.md).
+    cache: bypassesCache ? "bypass" : "use",
     ...(deps.onCallDone ? { onCallDone: deps.onCallDone } : {}),
-    ...(deps.onCallShared ? { onCallShared: deps.onCallShared } : {}),
   });
   return {
     ...initContextCache(),
