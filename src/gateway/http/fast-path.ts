@@ -95,12 +95,14 @@ class BufferedJsonRequest {
  */
 function disconnectSignal(res: ServerResponse): AbortSignal {
   const controller = new AbortController();
-  const gone = () => {
-    if (!controller.signal.aborted) controller.abort(res.errored ?? undefined);
+  // A response that finished was answered: its close is no disconnect.
+  const gone = (error?: unknown) => {
+    if (!res.writableFinished && !controller.signal.aborted) {
+      controller.abort(error ?? res.errored ?? undefined);
+    }
   };
-  res.once("error", gone);
-  res.once("close", gone);
-  res.once("finish", () => res.removeListener("close", gone));
+  res.on("error", gone);
+  res.on("close", gone);
   return controller.signal;
 }
 
