@@ -18,6 +18,8 @@ const ALLOWED: Record<string, string> = {
   "gateway/observability/logger.ts requestScope":
     "an AsyncLocalStorage: each request's async chain sees only its own scope",
   "sandbox/main.ts config": "the sandbox's own entry point: one process, one sandbox",
+  "gateway/admission/compiled-variables.ts parsers":
+    "compiled coercions, weakly keyed by schema and operation node: a pure function of the two",
   "schema/node-by-id.ts documentAnswers":
     "which fields a selection names, weakly keyed by its field nodes: a pure function of them",
   "fleet/rate-limiter.ts loaded":

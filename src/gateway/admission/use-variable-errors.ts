@@ -3,6 +3,7 @@ import { createGraphQLError, type Plugin } from "graphql-yoga";
 import type { DocumentFactsCache } from "../document-facts.ts";
 import { factsOf } from "../execution/operation-facts.ts";
 import { requestLevel } from "../http-status.ts";
+import { compiledVariablesOf, failToParseVariables } from "./compiled-variables.ts";
 import { refuseBeforeRunning } from "./refuse-before-running.ts";
 
 /**
@@ -13,11 +14,14 @@ export function useVariableErrors(documents: DocumentFactsCache): Plugin {
   function judge(args: ExecutionArgs) {
     const operation = documents.of(args.document).operation(args.operationName);
     if (!operation) return undefined; // execution reports it
-    const coerced = getVariableValues(
-      args.schema,
-      operation.variableDefinitions ?? [],
-      (args.variableValues ?? {}) as Record<string, unknown>,
-    );
+    const inputs = (args.variableValues ?? {}) as Record<string, unknown>;
+    const compiled = compiledVariablesOf(args.schema, operation)?.(inputs);
+    if (compiled !== undefined && !failToParseVariables(compiled)) {
+      factsOf(args.contextValue as object).variables = compiled.coerced;
+      return undefined;
+    }
+    // graphql-js's errors name the value's path and carry locations: the client's to read.
+    const coerced = getVariableValues(args.schema, operation.variableDefinitions ?? [], inputs);
     if (coerced.errors) return { errors: coerced.errors.map(badVariable) };
     factsOf(args.contextValue as object).variables = coerced.coerced;
     return undefined;

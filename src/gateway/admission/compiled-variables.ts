@@ -1,0 +1,56 @@
+import { createRequire } from "node:module";
+import {
+  type GraphQLSchema,
+  getNamedType,
+  isEnumType,
+  isScalarType,
+  type OperationDefinitionNode,
+  typeFromAST,
+} from "graphql";
+import type { CoercedVariableValues } from "graphql-jit/dist/variables";
+
+// graphql-jit's ES module of this file imports "./generate" without an extension, which Node's
+// ESM loader refuses; its CommonJS build loads (the same graphql, which is CommonJS either way).
+const jitVariables = createRequire(import.meta.url)(
+  "graphql-jit/dist/variables.js",
+) as typeof import("graphql-jit/dist/variables");
+
+export const { failToParseVariables } = jitVariables;
+
+export type VariableParser = (inputs: Record<string, unknown>) => CoercedVariableValues;
+
+/** Per schema, per operation node: undefined until asked, null where graphql-js must coerce. */
+const parsers = new WeakMap<
+  GraphQLSchema,
+  WeakMap<OperationDefinitionNode, VariableParser | null>
+>();
+
+/**
+ * graphql-jit's compiled coercion of an operation's variables (what its compiled queries run),
+ * where graphql-js's getVariableValues walks the types again on every request. Only for
+ * variables of scalars and enums, lists of them included: jit accepts an array for an input
+ * object, which graphql-js refuses (test/schema/variable-coercion.property.test.ts holds jit to
+ * graphql-js on every type it is given).
+ */
+export function compiledVariablesOf(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+): VariableParser | null {
+  let ofSchema = parsers.get(schema);
+  if (ofSchema === undefined) {
+    ofSchema = new WeakMap();
+    parsers.set(schema, ofSchema);
+  }
+  let parser = ofSchema.get(operation);
+  if (parser === undefined) {
+    const definitions = operation.variableDefinitions ?? [];
+    const simple = definitions.every((definition) => {
+      const type = typeFromAST(schema, definition.type);
+      const named = type && getNamedType(type);
+      return named !== undefined && (isScalarType(named) || isEnumType(named));
+    });
+    parser = simple ? jitVariables.compileVariableParsing(schema, definitions) : null;
+    ofSchema.set(operation, parser);
+  }
+  return parser;
+}
