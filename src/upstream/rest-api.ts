@@ -120,10 +120,17 @@ function listQuery(name: OperationName, query: PageParams): Record<string, Query
   return ordered;
 }
 
+/** Each row's template cut at its `{id}`s, once: a call joins the pieces around its IDs. */
+const TEMPLATE_PIECES: ReadonlyMap<RestOperation, readonly string[]> = new Map(
+  Object.values(OPERATIONS).map((row) => [row, row.template.split("{id}")]),
+);
+
 /** The row's template with each `{id}` replaced by the next ID, encoded as one path segment. */
 function pathOf(row: RestOperation, ids: readonly string[]): string {
-  let next = 0;
-  return row.template.replace(/\{id\}/g, () => ids[next++] as string);
+  const pieces = TEMPLATE_PIECES.get(row) as readonly string[];
+  let path = pieces[0] as string;
+  for (let i = 1; i < pieces.length; i++) path += (ids[i - 1] as string) + pieces[i];
+  return path;
 }
 
 /** Sends the free-text filter under the upstream's name for it, in the same place. */
