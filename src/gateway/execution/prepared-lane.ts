@@ -14,7 +14,7 @@ import { stringifyWithHttpStatus } from "../http-status.ts";
 import type { GatewayContext } from "./context.ts";
 import type { CompiledQueries } from "./use-compiled-execution.ts";
 import { startOperationDeadline } from "./use-operation-deadline.ts";
-import { withReport } from "./use-upstream-report.ts";
+import { upstreamReport, withReport } from "./use-upstream-report.ts";
 
 /** A judge of the pipeline (admission's refuse-before-running shape): its refusal, or undefined. */
 type Judge = (args: ExecutionArgs) => ExecutionResult | undefined;
@@ -54,10 +54,11 @@ export const LANE_ACCOUNTS_FOR: Readonly<Record<string, string>> = {
   "input-rules": "its judge runs",
   "cost-limit": "its judge runs",
   "api-key-gate": "its judge runs",
-  "upstream-report": "the result is reported with withReport",
+  "upstream-report": "the result is reported with upstreamReport, as withReport reports it",
   "subscription-bounds": "queries only",
   "live-queries": "an operation with a directive (@live) is never prepared",
-  "http-status-in-errors": "the answer is serialised with stringifyWithHttpStatus",
+  "http-status-in-errors":
+    "an answer without errors is serialised as stringifyWithHttpStatus would; others with it",
   "prepared-lane": "the lane itself: it learns the texts yoga validated",
 };
 
@@ -208,9 +209,12 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
     if (result.errors?.length) return false;
     meter.done();
     options.onAnswered();
-    const reported = withReport(result, context, operation);
-    const http = reported.extensions?.http as { headers?: Record<string, string> } | undefined;
-    const body = stringifyWithHttpStatus(reported, requestId);
+    const { extensions, http } = upstreamReport(result, context, operation);
+    // Without errors, what stringifyWithHttpStatus writes of the reported result, uncopied.
+    const body =
+      http?.status === undefined && Object.keys(result).length === 1
+        ? JSON.stringify({ data: result.data, extensions })
+        : stringifyWithHttpStatus(withReport(result, context, operation), requestId);
     if (res.closed || res.destroyed || res.writableEnded) return true;
     res.writeHead(200, {
       // As yoga writes them, name for name (test/gateway/fast-path.test.ts compares raw bytes).

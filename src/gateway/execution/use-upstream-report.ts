@@ -39,35 +39,54 @@ export function withReport(
   context: GatewayContext,
   operation: OperationDefinitionNode | undefined,
 ): ExecutionResult {
+  const { extensions, http } = upstreamReport(result, context, operation);
+  if (http !== undefined) extensions.http = http;
+  return { ...result, extensions };
+}
+
+/** What an answer says of transport: its status, when not the usual one, and its headers. */
+export interface ReportedHttp {
+  status?: number;
+  headers: Record<string, string>;
+}
+
+/**
+ * The report, apart: the result's extensions with `cost` and `rateLimit`, and what it asks of the
+ * HTTP answer (yoga reads that from `extensions.http`; the prepared lane writes it itself).
+ */
+export function upstreamReport(
+  result: ExecutionResult,
+  context: GatewayContext,
+  operation: OperationDefinitionNode | undefined,
+): { extensions: Record<string, unknown>; http: ReportedHttp | undefined } {
   const { usage } = context;
-  const extensions: Record<string, unknown> = {
-    ...result.extensions,
-    cost: {
-      estimated: factsOf(context).estimatedUpstreamCalls ?? 0,
-      upstreamCalls: usage.calls,
-      // Calls this operation did not make itself (docs/upstream-sharing.md), when there were any.
-      ...(usage.joinedCalls > 0 ? { joinedCalls: usage.joinedCalls } : {}),
-      ...(usage.cacheHits > 0 ? { cacheHits: usage.cacheHits } : {}),
-    },
+  const cost: Record<string, number> = {
+    estimated: factsOf(context).estimatedUpstreamCalls ?? 0,
+    upstreamCalls: usage.calls,
   };
-  const headers = usage.rateLimit ? rateLimitHeaders(usage.rateLimit) : {};
-  if (usage.rateLimit) {
+  // Calls this operation did not make itself (docs/upstream-sharing.md), when there were any.
+  if (usage.joinedCalls > 0) cost.joinedCalls = usage.joinedCalls;
+  if (usage.cacheHits > 0) cost.cacheHits = usage.cacheHits;
+  const extensions: Record<string, unknown> =
+    result.extensions === undefined ? { cost } : { ...result.extensions, cost };
+  const rateLimit = usage.rateLimit;
+  if (rateLimit) {
     extensions.rateLimit = {
-      limit: usage.rateLimit.limit,
-      remaining: usage.rateLimit.remaining,
-      resetAt: new Date(usage.rateLimit.reset * 1000).toISOString(),
+      limit: rateLimit.limit,
+      remaining: rateLimit.remaining,
+      resetAt: new Date(rateLimit.reset * 1000).toISOString(),
     };
   }
+  const headers = rateLimit ? rateLimitHeaders(rateLimit) : undefined;
   const retryAfter = everyRootFieldRateLimited(result, operation);
   if (retryAfter !== undefined) {
-    extensions.http = {
-      status: ERROR_CODES.RATE_LIMITED,
-      headers: { ...headers, "Retry-After": String(retryAfter) },
+    const status = ERROR_CODES.RATE_LIMITED;
+    return {
+      extensions,
+      http: { status, headers: { ...headers, "Retry-After": String(retryAfter) } },
     };
-  } else if (Object.keys(headers).length > 0) {
-    extensions.http = { headers };
   }
-  return { ...result, extensions };
+  return { extensions, http: headers ? { headers } : undefined };
 }
 
 type Selections = ReadonlyArray<import("graphql").SelectionNode>;
