@@ -49,6 +49,26 @@ describe("the static estimate counts what loaders share once per list", () => {
     });
     expect(harness.takeUpstreamRequests()).toEqual([]);
   });
+
+  it("estimates one document afresh for each page size its variables ask, its ID aside", async () => {
+    harness = await startHarness({ gateway: { maxUpstreamCalls: 100 } });
+    const query = `query ($id: ID!, $n: Int) {
+      agent(id: $id) { name }
+      agents(first: $n) { nodes { stats } }
+    }`;
+    // The agent's ID changes nothing of the count; the page size does, on every run.
+    for (const [id, n, estimated] of [
+      ["agt_acme_reception", 2, 6],
+      ["agt_acme_scheduler", 2, 6],
+      ["agt_acme_reception", 100, 104],
+      ["agt_acme_scheduler", 3, 7],
+      ["agt_acme_reception", 100, 104],
+    ] as const) {
+      const response = await harness.graphql(query, { id, n });
+      expect(response.body.extensions?.cost?.estimated).toBe(estimated);
+      expect(response.status).toBe(estimated > 100 ? 400 : 200);
+    }
+  });
 });
 
 describe("the runtime budget", () => {

@@ -11,6 +11,7 @@ import {
   Kind,
   type OperationDefinitionNode,
   type SelectionSetNode,
+  type ValueNode,
 } from "graphql";
 import { validateConnectionArgs } from "../../connections/validate-args.ts";
 
@@ -41,6 +42,8 @@ export interface EstimateInput {
   fragments: ReadonlyMap<string, FragmentDefinitionNode>;
   /** Coerced variable values. */
   variables: Record<string, unknown>;
+  /** Told when the count reads a variable: an estimate that never does holds for any variables. */
+  onVariableRead?: () => void;
 }
 
 /**
@@ -114,6 +117,9 @@ function estimateField(
   // Only a list argument or a page size changes the count: other fields' arguments (an ID, a
   // filter) are not coerced here, once per request, for nothing. Execution coerces them.
   const counted = cost.connection !== undefined || typeof cost.upstreamCalls === "object";
+  if (counted && node.arguments?.some((argument) => holdsVariable(argument.value))) {
+    input.onVariableRead?.();
+  }
   const args = counted ? getArgumentValues(field, node, input.variables) : NO_ARGUMENTS;
   if (cost.sharedByItems) multiplier = Math.min(multiplier, SHARED_PER_LIST);
   let calls = 0;
@@ -140,6 +146,13 @@ function estimateField(
 }
 
 const NO_ARGUMENTS: Record<string, unknown> = Object.freeze({});
+
+function holdsVariable(value: ValueNode): boolean {
+  if (value.kind === Kind.VARIABLE) return true;
+  if (value.kind === Kind.LIST) return value.values.some(holdsVariable);
+  if (value.kind === Kind.OBJECT) return value.fields.some((field) => holdsVariable(field.value));
+  return false;
+}
 
 function fieldOf(type: GraphQLNamedType, name: string): GraphQLField<unknown, unknown> | undefined {
   if (isObjectType(type) || isAbstractType(type)) {

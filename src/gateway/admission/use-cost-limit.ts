@@ -29,26 +29,35 @@ export interface CostLimitOptions {
 export function useCostLimit(options: CostLimitOptions): Plugin {
   const { maxUpstreamCalls, documents } = options;
   /**
-   * An operation without variables costs the same every time: its estimate (or the error it
-   * raises) is kept per document object, which yoga's parser cache hands back for the same text.
+   * An operation whose count reads no variable (none of its page sizes or list arguments is one)
+   * costs the same every time: its estimate (or the error it raises) is kept per document object,
+   * which yoga's parser cache hands back for the same text.
    */
-  const withoutVariables = new WeakMap<DocumentNode, Map<string, number | GraphQLError>>();
+  const constant = new WeakMap<DocumentNode, Map<string, number | GraphQLError>>();
 
   function estimateOf(
     args: ExecutionArgs,
     operation: OperationDefinitionNode,
     variables: Record<string, unknown>,
   ): number {
-    const cacheable = (operation.variableDefinitions ?? []).length === 0;
     const key = operation.name?.value ?? "";
-    let known = cacheable ? withoutVariables.get(args.document) : undefined;
+    let known = constant.get(args.document);
     const cached = known?.get(key);
     if (cached instanceof GraphQLError) throw cached;
     if (cached !== undefined) return cached;
     const { fragments } = documents.of(args.document);
+    let readsVariables = false;
     let outcome: number | GraphQLError;
     try {
-      outcome = estimateUpstreamCalls({ schema: args.schema, operation, fragments, variables });
+      outcome = estimateUpstreamCalls({
+        schema: args.schema,
+        operation,
+        fragments,
+        variables,
+        onVariableRead: () => {
+          readsVariables = true;
+        },
+      });
     } catch (error) {
       // A bad argument: a connection's own error, or graphql-js's, as the catalogue answers it.
       const refusal =
@@ -56,10 +65,10 @@ export function useCostLimit(options: CostLimitOptions): Plugin {
       if (refusal === undefined) throw error;
       outcome = refusal;
     }
-    if (cacheable) {
+    if (!readsVariables) {
       if (known === undefined) {
         known = new Map();
-        withoutVariables.set(args.document, known);
+        constant.set(args.document, known);
       }
       known.set(key, outcome);
     }
