@@ -65,7 +65,8 @@ describe("the static estimate counts what loaders share once per list", () => {
       ["agt_acme_reception", 100, 104],
     ] as const) {
       const response = await harness.graphql(query, { id, n });
-      expect(response.body.extensions?.cost?.estimated).toBe(estimated);
+      const cost = response.body.extensions?.cost as { estimated?: number } | undefined;
+      expect(cost?.estimated).toBe(estimated);
       expect(response.status).toBe(estimated > 100 ? 400 : 200);
     }
   });
