@@ -21,14 +21,26 @@ function talliedCounter<L extends string>(
   help: string,
   labelNames: readonly L[],
 ): TalliedCounter<L> {
-  const tallies = new Map<string, { labels: Partial<Record<L, string>>; count: number }>();
+  interface Tally {
+    labels: Partial<Record<L, string>>;
+    count: number;
+  }
+  // One level of maps per label, by its value, down to the tally: no key is built per increment.
+  type Level = Map<string, Level | Tally>;
+  const all: Tally[] = [];
+  const newTally = (labels: Partial<Record<L, string>>): Tally => {
+    const tally: Tally = { labels: { ...labels }, count: 0 };
+    all.push(tally);
+    return tally;
+  };
+  const root: Level | Tally = labelNames.length === 0 ? newTally({}) : new Map();
   const counter = new Counter<L>({
     name,
     help,
     labelNames,
     registers: [registry],
     collect() {
-      for (const tally of tallies.values()) {
+      for (const tally of all) {
         if (tally.count === 0) continue;
         this.inc(tally.labels, tally.count);
         tally.count = 0;
@@ -37,14 +49,18 @@ function talliedCounter<L extends string>(
   });
   return {
     inc(labels = {}, count = 1) {
-      let key = "";
-      for (const label of labelNames) key += `${labels[label] ?? ""}\u0000`;
-      let tally = tallies.get(key);
-      if (tally === undefined) {
-        tally = { labels: { ...labels }, count: 0 };
-        tallies.set(key, tally);
+      let node = root;
+      for (let i = 0; i < labelNames.length; i++) {
+        const level = node as Level;
+        const value = labels[labelNames[i] as L] ?? "";
+        let next = level.get(value);
+        if (next === undefined) {
+          next = i === labelNames.length - 1 ? newTally(labels) : new Map();
+          level.set(value, next);
+        }
+        node = next;
       }
-      tally.count += count;
+      (node as Tally).count += count;
     },
     get: () => counter.get(),
   };
