@@ -308,7 +308,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       maxTextBytes: FAST_PATH_MAX_KEPT_TEXT,
     },
     requestIdOf: (request) => {
-      const requestId = requestIdOf(request as Request);
+      const requestId = requestIdOf(request as unknown as Request);
       nameRequestScope(requestId);
       return requestId;
     },
@@ -320,17 +320,21 @@ export function createGateway(options: GatewayOptions): Gateway {
       metrics.compiledRuns.inc({ how: "compiled" });
       metrics.preparedAnswers.inc();
     },
-    // As the context factory below makes it for a request without a session.
-    contextFor: (request, requestId, connection) =>
-      createContext(
+    // As the context factory below makes it for a request without a session, the operation
+    // following the client's going away without a request signal in between.
+    contextFor: (request, requestId, connection) => {
+      const context = createContext(
         dependencies,
         authorizationFrom(request.headers.get("authorization")),
-        request.signal,
+        undefined,
         requestId,
-        request as Request,
+        request as unknown as Request,
         undefined,
         keyHashOn(connection),
-      ),
+      );
+      request.followDisconnect(context.operation);
+      return context;
+    },
   });
   const fastPath = createFastPath({
     maxRequestBytes,

@@ -65,7 +65,8 @@ export const LANE_ACCOUNTS_FOR: Readonly<Record<string, string>> = {
 /** The request the fast path read: what the lane needs of it. */
 export interface LaneRequest {
   readonly headers: Headers;
-  readonly signal: AbortSignal;
+  /** Aborts the operation's controller when the client goes away (no signal of its own made). */
+  followDisconnect(controller: AbortController): void;
 }
 
 export interface PreparedLaneOptions {

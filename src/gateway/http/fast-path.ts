@@ -74,36 +74,56 @@ class BufferedJsonRequest {
   readonly body = null;
   readonly url: string;
   readonly headers: Headers;
-  readonly signal: AbortSignal;
   readonly #parsed: unknown;
-  constructor(url: string, headers: Headers, parsed: unknown, signal: AbortSignal) {
+  readonly #res: ServerResponse;
+  #signal: AbortSignal | undefined;
+  constructor(url: string, headers: Headers, parsed: unknown, res: ServerResponse) {
     this.url = url;
     this.headers = headers;
     this.#parsed = parsed;
-    this.signal = signal;
+    this.#res = res;
   }
   /** yoga's JSON body parser reads this. */
   json(): unknown {
     return this.#parsed;
   }
+  /** Made when first read: the prepared lane answers most requests without it. */
+  get signal(): AbortSignal {
+    if (this.#signal === undefined) {
+      const controller = new AbortController();
+      onDisconnect(this.#res, (reason) => controller.abort(reason));
+      this.#signal = controller.signal;
+    }
+    return this.#signal;
+  }
+  /** Aborts `controller` when the client goes away, as the signal would be: no signal made. */
+  followDisconnect(controller: AbortController): void {
+    const signal = this.#signal;
+    if (signal === undefined) {
+      onDisconnect(this.#res, (reason) => controller.abort(reason));
+    } else if (signal.aborted) {
+      controller.abort(signal.reason);
+    } else {
+      signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+    }
+  }
 }
 
 /**
- * Aborted when the client goes away before its answer is written (the response closes or fails
- * unfinished), as whatwg-node's adapter aborts a request's signal: the context's upstream calls
- * and yoga's execution cancellation follow it, as on yoga's own path.
+ * Calls `gone` once when the client goes away before its answer is written (the response closes
+ * or fails unfinished), as whatwg-node's adapter aborts a request's signal: the context's
+ * upstream calls and yoga's execution cancellation follow it, as on yoga's own path.
  */
-function disconnectSignal(res: ServerResponse): AbortSignal {
-  const controller = new AbortController();
+function onDisconnect(res: ServerResponse, gone: (reason: unknown) => void): void {
+  let told = false;
   // A response that finished was answered: its close is no disconnect.
-  const gone = (error?: unknown) => {
-    if (!res.writableFinished && !controller.signal.aborted) {
-      controller.abort(error ?? res.errored ?? undefined);
-    }
+  const check = (error?: unknown) => {
+    if (told || res.writableFinished) return;
+    told = true;
+    gone(error ?? res.errored ?? undefined);
   };
-  res.on("error", gone);
-  res.on("close", gone);
-  return controller.signal;
+  res.on("error", check);
+  res.on("close", check);
 }
 
 /**
@@ -243,7 +263,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
           const c = core as Core;
           const headers = new c.fetchAPI.Headers(req.headers as Record<string, string>);
           const url = `http://${req.headers.host}${req.url}`;
-          const request = new BufferedJsonRequest(url, headers, parsed, disconnectSignal(res));
+          const request = new BufferedJsonRequest(url, headers, parsed, res);
           onServed?.();
           run(request, parsed as unknown as LaneParams, req, res, fallback.waitUntil).catch(
             (error: unknown) => {
