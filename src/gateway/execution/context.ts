@@ -210,14 +210,17 @@ export function createContext(
   const reads: ReadRoute = {};
   const client = deps.upstream;
   const send: SendUpstream = (req) => client.request(req);
+  const routed = async <T>(req: UpstreamRequest) => {
+    const response = reads.hook ? await reads.hook(req, send) : await send(req);
+    if (req.method !== "GET" && response.status < 300) deps.onWrite?.(req.authorization);
+    return response as UpstreamResponse<T>;
+  };
   const upstream: RestTransport = {
     reading: client.reading,
     knowsKey: client.knowsKey,
-    request: async <T>(req: UpstreamRequest) => {
-      const response = reads.hook ? await reads.hook(req, send) : await send(req);
-      if (req.method !== "GET" && response.status < 300) deps.onWrite?.(req.authorization);
-      return response as UpstreamResponse<T>;
-    },
+    // A read outside a live query is the client's call itself: no async step of its own.
+    request: <T>(req: UpstreamRequest) =>
+      reads.hook === undefined && req.method === "GET" ? client.request<T>(req) : routed<T>(req),
   };
   const onCallShared = deps.onCallShared;
   // Every attempt and every answer of this operation's calls counts against its usage.
