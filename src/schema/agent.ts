@@ -8,7 +8,7 @@ import { builder } from "./builder.ts";
 import { connectionArgs } from "./connection-args.ts";
 import type { SchemaContext } from "./context.ts";
 import { assertId, idRule, REFUSES_NULL } from "./ids.ts";
-import { enumOrNull, loadEach } from "./load-each.ts";
+import { enumOrNull, loadEach, onePromisePerKey } from "./load-each.ts";
 import { nodeByIdQuery } from "./node-by-id.ts";
 import { patchBody } from "./patch-body.ts";
 import { listKey, readOnce } from "./read-once.ts";
@@ -88,29 +88,19 @@ Agent.implement({
 
 /**
  * An agent by ID for the items that name it (a conversation's or a campaign's agent): one promise
- * per agent and operation, through the Agent loader, where a DataLoader cache hit costs each item
- * a promise, a closure and the adoption of the cached promise. `forgetAgent` drops both the
- * loader's entry and this one, so a write is read afresh after it.
+ * per agent and operation, through the Agent loader. `forgetAgent` drops both the loader's entry
+ * and this one, so a write is read afresh after it.
  */
-const agentsById = createContextCache(
-  (_context: SchemaContext) => new Map<string, Promise<AgentDto>>(),
-);
+const agents = onePromisePerKey((context, id) => Agent.getDataloader(context).load(id));
 
 export function agentOf(context: SchemaContext, id: string): Promise<AgentDto> {
-  const byId = agentsById(context);
-  let agent = byId.get(id);
-  if (agent === undefined) {
-    agent = Agent.getDataloader(context).load(id);
-    agent.catch(() => {});
-    byId.set(id, agent);
-  }
-  return agent;
+  return agents.of(context, id);
 }
 
 /** After a write to the agent: the next read of it in this operation GETs it again. */
 export function forgetAgent(context: SchemaContext, id: string): void {
   Agent.getDataloader(context).clear(id);
-  agentsById(context).delete(id);
+  agents.forget(context, id);
 }
 
 export const AgentConnection = builder.connectionObject(

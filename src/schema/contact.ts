@@ -1,8 +1,7 @@
-import { createContextCache } from "@pothos/core";
 import type { JsonObject } from "../upstream/json.ts";
 import { builder } from "./builder.ts";
 import type { SchemaContext } from "./context.ts";
-import { loadEach } from "./load-each.ts";
+import { loadEach, onePromisePerKey } from "./load-each.ts";
 import { nodeByIdQuery } from "./node-by-id.ts";
 import { callsOf } from "./upstream-calls.ts";
 
@@ -47,25 +46,16 @@ Contact.implement({
 /**
  * A contact's stats, one promise per contact and operation, through the Contact loader (which
  * `contact(id)` and `node` use too, so each contact costs one GET): the conversations of one
- * contact share it, where a DataLoader cache hit costs each of them a promise, a closure and the
- * adoption of the cached promise. A failed load is handled here as well as where it is read, so
- * an item its page never resolves leaves no unhandled rejection.
+ * contact share it.
  */
-const statsByContact = createContextCache(
-  (_context: SchemaContext) => new Map<string, Promise<JsonObject | null>>(),
+const stats = onePromisePerKey((context, id) =>
+  Contact.getDataloader(context)
+    .load(id)
+    .then((contact) => contact.stats ?? null),
 );
 
 export function contactStats(context: SchemaContext, id: string): Promise<JsonObject | null> {
-  const byContact = statsByContact(context);
-  let stats = byContact.get(id);
-  if (stats === undefined) {
-    stats = Contact.getDataloader(context)
-      .load(id)
-      .then((contact) => contact.stats ?? null);
-    stats.catch(() => {});
-    byContact.set(id, stats);
-  }
-  return stats;
+  return stats.of(context, id);
 }
 
 nodeByIdQuery("contact", Contact, {

@@ -1,3 +1,6 @@
+import { createContextCache } from "@pothos/core";
+import type { SchemaContext } from "./context.ts";
+
 /**
  * A DataLoader batch function over a REST API without batch reads: one call per distinct key,
  * all in parallel, in key order, with the Error in place of a key whose call failed (so one
@@ -18,4 +21,30 @@ export function enumOrNull<const T extends string>(values: readonly T[], value: 
   return typeof value === "string" && (values as readonly string[]).includes(value)
     ? (value as T)
     : null;
+}
+
+/**
+ * One promise per key and operation over a loader (an agent, a contact's stats): the items that
+ * name one key share it, where a DataLoader cache hit costs each of them a promise, a closure and
+ * the adoption of the cached promise. A failed load is handled here as well as where it is read,
+ * so an item its page never resolves leaves no unhandled rejection.
+ */
+export function onePromisePerKey<V>(load: (context: SchemaContext, key: string) => Promise<V>) {
+  const byKey = createContextCache((_context: SchemaContext) => new Map<string, Promise<V>>());
+  return {
+    of(context: SchemaContext, key: string): Promise<V> {
+      const known = byKey(context);
+      let value = known.get(key);
+      if (value === undefined) {
+        value = load(context, key);
+        value.catch(() => {});
+        known.set(key, value);
+      }
+      return value;
+    },
+    /** The next read of `key` in this operation loads it again. */
+    forget(context: SchemaContext, key: string): void {
+      byKey(context).delete(key);
+    },
+  };
 }
