@@ -19,7 +19,7 @@ const ALLOWED: Record<string, string> = {
     "an AsyncLocalStorage: each request's async chain sees only its own scope",
   "sandbox/main.ts config": "the sandbox's own entry point: one process, one sandbox",
   "gateway/admission/compiled-variables.ts parsers":
-    "compiled coercions, weakly keyed by schema and operation node: a pure function of the two",
+    "compiled coercions, weakly keyed by operation node: a pure function of it and its schema",
   "schema/node-by-id.ts documentAnswers":
     "which fields a selection names, weakly keyed by its field nodes: a pure function of them",
   "fleet/rate-limiter.ts loaded":

@@ -19,11 +19,11 @@ export const { failToParseVariables } = jitVariables;
 
 export type VariableParser = (inputs: Record<string, unknown>) => CoercedVariableValues;
 
-/** Per schema, per operation node: undefined until asked, null where graphql-js must coerce. */
-const parsers = new WeakMap<
-  GraphQLSchema,
-  WeakMap<OperationDefinitionNode, VariableParser | null>
->();
+/**
+ * Per operation node: undefined until asked, null where graphql-js must coerce. An operation node
+ * is parsed by one gateway's yoga and runs against its one schema, so the node alone is the key.
+ */
+const parsers = new WeakMap<OperationDefinitionNode, VariableParser | null>();
 
 /**
  * graphql-jit's compiled coercion of an operation's variables (what its compiled queries run),
@@ -36,12 +36,7 @@ export function compiledVariablesOf(
   schema: GraphQLSchema,
   operation: OperationDefinitionNode,
 ): VariableParser | null {
-  let ofSchema = parsers.get(schema);
-  if (ofSchema === undefined) {
-    ofSchema = new WeakMap();
-    parsers.set(schema, ofSchema);
-  }
-  let parser = ofSchema.get(operation);
+  let parser = parsers.get(operation);
   if (parser === undefined) {
     const definitions = operation.variableDefinitions ?? [];
     const simple = definitions.every((definition) => {
@@ -50,7 +45,7 @@ export function compiledVariablesOf(
       return named !== undefined && (isScalarType(named) || isEnumType(named));
     });
     parser = simple ? jitVariables.compileVariableParsing(schema, definitions) : null;
-    ofSchema.set(operation, parser);
+    parsers.set(operation, parser);
   }
   return parser;
 }
