@@ -113,7 +113,7 @@ export interface UpstreamClient {
  */
 export function wirePath(path: string, query: Record<string, QueryValue> | undefined): string {
   if (query === undefined) return path;
-  const pairs = Object.entries(query ?? {})
+  const pairs = Object.entries(query)
     .filter((entry): entry is [string, string | number] => entry[1] !== undefined)
     .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`);
   return pairs.length === 0 ? path : `${path}?${pairs.join("&")}`;

@@ -193,7 +193,7 @@ class RestCalls implements RestApi {
   async #send<T>(
     name: OperationName,
     ids: readonly string[] = NO_IDS,
-    extra: Pick<UpstreamRequest, "query" | "body"> = {},
+    extra: Pick<UpstreamRequest, "query" | "body"> = NO_EXTRA,
   ): Promise<T> {
     const call = this.#call;
     const client = this.#client;
@@ -324,3 +324,4 @@ class RestCalls implements RestApi {
 }
 
 const NO_IDS: readonly string[] = Object.freeze([]);
+const NO_EXTRA: Pick<UpstreamRequest, "query" | "body"> = Object.freeze({});
