@@ -211,9 +211,10 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
     meter.done();
     options.onAnswered();
     const { extensions, http } = upstreamReport(result, context, operation);
-    // Without errors, what stringifyWithHttpStatus writes of the reported result, uncopied.
+    // A result of `data` alone (no errors, so no status of its own): what stringifyWithHttpStatus
+    // writes of the reported result, uncopied.
     const body =
-      http?.status === undefined && Object.keys(result).length === 1
+      Object.keys(result).length === 1
         ? JSON.stringify({ data: result.data, extensions })
         : stringifyWithHttpStatus(withReport(result, context, operation), requestId);
     if (res.closed || res.destroyed || res.writableEnded) return true;
