@@ -1,33 +1,29 @@
-import { afterEach, describe, expect, it } from "vitest";
-import {
-  type RecordingUpstream,
-  sendJson,
-  startRecordingUpstream,
-} from "../upstream/recording-upstream.ts";
-import { type Harness, startHarness } from "./harness.ts";
+import { describe, expect, it } from "vitest";
+import { closedAfterEachTest } from "../support/closing.ts";
+import { sendJson, startRecordingUpstream } from "../upstream/recording-upstream.ts";
+import { startHarness } from "./harness.ts";
 
 // A page starts its items' loads before they resolve (src/schema/item-loads.ts): a page holding
 // an item that is not an object is refused at that item, as before, not by the early start.
 
-let harness: Harness;
-let upstream: RecordingUpstream;
-afterEach(async () => {
-  await harness.close();
-  await upstream.close();
-});
-
 describe("a conversation page holding items that are not objects", () => {
+  const closing = closedAfterEachTest();
+
   it("is refused at that item, as its fields decide", async () => {
-    upstream = await startRecordingUpstream((request, res) => {
-      const path = request.url?.split("?")[0];
-      if (path === "/v1/conversations") {
-        const item = { id: "cnv_1", agentId: "agt_1", contactId: "cnt_1" };
-        return sendJson(res, 200, { items: [item, null], total: 2, limit: 3, offset: 0 });
-      }
-      if (path === "/v1/agents/agt_1") return sendJson(res, 200, { id: "agt_1", name: "A" });
-      return sendJson(res, 200, { contactId: "cnt_1" });
-    });
-    harness = await startHarness({ upstream: { baseUrl: upstream.url, maxRetries: 0 } });
+    const upstream = closing(
+      await startRecordingUpstream((request, res) => {
+        const path = request.url?.split("?")[0];
+        if (path === "/v1/conversations") {
+          const item = { id: "cnv_1", agentId: "agt_1", contactId: "cnt_1" };
+          return sendJson(res, 200, { items: [item, null], total: 2, limit: 3, offset: 0 });
+        }
+        if (path === "/v1/agents/agt_1") return sendJson(res, 200, { id: "agt_1", name: "A" });
+        return sendJson(res, 200, { contactId: "cnt_1" });
+      }),
+    );
+    const harness = closing(
+      await startHarness({ upstream: { baseUrl: upstream.url, maxRetries: 0 } }),
+    );
     const response = await harness.graphql(
       "{ conversations(first: 2) { nodes { id agent { id } contact { stats } } } }",
     );
@@ -43,15 +39,19 @@ describe("a conversation page holding items that are not objects", () => {
     ["a string", "cnv_2"],
     ["a list", ["cnv_2"]],
   ])("refuses the page when an item is %s, and never loads it as an ID", async (_kind, odd) => {
-    upstream = await startRecordingUpstream((request, res) => {
-      const path = request.url?.split("?")[0];
-      if (path === "/v1/conversations") {
-        const item = { id: "cnv_1", agentId: "agt_1", contactId: "cnt_1" };
-        return sendJson(res, 200, { items: [item, odd], total: 2, limit: 3, offset: 0 });
-      }
-      return sendJson(res, 200, { id: "agt_1", name: "A" });
-    });
-    harness = await startHarness({ upstream: { baseUrl: upstream.url, maxRetries: 0 } });
+    const upstream = closing(
+      await startRecordingUpstream((request, res) => {
+        const path = request.url?.split("?")[0];
+        if (path === "/v1/conversations") {
+          const item = { id: "cnv_1", agentId: "agt_1", contactId: "cnt_1" };
+          return sendJson(res, 200, { items: [item, odd], total: 2, limit: 3, offset: 0 });
+        }
+        return sendJson(res, 200, { id: "agt_1", name: "A" });
+      }),
+    );
+    const harness = closing(
+      await startHarness({ upstream: { baseUrl: upstream.url, maxRetries: 0 } }),
+    );
     const response = await harness.graphql("{ conversations(first: 2) { nodes { id status } } }");
 
     expect(response.body.data).toEqual({ conversations: null });
