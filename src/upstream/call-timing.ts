@@ -2,42 +2,90 @@
 
 const MAX_BACKOFF_MS = 1_000;
 
-/** One deadline per call: `timedOut` tells a timeout from the caller's own abort. */
-export interface Deadline {
-  timedOut: Pick<AbortSignal, "aborted" | "reason">;
-  combined: AbortSignal;
-  expiresAt: number;
-  dispose(): void;
+/** What an exchange follows of its call's end: aborted now, or told once when it is. */
+export interface CallEnd {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  /** `onEnd` is called once when the call is aborted (not if it already is), until `unfollow`. */
+  follow(onEnd: (reason: unknown) => void): void;
+  unfollow(): void;
 }
 
 /**
- * What AbortSignal.any([callerSignal, timer]) would be, the caller's reason first, with one
- * controller per call and one listener removed at the end, instead of a composite signal's weak
- * references, or a second controller only to say that the timer fired.
+ * One deadline per call, aborted by its timer or by the caller's signal, whichever comes first,
+ * keeping its reason, as AbortSignal.any([callerSignal, timer]) would: `timedOut` tells a timeout
+ * from the caller's own abort. A plain object with one follower (the attempt's exchange, or the
+ * backoff's sleep) rather than an AbortController: a call makes no EventTarget of its own.
  */
-export function startDeadline(timeoutMs: number, callerSignal: AbortSignal | undefined): Deadline {
-  const combined = new AbortController();
-  const expiresAt = Date.now() + timeoutMs;
-  const timedOut: { aborted: boolean; reason: unknown } = { aborted: false, reason: undefined };
-  const onCallerAbort = () => combined.abort(callerSignal?.reason);
-  const handle = setTimeout(() => {
-    if (combined.signal.aborted) return;
+export class Deadline implements CallEnd {
+  aborted = false;
+  reason: unknown;
+  readonly timedOut: { aborted: boolean; reason: unknown } = { aborted: false, reason: undefined };
+  readonly expiresAt: number;
+  readonly #caller: AbortSignal | undefined;
+  readonly #timer: ReturnType<typeof setTimeout>;
+  #follower: ((reason: unknown) => void) | undefined;
+
+  constructor(timeoutMs: number, callerSignal: AbortSignal | undefined) {
+    this.expiresAt = Date.now() + timeoutMs;
+    this.#caller = callerSignal;
+    this.#timer = setTimeout(this.#onTimeout, timeoutMs);
+    if (callerSignal?.aborted) this.#end(callerSignal.reason);
+    else callerSignal?.addEventListener("abort", this.#onCallerAbort, { once: true });
+  }
+
+  follow(onEnd: (reason: unknown) => void): void {
+    this.#follower = onEnd;
+  }
+
+  unfollow(): void {
+    this.#follower = undefined;
+  }
+
+  /** Resolves after `ms`, or rejects with the reason when the deadline ends first. */
+  sleep(ms: number): Promise<void> {
+    if (this.aborted) return Promise.reject(this.reason);
+    return new Promise<void>((resolve, reject) => {
+      const handle = setTimeout(() => {
+        this.unfollow();
+        resolve();
+      }, ms);
+      this.follow((reason) => {
+        clearTimeout(handle);
+        reject(reason);
+      });
+    });
+  }
+
+  dispose(): void {
+    clearTimeout(this.#timer);
+    this.#caller?.removeEventListener("abort", this.#onCallerAbort);
+    this.#follower = undefined;
+  }
+
+  readonly #onCallerAbort = () => this.#end(this.#caller?.reason);
+
+  readonly #onTimeout = () => {
+    if (this.aborted) return;
     // A reason of its own, as an AbortController's abort() without one gives: an AbortError.
-    combined.abort();
-    timedOut.aborted = true;
-    timedOut.reason = combined.signal.reason;
-  }, timeoutMs);
-  if (callerSignal?.aborted) onCallerAbort();
-  else callerSignal?.addEventListener("abort", onCallerAbort, { once: true });
-  return {
-    timedOut,
-    combined: combined.signal,
-    expiresAt,
-    dispose: () => {
-      clearTimeout(handle);
-      callerSignal?.removeEventListener("abort", onCallerAbort);
-    },
+    const reason = new DOMException("This operation was aborted", "AbortError");
+    this.timedOut.aborted = true;
+    this.timedOut.reason = reason;
+    this.#end(reason);
   };
+
+  #end(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason;
+    const follower = this.#follower;
+    this.#follower = undefined;
+    follower?.(reason);
+  }
+}
+
+export function startDeadline(timeoutMs: number, callerSignal: AbortSignal | undefined): Deadline {
+  return new Deadline(timeoutMs, callerSignal);
 }
 
 /** Exponential with "equal jitter": never below half the step, so retries stay spread out. */

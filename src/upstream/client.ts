@@ -1,5 +1,4 @@
 import { createRequire } from "node:module";
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Pool as UndiciPool } from "undici";
 import { backoffDelay, type Deadline, startDeadline } from "./call-timing.ts";
 import { DEFAULT_READING, type UpstreamReading } from "./conversation-reading.ts";
@@ -174,7 +173,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         headers,
         body: req.body === undefined ? null : JSON.stringify(req.body),
       },
-      deadline.combined,
+      deadline,
     ).then((answer) => {
       req.onAnswerRead?.(answer.text.length);
       return interpretResponse<T>(req, describe, answer, answer.text);
@@ -214,12 +213,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           retry &&
           outcome.retryable &&
           retries < maxRetries &&
-          !deadline.combined.aborted &&
+          !deadline.aborted &&
           Date.now() + delay < deadline.expiresAt &&
           (req.mayRetry?.() ?? true);
         if (!mayRetry) throw outcome.error;
         try {
-          await sleep(delay, undefined, { signal: deadline.combined });
+          await deadline.sleep(delay);
         } catch (error) {
           const context = { request: describe, callerSignal: req.signal };
           throw toUnavailableError(error, { ...context, deadline: deadline.timedOut });
@@ -246,7 +245,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           path: `${prefix}/v1/organization`,
           headers: { accept: "application/json", "user-agent": userAgent },
         },
-        deadline.combined,
+        deadline,
       );
       return true;
     } catch {

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from "node:http";
 import type { Dispatcher } from "undici";
+import type { CallEnd } from "./call-timing.ts";
 
 /** One HTTP exchange, its answer read whole. */
 export interface Exchanged {
@@ -11,15 +12,15 @@ export interface Exchanged {
 /**
  * Sends one request and reads its answer whole into a string, straight from undici's dispatch
  * handler: one promise per call, where `request()` and `body.text()` make an AsyncResource, a
- * body stream and a consume promise for a body that is read whole anyway. The signal is followed
- * as undici's `request()` follows it: an abort while the call waits for a connection takes effect
- * when it gets one, and one while it runs aborts it. The pool's `maxResponseSize`, headers and
+ * body stream and a consume promise for a body that is read whole anyway. The call's end is
+ * followed as undici's `request()` follows a signal: an abort while the call waits for a
+ * connection takes effect when it gets one, and one while it runs aborts it. The pool's `maxResponseSize`, headers and
  * body timeouts hold as for any dispatch.
  */
 export function exchange(
   dispatcher: Dispatcher,
   options: Dispatcher.DispatchOptions,
-  signal: AbortSignal,
+  end: CallEnd,
 ): Promise<Exchanged> {
   return new Promise<Exchanged>((resolve, reject) => {
     let controller: Dispatcher.DispatchController | undefined;
@@ -28,13 +29,13 @@ export function exchange(
     let headers: IncomingHttpHeaders = {};
     const chunks: Buffer[] = [];
     let length = 0;
-    const onAbort = () => {
-      reason = signal.reason instanceof Error ? signal.reason : new Error(String(signal.reason));
+    const onAbort = (why: unknown) => {
+      reason = why instanceof Error ? why : new Error(String(why));
       controller?.abort(reason);
     };
-    const done = () => signal.removeEventListener("abort", onAbort);
-    if (signal.aborted) onAbort();
-    else signal.addEventListener("abort", onAbort, { once: true });
+    const done = () => end.unfollow();
+    if (end.aborted) onAbort(end.reason);
+    else end.follow(onAbort);
     try {
       dispatcher.dispatch(options, {
         onRequestStart(started) {
