@@ -1,70 +1,8 @@
-import { Counter, Gauge, Histogram, Registry } from "prom-client";
+import { Gauge, Registry } from "prom-client";
+import { talliedCounter, talliedHistogram } from "./tallied-metrics.ts";
 
 /** Latency buckets, from 5 ms to 10 s (the default operation deadline). */
 const SECONDS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
-
-/** A counter as the gateway counts into it: label values in, read through prom-client's `get`. */
-export interface TalliedCounter<L extends string> {
-  inc(labels?: Partial<Record<L, string>>, count?: number): void;
-  get(): ReturnType<Counter<L>["get"]>;
-}
-
-/**
- * A prom-client Counter whose increments are tallied here and handed to it whenever it is read
- * (its `collect`, which every scrape and `get` runs first): prom-client checks and hashes the
- * labels on every `inc`, which came to a few per cent of a request's CPU. The tallies are keyed
- * by label values, which are fixed vocabularies, so they stay few.
- */
-function talliedCounter<L extends string>(
-  registry: Registry,
-  name: string,
-  help: string,
-  labelNames: readonly L[],
-): TalliedCounter<L> {
-  interface Tally {
-    labels: Partial<Record<L, string>>;
-    count: number;
-  }
-  // One level of maps per label, by its value, down to the tally: no key is built per increment.
-  type Level = Map<string, Level | Tally>;
-  const all: Tally[] = [];
-  const newTally = (labels: Partial<Record<L, string>>): Tally => {
-    const tally: Tally = { labels: { ...labels }, count: 0 };
-    all.push(tally);
-    return tally;
-  };
-  const root: Level | Tally = labelNames.length === 0 ? newTally({}) : new Map();
-  const counter = new Counter<L>({
-    name,
-    help,
-    labelNames,
-    registers: [registry],
-    collect() {
-      for (const tally of all) {
-        if (tally.count === 0) continue;
-        this.inc(tally.labels, tally.count);
-        tally.count = 0;
-      }
-    },
-  });
-  return {
-    inc(labels = {}, count = 1) {
-      let node = root;
-      for (let i = 0; i < labelNames.length; i++) {
-        const level = node as Level;
-        const value = labels[labelNames[i] as L] ?? "";
-        let next = level.get(value);
-        if (next === undefined) {
-          next = i === labelNames.length - 1 ? newTally(labels) : new Map();
-          level.set(value, next);
-        }
-        node = next;
-      }
-      (node as Tally).count += count;
-    },
-    get: () => counter.get(),
-  };
-}
 
 /**
  * The gateway's Prometheus metrics, on a registry of its own (several gateways in one process
@@ -141,7 +79,7 @@ export class GatewayMetrics {
   }
 
   private histogram<L extends string>(name: string, help: string, labelNames: readonly L[]) {
-    return new Histogram({ name, help, labelNames, buckets: SECONDS, registers: [this.registry] });
+    return talliedHistogram(this.registry, name, help, labelNames, SECONDS);
   }
 
   /** The CallContext hook of every call answered by another's call or the read cache. */
