@@ -118,16 +118,31 @@ export function withKeyConcurrency(
     admitWaiting();
   }
 
-  async function request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
+  function request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
     const hash = req.keyHash ?? keyHash(req.authorization);
-    // A place free at once is taken without a promise: most calls never wait.
-    const place = acquire(hash, req.signal);
-    if (place) await place;
+    let place: Promise<void> | undefined;
     try {
-      return await client.request<T>(req.keyHash === hash ? req : { ...req, keyHash: hash });
-    } finally {
-      release(hash);
+      // A place free at once is taken without a promise: most calls never wait.
+      place = acquire(hash, req.signal);
+    } catch (error) {
+      return Promise.reject(error);
     }
+    return place ? place.then(() => send<T>(req, hash)) : send<T>(req, hash);
+  }
+
+  /** The call in its place, given back however it ends: the call's own promise, no async frame. */
+  function send<T>(req: UpstreamRequest, hash: string): Promise<UpstreamResponse<T>> {
+    const keyed = req.keyHash === hash ? req : { ...req, keyHash: hash };
+    return client.request<T>(keyed).then(
+      (response) => {
+        release(hash);
+        return response;
+      },
+      (error: unknown) => {
+        release(hash);
+        throw error;
+      },
+    );
   }
 
   return { ...client, request, isReachable: client.isReachable, close: client.close };

@@ -40,6 +40,13 @@ interface Flight {
   fleetView: string | undefined;
 }
 
+/** Where a read goes: its key's hash, the call as sent, and the cache's versions read before it. */
+interface Target {
+  hash: string;
+  wire: string;
+  version: string | undefined;
+}
+
 /** Refusals remembered per instance: a key refused lately reads around the cache. */
 const REFUSED_CAPACITY = 10_000;
 
@@ -68,30 +75,49 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
   let clock = 0;
   const refusedAt = new LRUCache<string, number>({ max: REFUSED_CAPACITY });
 
-  async function request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
+  function request<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
+    try {
+      return route<T>(req);
+    } catch (error) {
+      // A failure is the call's promise's, as it was when every step here was async.
+      return Promise.reject(error);
+    }
+  }
+
+  function route<T>(req: UpstreamRequest): Promise<UpstreamResponse<T>> {
     const hash = req.keyHash ?? options.keyHash(req.authorization);
     const keyed = req.keyHash === hash ? req : { ...req, keyHash: hash };
     if (req.method !== "GET") return write<T>(keyed, hash);
     const wire = wirePath(req.path, req.query);
     const cacheable =
       cache !== undefined && operationOf(req)?.row.cacheable === true && !refusedAt.has(hash);
-    let version: string | undefined;
-    if (cacheable) {
-      const found = await cache.store.read(hash, req.path, wire).catch(() => undefined);
-      if (found?.entry !== undefined && req.cache !== "bypass") {
-        req.onShared?.("cached");
-        const answer = JSON.parse(found.entry) as CachedAnswer;
-        return {
-          status: answer.status,
-          body: answer.body as T,
-          rateLimit: undefined,
-          requestId: undefined,
-        };
-      }
-      version = found?.version;
+    // Without the cache, the call's own promise: no async frame of its own around every read.
+    if (!cacheable) return shared<T>(keyed, { hash, wire, version: undefined });
+    return throughCache<T>(keyed, hash, wire);
+  }
+
+  /** A cacheable read: answered from the cache, or a call kept at the versions read before it. */
+  async function throughCache<T>(
+    req: UpstreamRequest,
+    hash: string,
+    wire: string,
+  ): Promise<UpstreamResponse<T>> {
+    const found = await cache?.store.read(hash, req.path, wire).catch(() => undefined);
+    if (found?.entry !== undefined && req.cache !== "bypass") {
+      req.onShared?.("cached");
+      const answer = JSON.parse(found.entry) as CachedAnswer;
+      return {
+        status: answer.status,
+        body: answer.body as T,
+        rateLimit: undefined,
+        requestId: undefined,
+      };
     }
-    const target = { hash, wire, version };
-    return (options.coalesce ? coalesced(keyed, target) : call(keyed, target)) as Promise<
+    return shared<T>(req, { hash, wire, version: found?.version });
+  }
+
+  function shared<T>(req: UpstreamRequest, target: Target): Promise<UpstreamResponse<T>> {
+    return (options.coalesce ? coalesced(req, target) : call(req, target)) as Promise<
       UpstreamResponse<T>
     >;
   }
@@ -101,10 +127,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
    * clears a refusal older than the call, and a cacheable answer is kept at the versions read
    * before the call.
    */
-  async function call(
-    req: UpstreamRequest,
-    target: { hash: string; wire: string; version: string | undefined },
-  ): Promise<UpstreamResponse<unknown>> {
+  async function call(req: UpstreamRequest, target: Target): Promise<UpstreamResponse<unknown>> {
     const { hash } = target;
     const startedAt = ++clock;
     let response: UpstreamResponse<unknown>;
@@ -165,42 +188,58 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
     }
   }
 
-  async function coalesced(
-    req: UpstreamRequest,
-    target: { hash: string; wire: string; version: string | undefined },
-  ): Promise<UpstreamResponse<unknown>> {
+  function coalesced(req: UpstreamRequest, target: Target): Promise<UpstreamResponse<unknown>> {
     // The call exactly as sent: nothing that differs on the wire shares; and a call read at
     // other cache versions (another instance's write came between) is not joined either.
     const id = `${target.hash} ${req.method} ${target.wire}`;
-    const joinable = (found: Flight | undefined) =>
-      found !== undefined && found.version === target.version ? found : undefined;
-    let flight = joinable(flights.get(id));
-    if (flight && fleet) {
-      // Only a join looks: a write answered on another instance since the call began (or a
-      // Redis that cannot tell now) makes this read's call its own.
-      const now = await fleet.current();
-      flight = joinable(flights.get(id));
-      if (now === undefined || flight?.fleetView !== now) flight = undefined;
+    const flight = flights.get(id);
+    if (flight === undefined || flight.version !== target.version) {
+      return waitFor(begin(id, req, target), req);
     }
-    if (flight) {
-      req.onShared?.("joined");
-    } else {
-      const controller = new AbortController();
-      const started: Flight = {
-        controller,
-        waiters: 0,
-        version: target.version,
-        fleetView: fleet?.view(),
-        promise: call({ ...req, signal: controller.signal }, target),
-      };
-      flight = started;
-      flights.set(id, started);
-      const forget = () => {
-        if (flights.get(id) === started) flights.delete(id);
-      };
-      started.promise.then(forget, forget);
-    }
+    if (fleet) return joinedInFleet(id, req, target);
+    req.onShared?.("joined");
     return waitFor(flight, req);
+  }
+
+  /**
+   * In a fleet, only a join looks: a write answered on another instance since the call began (or
+   * a Redis that cannot tell now) makes this read's call its own.
+   */
+  async function joinedInFleet(
+    id: string,
+    req: UpstreamRequest,
+    target: Target,
+  ): Promise<UpstreamResponse<unknown>> {
+    const now = await fleet?.current();
+    const flight = flights.get(id);
+    if (
+      flight === undefined ||
+      flight.version !== target.version ||
+      now === undefined ||
+      flight.fleetView !== now
+    ) {
+      return waitFor(begin(id, req, target), req);
+    }
+    req.onShared?.("joined");
+    return waitFor(flight, req);
+  }
+
+  /** A call of its own, in flight for others to join until it is answered. */
+  function begin(id: string, req: UpstreamRequest, target: Target): Flight {
+    const controller = new AbortController();
+    const started: Flight = {
+      controller,
+      waiters: 0,
+      version: target.version,
+      fleetView: fleet?.view(),
+      promise: call({ ...req, signal: controller.signal }, target),
+    };
+    flights.set(id, started);
+    const forget = () => {
+      if (flights.get(id) === started) flights.delete(id);
+    };
+    started.promise.then(forget, forget);
+    return started;
   }
 
   /** One waiter's wait: its own signal ends it; the call ends only when no one waits. */

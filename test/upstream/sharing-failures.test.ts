@@ -1,0 +1,42 @@
+import { describe, expect, it } from "vitest";
+import { withKeyConcurrency } from "../../src/upstream/key-concurrency.ts";
+import { createKeyHasher } from "../../src/upstream/key-memory.ts";
+import { withSharing } from "../../src/upstream/sharing.ts";
+import { clientsPerTest, sendJson } from "./recording-upstream.ts";
+
+const KEY = "Bearer sk_test_acme";
+const { start } = clientsPerTest({ timeoutMs: 2_000 });
+
+describe("the sharing and per-key layers over the client", () => {
+  it.each([true, false])(
+    "fail a call they cannot send with its promise, never a throw, and keep its place (coalescing %s)",
+    async (coalesce) => {
+      const { upstream, client } = await start((_req, res) => sendJson(res, 200, { ok: true }));
+      const keyHash = createKeyHasher();
+      // One place for the key: a place the failed call kept would hold back the next one.
+      const bounds = { upstreamConnectionsPerKey: 1, upstreamQueuePerKey: 0 };
+      const stack = withSharing(withKeyConcurrency(client, bounds, keyHash), {
+        coalesce,
+        keyHash,
+      });
+      let sent: Promise<unknown> | undefined;
+      expect(() => {
+        // A lone surrogate cannot be percent-encoded: the call fails before it is sent.
+        sent = stack.request({
+          method: "GET",
+          path: "/v1/agents",
+          query: { search: "\uD800" },
+          authorization: KEY,
+        });
+      }).not.toThrow();
+      await expect(sent).rejects.toBeInstanceOf(URIError);
+      const answered = await stack.request({
+        method: "GET",
+        path: "/v1/organization",
+        authorization: KEY,
+      });
+      expect(answered.body).toEqual({ ok: true });
+      expect(upstream.requests.map((request) => request.url)).toEqual(["/v1/organization"]);
+    },
+  );
+});
