@@ -22,6 +22,8 @@ const ALLOWED: Record<string, string> = {
     "compiled coercions, weakly keyed by operation node: a pure function of it and its schema",
   "schema/node-by-id.ts documentAnswers":
     "which fields a selection names, weakly keyed by its field nodes: a pure function of them",
+  "gateway/execution/use-upstream-report.ts resetInstants":
+    "ISO instants of reset seconds, bounded: a pure function of the second",
   "fleet/rate-limiter.ts loaded":
     "rate-limiter-flexible's module, required on first use: node's module cache holds it anyway",
 };
