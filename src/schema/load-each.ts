@@ -6,15 +6,18 @@ import type { SchemaContext } from "./context.ts";
  * all in parallel, in key order, with the Error in place of a key whose call failed (so one
  * missing resource fails only its own field).
  */
-export function loadEach<V>(keys: readonly string[], load: (key: string) => Promise<V>) {
-  return Promise.all(
-    keys.map((key) =>
-      load(key).catch((error: unknown) =>
-        error instanceof Error ? error : new Error(String(error)),
-      ),
-    ),
-  );
+export function loadEach<V>(
+  keys: readonly string[],
+  load: (key: string) => Promise<V>,
+): Promise<Array<V | Error>> {
+  // One key (a node by ID, most often): its call's answer, without a Promise.all around it.
+  if (keys.length === 1) return load(keys[0] as string).then((value) => [value], asErrorIn);
+  return Promise.all(keys.map((key) => load(key).catch(asError)));
 }
+
+const asError = (error: unknown): Error =>
+  error instanceof Error ? error : new Error(String(error));
+const asErrorIn = (error: unknown): Error[] => [asError(error)];
 
 /** The value if it is one of the enum's values, else null: an unknown upstream value is not an error. */
 export function enumOrNull<const T extends string>(values: readonly T[], value: unknown): T | null {
