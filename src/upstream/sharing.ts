@@ -127,32 +127,41 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
    * clears a refusal older than the call, and a cacheable answer is kept at the versions read
    * before the call.
    */
-  async function call(req: UpstreamRequest, target: Target): Promise<UpstreamResponse<unknown>> {
+  async function call(
+    req: UpstreamRequest,
+    target: Target,
+    /** Told when the call is over, before its promise settles (a flight's end). */
+    settled?: () => void,
+  ): Promise<UpstreamResponse<unknown>> {
     const { hash } = target;
     const startedAt = ++clock;
-    let response: UpstreamResponse<unknown>;
     try {
-      response = await client.request(req);
-    } catch (error) {
-      if (error instanceof UpstreamError && (error.status === 401 || error.status === 403)) {
-        await refuse(hash);
+      let response: UpstreamResponse<unknown>;
+      try {
+        response = await client.request(req);
+      } catch (error) {
+        if (error instanceof UpstreamError && (error.status === 401 || error.status === 403)) {
+          await refuse(hash);
+        }
+        throw error;
       }
-      throw error;
+      const ok = response.status >= 200 && response.status < 300;
+      const refused = refusedAt.get(hash);
+      if (ok && refused !== undefined && refused < startedAt) refusedAt.delete(hash);
+      if (cache && ok && target.version !== undefined && !refusedAt.has(hash)) {
+        const entry: CachedAnswer = {
+          version: target.version,
+          status: response.status,
+          body: response.body,
+        };
+        await cache.store
+          .write(hash, req.path, target.wire, JSON.stringify(entry), target.version, cache.ttlS)
+          .catch(() => undefined);
+      }
+      return response;
+    } finally {
+      settled?.();
     }
-    const ok = response.status >= 200 && response.status < 300;
-    const refused = refusedAt.get(hash);
-    if (ok && refused !== undefined && refused < startedAt) refusedAt.delete(hash);
-    if (cache && ok && target.version !== undefined && !refusedAt.has(hash)) {
-      const entry: CachedAnswer = {
-        version: target.version,
-        status: response.status,
-        body: response.body,
-      };
-      await cache.store
-        .write(hash, req.path, target.wire, JSON.stringify(entry), target.version, cache.ttlS)
-        .catch(() => undefined);
-    }
-    return response;
   }
 
   async function refuse(hash: string): Promise<void> {
@@ -232,13 +241,11 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
       waiters: 0,
       version: target.version,
       fleetView: fleet?.view(),
-      promise: call({ ...req, signal: controller.signal }, target),
+      promise: call({ ...req, signal: controller.signal }, target, () => {
+        if (flights.get(id) === started) flights.delete(id);
+      }),
     };
     flights.set(id, started);
-    const forget = () => {
-      if (flights.get(id) === started) flights.delete(id);
-    };
-    started.promise.then(forget, forget);
     return started;
   }
 
