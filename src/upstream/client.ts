@@ -174,10 +174,12 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
         body: req.body === undefined ? null : JSON.stringify(req.body),
       },
       deadline,
-    ).then((answer) => {
-      req.onAnswerRead?.(answer.text.length);
-      return interpretResponse<T>(req, describe, answer, answer.text);
-    }, fail);
+      (answer) => {
+        req.onAnswerRead?.(answer.text.length);
+        return interpretResponse<T>(req, describe, answer, answer.text);
+      },
+      fail,
+    );
   }
 
   /*
@@ -238,7 +240,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     const deadline = startDeadline(timeoutMs, signal);
     try {
       // Any whole HTTP answer will do (read through the same dispatch handler as every call).
-      await exchange(
+      return await exchange(
         pool,
         {
           method: "GET",
@@ -246,10 +248,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
           headers: { accept: "application/json", "user-agent": userAgent },
         },
         deadline,
+        () => true,
+        () => false,
       );
-      return true;
-    } catch {
-      return false;
     } finally {
       deadline.dispose();
     }

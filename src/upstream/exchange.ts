@@ -17,12 +17,25 @@ export interface Exchanged {
  * connection takes effect when it gets one, and one while it runs aborts it. The pool's `maxResponseSize`, headers and
  * body timeouts hold as for any dispatch.
  */
-export function exchange(
+export function exchange<O>(
   dispatcher: Dispatcher,
   options: Dispatcher.DispatchOptions,
   end: CallEnd,
-): Promise<Exchanged> {
-  return new Promise<Exchanged>((resolve, reject) => {
+  /** The answer read whole, as the call's outcome; what it throws rejects the promise. */
+  read: (answer: Exchanged) => O,
+  /** A failure of the exchange (transport, abort, timeout), as the call's outcome. */
+  failed: (error: unknown) => O,
+): Promise<O> {
+  return new Promise<O>((resolve, reject) => {
+    // The outcome straight from the handler: no promise of the raw answer in between.
+    const settle = (outcome: () => O) => {
+      done();
+      try {
+        resolve(outcome());
+      } catch (error) {
+        reject(error);
+      }
+    };
     let controller: Dispatcher.DispatchController | undefined;
     let reason: Error | undefined;
     let statusCode = 0;
@@ -53,17 +66,14 @@ export function exchange(
           length += chunk.length;
         },
         onResponseEnd() {
-          done();
-          resolve({ statusCode, headers, text: decode(chunks, length) });
+          settle(() => read({ statusCode, headers, text: decode(chunks, length) }));
         },
         onResponseError(_controller, error) {
-          done();
-          reject(error);
+          settle(() => failed(error));
         },
       });
     } catch (error) {
-      done();
-      reject(error);
+      settle(() => failed(error));
     }
   });
 }
