@@ -1,5 +1,7 @@
 /** The clock of one upstream call: its deadline over all attempts, and the wait between them. */
 
+import { type CallCancel, followAbort, unfollowAbort } from "./call-signal.ts";
+
 const MAX_BACKOFF_MS = 1_000;
 
 /** What an exchange follows of its call's end: aborted now, or told once when it is. */
@@ -22,16 +24,16 @@ export class Deadline implements CallEnd {
   reason: unknown;
   readonly timedOut: { aborted: boolean; reason: unknown } = { aborted: false, reason: undefined };
   readonly expiresAt: number;
-  readonly #caller: AbortSignal | undefined;
+  readonly #caller: CallCancel | undefined;
   readonly #timer: ReturnType<typeof setTimeout>;
   #follower: ((reason: unknown) => void) | undefined;
 
-  constructor(timeoutMs: number, callerSignal: AbortSignal | undefined) {
+  constructor(timeoutMs: number, callerSignal: CallCancel | undefined) {
     this.expiresAt = Date.now() + timeoutMs;
     this.#caller = callerSignal;
     this.#timer = setTimeout(this.#onTimeout, timeoutMs);
     if (callerSignal?.aborted) this.#end(callerSignal.reason);
-    else callerSignal?.addEventListener("abort", this.#onCallerAbort, { once: true });
+    else if (callerSignal) followAbort(callerSignal, this.#onCallerAbort);
   }
 
   follow(onEnd: (reason: unknown) => void): void {
@@ -59,7 +61,7 @@ export class Deadline implements CallEnd {
 
   dispose(): void {
     clearTimeout(this.#timer);
-    this.#caller?.removeEventListener("abort", this.#onCallerAbort);
+    if (this.#caller) unfollowAbort(this.#caller, this.#onCallerAbort);
     this.#follower = undefined;
   }
 
@@ -84,7 +86,7 @@ export class Deadline implements CallEnd {
   }
 }
 
-export function startDeadline(timeoutMs: number, callerSignal: AbortSignal | undefined): Deadline {
+export function startDeadline(timeoutMs: number, callerSignal: CallCancel | undefined): Deadline {
   return new Deadline(timeoutMs, callerSignal);
 }
 

@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type { Pool as UndiciPool } from "undici";
+import type { CallCancel } from "./call-signal.ts";
 import { backoffDelay, type Deadline, startDeadline } from "./call-timing.ts";
 import { DEFAULT_READING, type UpstreamReading } from "./conversation-reading.ts";
 import { UpstreamError } from "./errors.ts";
@@ -68,7 +69,7 @@ export interface UpstreamRequest {
    */
   keyHash?: string;
   /** Client disconnect: aborts the upstream call. */
-  signal?: AbortSignal;
+  signal?: CallCancel;
   /** The gateway's request ID, sent upstream as `X-Request-Id`. */
   requestId?: string;
   /** Called for every response carrying the three X-RateLimit-* headers, retried ones included. */

@@ -1,4 +1,5 @@
 import { gatewayError } from "../errors.ts";
+import { type CallCancel, followAbort, unfollowAbort } from "./call-signal.ts";
 import {
   UPSTREAM_DEFAULTS,
   type UpstreamClient,
@@ -62,7 +63,7 @@ export function withKeyConcurrency(
   };
 
   /** Takes a place for the key: at once (undefined), or a promise of one; throws when refused. */
-  function acquire(hash: string, signal: AbortSignal | undefined): Promise<void> | undefined {
+  function acquire(hash: string, signal: CallCancel | undefined): Promise<void> | undefined {
     let state = keys.get(hash);
     if (state === undefined) {
       state = { active: 0, waiting: [] };
@@ -76,7 +77,7 @@ export function withKeyConcurrency(
       forgetIfIdle(hash, state);
       throw refusal(options);
     }
-    signal?.throwIfAborted();
+    if (signal?.aborted) throw signal.reason;
     const held = state;
     return new Promise<void>((resolve, reject) => {
       const onAbort = () => {
@@ -86,11 +87,11 @@ export function withKeyConcurrency(
         reject(signal?.reason);
       };
       const admit = () => {
-        signal?.removeEventListener("abort", onAbort);
+        if (signal) unfollowAbort(signal, onAbort);
         resolve();
       };
       held.waiting.push(admit);
-      signal?.addEventListener("abort", onAbort, { once: true });
+      if (signal) followAbort(signal, onAbort);
     });
   }
 

@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import { CallSignal, followAbort, unfollowAbort } from "./call-signal.ts";
 import {
   type UpstreamClient,
   type UpstreamRequest,
@@ -33,7 +34,8 @@ export interface SharingOptions {
 interface Flight {
   promise: Promise<UpstreamResponse<unknown>>;
   waiters: number;
-  controller: AbortController;
+  /** The call's own signal: aborted when its last waiter leaves. */
+  signal: CallSignal;
   /** The read cache's versions read before the call went upstream (undefined: not cached). */
   version: string | undefined;
   /** The instance's view of the fleet's write version when the call began (fleet only). */
@@ -46,6 +48,9 @@ interface Target {
   wire: string;
   version: string | undefined;
 }
+
+/** A waiter that leaves was not timed out: its own signal ended its wait. */
+const NOT_TIMED_OUT = Object.freeze({ aborted: false });
 
 /** Refusals remembered per instance: a key refused lately reads around the cache. */
 const REFUSED_CAPACITY = 10_000;
@@ -235,13 +240,13 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
 
   /** A call of its own, in flight for others to join until it is answered. */
   function begin(id: string, req: UpstreamRequest, target: Target): Flight {
-    const controller = new AbortController();
+    const signal = new CallSignal();
     const started: Flight = {
-      controller,
+      signal,
       waiters: 0,
       version: target.version,
       fleetView: fleet?.view(),
-      promise: call({ ...req, signal: controller.signal }, target, () => {
+      promise: call({ ...req, signal }, target, () => {
         if (flights.get(id) === started) flights.delete(id);
       }),
     };
@@ -258,23 +263,23 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
       const leave = () => {
         if (settled) return false;
         settled = true;
-        signal?.removeEventListener("abort", onAbort);
+        if (signal) unfollowAbort(signal, onAbort);
         flight.waiters -= 1;
         return true;
       };
       const onAbort = () => {
         if (!leave()) return;
-        if (flight.waiters === 0) flight.controller.abort(signal?.reason);
+        if (flight.waiters === 0) flight.signal.abort(signal?.reason);
         const context = { request: `${req.method} ${req.path}`, callerSignal: signal };
         reject(
           toUnavailableError(signal?.reason, {
             ...context,
-            deadline: new AbortController().signal,
+            deadline: NOT_TIMED_OUT,
           }),
         );
       };
       if (signal?.aborted) return onAbort();
-      signal?.addEventListener("abort", onAbort, { once: true });
+      if (signal) followAbort(signal, onAbort);
       flight.promise.then(
         (response) => {
           if (!leave()) return;

@@ -58,7 +58,7 @@ export function toUnavailableError(
   error: unknown,
   context: {
     request: string;
-    callerSignal: AbortSignal | undefined;
+    callerSignal: { readonly aborted: boolean; readonly reason: unknown } | undefined;
     deadline: Pick<AbortSignal, "aborted">;
   },
 ): unknown {

@@ -1,4 +1,6 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
+import { UpstreamUnavailableError } from "../../src/upstream/errors.ts";
 import { withKeyConcurrency } from "../../src/upstream/key-concurrency.ts";
 import { createKeyHasher } from "../../src/upstream/key-memory.ts";
 import { withSharing } from "../../src/upstream/sharing.ts";
@@ -39,4 +41,36 @@ describe("the sharing and per-key layers over the client", () => {
       expect(upstream.requests.map((request) => request.url)).toEqual(["/v1/organization"]);
     },
   );
+
+  it("end a shared call when its last waiter leaves, and not before", async () => {
+    // An upstream that never answers, and no timeout within the test: only a waiter's leaving
+    // can end the call, by closing its socket.
+    const { upstream, client } = await start(() => undefined, { timeoutMs: 60_000 });
+    const keyHash = createKeyHasher();
+    const bounds = { upstreamConnectionsPerKey: 4, upstreamQueuePerKey: 4 };
+    const stack = withSharing(withKeyConcurrency(client, bounds, keyHash), {
+      coalesce: true,
+      keyHash,
+    });
+    const first = new AbortController();
+    const second = new AbortController();
+    const read = (signal: AbortSignal) =>
+      stack.request({ method: "GET", path: "/v1/organization", authorization: KEY, signal });
+    const waits = [read(first.signal), read(second.signal)].map((wait) =>
+      wait.then(
+        () => "answered",
+        (error: unknown) => (error instanceof UpstreamUnavailableError ? error.reason : error),
+      ),
+    );
+    await expect.poll(() => upstream.requests.length).toBe(1);
+    first.abort();
+    expect(await waits[0]).toBe("ABORTED");
+    // A window for the call's socket to close, were one waiter's leaving to end it.
+    await sleep(50);
+    expect(upstream.closedConnectionCount()).toBe(0);
+    second.abort();
+    expect(await waits[1]).toBe("ABORTED");
+    await expect.poll(() => upstream.closedConnectionCount(), { timeout: 5_000 }).toBe(1);
+    expect(upstream.requests).toHaveLength(1);
+  });
 });
