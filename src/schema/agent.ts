@@ -40,10 +40,13 @@ Agent.implement({
       nullable: true,
       description: "Loaded with one GET when the object came from an update, which omits it.",
       extensions: { upstreamCalls: 0 },
-      resolve: async (agent, _args, context) => {
-        const status = agent.status ?? (await Agent.getDataloader(context).load(agent.id)).status;
-        return enumOrNull(AGENT_STATUSES, status);
-      },
+      // At once when the object carries it (no promise for execution to wait on), else loaded.
+      resolve: (agent, _args, context) =>
+        agent.status != null
+          ? enumOrNull(AGENT_STATUSES, agent.status)
+          : Agent.getDataloader(context)
+              .load(agent.id)
+              .then((loaded) => enumOrNull(AGENT_STATUSES, loaded.status)),
     }),
     systemPrompt: carriedFields(t).string("systemPrompt", "The instructions that steer the agent"),
     greeting: carriedFields(t).string("greeting", "What the agent says to open a conversation"),
