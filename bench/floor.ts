@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { cpuMs, GATEWAY_NODE_FLAGS, spawnServer } from "./processes.ts";
-import { BENCH_QUERY, benchSandbox, loadBench } from "./profiling.ts";
+import { BENCH_GATEWAY_ENV, BENCH_QUERY, benchSandbox, loadBench } from "./profiling.ts";
 
 /**
  * `npm run bench:floor`: voicegraph against the fair floor on `BENCH_QUERY`'s load (by default
@@ -14,7 +14,7 @@ import { BENCH_QUERY, benchSandbox, loadBench } from "./profiling.ts";
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const seconds = Number(process.env.BENCH_SECONDS ?? 3);
 const sandbox = await benchSandbox();
-const env = { UPSTREAM_URL: sandbox.url, PORT: "0", LOG_LEVEL: "error" };
+const env = { UPSTREAM_URL: sandbox.url, PORT: "0", LOG_LEVEL: "error", ...BENCH_GATEWAY_ENV };
 const main = [...GATEWAY_NODE_FLAGS, "src/main.ts"];
 const servers = {
   floor: await spawnServer(["bench/fair-floor.ts", sandbox.url]),

@@ -1,7 +1,14 @@
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { GATEWAY_NODE_FLAGS, spawnServer } from "./processes.ts";
-import { benchSandbox, type CallFrame, frameName, loadBench, topShares } from "./profiling.ts";
+import {
+  BENCH_GATEWAY_ENV,
+  benchSandbox,
+  type CallFrame,
+  frameName,
+  loadBench,
+  topShares,
+} from "./profiling.ts";
 
 /**
  * `npm run bench:allocations`: what voicegraph allocates per single-resource request under 16
@@ -23,6 +30,7 @@ const gateway = await spawnServer(
     PROFILE_AFTER_MS: "2500",
     PROFILE_FOR_MS: String(SAMPLE_MS),
     PROFILE_OUT: out,
+    ...BENCH_GATEWAY_ENV,
   },
 );
 let requestsInWindow = 0;

@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { GATEWAY_NODE_FLAGS, spawnServer } from "./processes.ts";
 import {
+  BENCH_GATEWAY_ENV,
   benchSandbox,
   type CallFrame,
   frameName,
@@ -23,6 +24,7 @@ const gateway = await spawnServer(
     UPSTREAM_URL: sandbox.url,
     PORT: "0",
     LOG_LEVEL: "error",
+    ...BENCH_GATEWAY_ENV,
   },
 );
 try {
