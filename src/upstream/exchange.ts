@@ -14,8 +14,8 @@ export interface Exchanged {
  * handler: one promise per call, where `request()` and `body.text()` make an AsyncResource, a
  * body stream and a consume promise for a body that is read whole anyway. The call's end is
  * followed as undici's `request()` follows a signal: an abort while the call waits for a
- * connection takes effect when it gets one, and one while it runs aborts it. The pool's `maxResponseSize`, headers and
- * body timeouts hold as for any dispatch.
+ * connection takes effect when it gets one, and one while it runs aborts it. The pool's
+ * `maxResponseSize`, headers and body timeouts hold as for any dispatch.
  */
 export function exchange<O>(
   dispatcher: Dispatcher,
