@@ -44,9 +44,7 @@ Agent.implement({
       resolve: (agent, _args, context) =>
         agent.status != null
           ? enumOrNull(AGENT_STATUSES, agent.status)
-          : Agent.getDataloader(context)
-              .load(agent.id)
-              .then((loaded) => enumOrNull(AGENT_STATUSES, loaded.status)),
+          : agentOf(context, agent.id).then((loaded) => enumOrNull(AGENT_STATUSES, loaded.status)),
     }),
     systemPrompt: carriedFields(t).string("systemPrompt", "The instructions that steer the agent"),
     greeting: carriedFields(t).string("greeting", "What the agent says to open a conversation"),
