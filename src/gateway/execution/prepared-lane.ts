@@ -14,7 +14,7 @@ import { stringifyWithHttpStatus } from "../http-status.ts";
 import type { GatewayContext } from "./context.ts";
 import type { CompiledQueries } from "./use-compiled-execution.ts";
 import { startOperationDeadline } from "./use-operation-deadline.ts";
-import { upstreamReport, withReport } from "./use-upstream-report.ts";
+import { reportedIn, upstreamReport } from "./use-upstream-report.ts";
 
 /** A judge of the pipeline (admission's refuse-before-running shape): its refusal, or undefined. */
 type Judge = (args: ExecutionArgs) => ExecutionResult | undefined;
@@ -210,13 +210,14 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
     if (result.errors?.length) return false;
     meter.done();
     options.onAnswered();
-    const { extensions, http } = upstreamReport(result, context, operation);
+    const report = upstreamReport(result, context, operation);
+    const { extensions, http } = report;
     // A result of `data` alone (no errors, so no status of its own): what stringifyWithHttpStatus
     // writes of the reported result, uncopied.
     const body =
       Object.keys(result).length === 1
         ? JSON.stringify({ data: result.data, extensions })
-        : stringifyWithHttpStatus(withReport(result, context, operation), requestId);
+        : stringifyWithHttpStatus(reportedIn(result, report), requestId);
     if (res.closed || res.destroyed || res.writableEnded) return true;
     res.writeHead(200, {
       // As yoga writes them, name for name (test/gateway/fast-path.test.ts compares raw bytes).

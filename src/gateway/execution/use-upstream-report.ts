@@ -39,7 +39,14 @@ export function withReport(
   context: GatewayContext,
   operation: OperationDefinitionNode | undefined,
 ): ExecutionResult {
-  const { extensions, http } = upstreamReport(result, context, operation);
+  return reportedIn(result, upstreamReport(result, context, operation));
+}
+
+/** The result carrying a report already made: its extensions, `http` among them when asked. */
+export function reportedIn(
+  result: ExecutionResult,
+  { extensions, http }: ReturnType<typeof upstreamReport>,
+): ExecutionResult {
   if (http !== undefined) extensions.http = http;
   return { ...result, extensions };
 }
