@@ -10,6 +10,14 @@ export interface Exchanged {
 }
 
 /**
+ * Calls handed to a dispatcher whose request has not been written yet. Undici writes a request on
+ * a reused connection in the check phase after it is made (it first checks the idle socket), so
+ * an answer read in the same poll phase is interpreted after those writes: the work an answer
+ * sets off (a page's items, the fields waiting on it) would otherwise hold them back.
+ */
+let waitingToBeWritten = 0;
+
+/**
  * Sends one request and reads its answer whole into a string, straight from undici's dispatch
  * handler: one promise per call, where `request()` and `body.text()` make an AsyncResource, a
  * body stream and a consume promise for a body that is read whole anyway. The call's end is
@@ -46,12 +54,24 @@ export function exchange<O>(
       reason = why instanceof Error ? why : new Error(String(why));
       controller?.abort(reason);
     };
-    const done = () => end.unfollow();
+    let waiting = true;
+    const written = () => {
+      if (waiting) {
+        waiting = false;
+        waitingToBeWritten -= 1;
+      }
+    };
+    const done = () => {
+      written();
+      end.unfollow();
+    };
     if (end.aborted) onAbort(end.reason);
     else end.follow(onAbort);
+    waitingToBeWritten += 1;
     try {
       dispatcher.dispatch(options, {
         onRequestStart(started) {
+          written();
           controller = started;
           if (reason !== undefined) started.abort(reason);
         },
@@ -66,7 +86,9 @@ export function exchange<O>(
           length += chunk.length;
         },
         onResponseEnd() {
-          settle(() => read({ statusCode, headers, text: decode(chunks, length) }));
+          const answer = () => read({ statusCode, headers, text: decode(chunks, length) });
+          if (waitingToBeWritten === 0) settle(answer);
+          else setImmediate(settle, answer);
         },
         onResponseError(_controller, error) {
           settle(() => failed(error));
