@@ -35,6 +35,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 16;
 const LATENCY_MS = 20;
 const ALONE_WARMUP = 30;
+/** Seconds of load on each gateway before its operation is timed alone (see `alone`). */
+const ALONE_WARM_LOAD_SECONDS = 5;
 const ALONE_RUNS = 21;
 type Alone = { wall: number; calls: number; distinct: number };
 const auth = { authorization: `Bearer ${DEMO_KEYS.acme}` };
@@ -241,13 +243,18 @@ function checkTailcallDashboard(data: Record<string, unknown>): void {
 }
 
 /**
- * Each gateway's operation alone, one at a time: first warmed up (`ALONE_WARMUP` runs each, so
- * V8's tiers and a gateway's compiled queries are at the steady state of a serving process, not a
- * cold start), then `ALONE_RUNS` runs interleaved across the gateways (drift falls on all alike):
- * the median wall time; and the upstream requests of ten runs of each, counted apart.
+ * Each gateway's operation alone, one at a time: first warmed up, so that V8's tiers and a
+ * gateway's compiled queries are at the steady state of a serving process, not a cold start:
+ * `ALONE_WARM_LOAD_SECONDS` of load at 16 connections (a JavaScript function that runs once per
+ * operation is optimised by Maglev after about 400 calls and by TurboFan after about 3,000; thirty
+ * operations left it in V8's baseline tier), then `ALONE_WARMUP` runs one at a time. Then
+ * `ALONE_RUNS` runs interleaved across the gateways (drift falls on all alike): the median wall
+ * time; and the upstream requests of ten runs of each, counted apart.
  */
 async function alone(sandbox: Sandbox, targets: Array<{ url: string; query: string }>) {
   for (const { url, query } of targets) {
+    await load({ ...gql(url, query), seconds: ALONE_WARM_LOAD_SECONDS });
+    await settled(sandbox);
     for (let i = 0; i < ALONE_WARMUP; i++) await postOnce(url, query);
   }
   const walls = targets.map((): number[] => []);
