@@ -17,6 +17,11 @@ export interface Exchanged {
  */
 let waitingToBeWritten = 0;
 
+/** The calls handed to a dispatcher and not yet written, in this process. */
+export function callsWaitingToBeWritten(): number {
+  return waitingToBeWritten;
+}
+
 /**
  * Sends one request and reads its answer whole into a string, straight from undici's dispatch
  * handler: one promise per call, where `request()` and `body.text()` make an AsyncResource, a

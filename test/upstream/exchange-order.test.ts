@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { Pool } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { Deadline } from "../../src/upstream/call-timing.ts";
-import { exchange } from "../../src/upstream/exchange.ts";
+import { callsWaitingToBeWritten, exchange } from "../../src/upstream/exchange.ts";
 
 const closing: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -38,6 +38,27 @@ async function upstreamAnsweringTogether(together: { count: number }) {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** One exchange on `pool`, its deadline disposed after; `read` sees the answer's text. */
+function call(
+  pool: Pool,
+  path: string,
+  read: (text: string) => void = () => undefined,
+): Promise<string> {
+  const deadline = new Deadline(10_000, undefined);
+  return exchange(
+    pool,
+    { method: "GET", path, headers: {} },
+    deadline,
+    (answer) => {
+      read(answer.text);
+      return answer.text;
+    },
+    (error) => {
+      throw error;
+    },
+  ).finally(() => deadline.dispose());
+}
+
 describe("an exchange's answer", () => {
   it("is read after the calls made before it are written, not before", async () => {
     const together = { count: 3 };
@@ -45,23 +66,8 @@ describe("an exchange's answer", () => {
     const pool = new Pool(origin, { connections: 3 });
     closing.push(() => pool.close());
     const events: string[] = [];
-    const call = (path: string, read: (text: string) => void = () => undefined) => {
-      const deadline = new Deadline(10_000, undefined);
-      return exchange(
-        pool,
-        { method: "GET", path, headers: {} },
-        deadline,
-        (answer) => {
-          read(answer.text);
-          return answer.text;
-        },
-        (error) => {
-          throw error;
-        },
-      ).finally(() => deadline.dispose());
-    };
     // Three kept-alive connections, each used once: a call on one is written a turn after it is made.
-    await Promise.all([call("/held"), call("/held"), call("/held")]);
+    await Promise.all([call(pool, "/held"), call(pool, "/held"), call(pool, "/held")]);
     together.count = 2;
 
     const onHeaders = (message: unknown) => {
@@ -76,13 +82,35 @@ describe("an exchange's answer", () => {
     // Two answers in one poll phase: the first one read makes a call, as a page's answer makes
     // its items' calls; the second is read only once that call is written.
     const readings = [1, 2].map(() =>
-      call("/held", () => {
+      call(pool, "/held", () => {
         events.push(later === undefined ? "first read" : "second read");
-        later ??= call("/later");
+        later ??= call(pool, "/later");
       }),
     );
     await Promise.all(readings);
     expect(await later).toBe("/later");
     expect(events).toEqual(["first read", "later written", "second read"]);
+  });
+
+  it("is not held back by calls that ended without being written", async () => {
+    // A call refused at dispatch, one to a port nothing listens on, and two on a pool destroyed
+    // under them (the second still waiting for the one connection): each must stop counting as
+    // waiting to be written, or every answer after them would be read a phase late.
+    const silent = await upstreamAnsweringTogether({ count: Number.POSITIVE_INFINITY });
+    const silentPool = new Pool(silent, { connections: 1 });
+    await expect(call(silentPool, "no-leading-slash")).rejects.toThrow();
+    const nobody = await upstreamAnsweringTogether({ count: 1 });
+    const port = new URL(nobody).port;
+    await closing.pop()?.();
+    const nobodyPool = new Pool(`http://127.0.0.1:${port}`, { connections: 1 });
+    closing.push(() => nobodyPool.close());
+    await expect(call(nobodyPool, "/held")).rejects.toThrow();
+    const written = call(silentPool, "/held");
+    const queued = call(silentPool, "/held");
+    await silentPool.destroy();
+    await expect(written).rejects.toThrow();
+    await expect(queued).rejects.toThrow();
+
+    expect(callsWaitingToBeWritten()).toBe(0);
   });
 });
