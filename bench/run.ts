@@ -35,8 +35,11 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 16;
 const LATENCY_MS = 20;
 const ALONE_WARMUP = 30;
-/** Seconds of load on each gateway before its operation is timed alone (see `alone`). */
-const ALONE_WARM_LOAD_SECONDS = 5;
+/**
+ * Seconds of load on each gateway before its operation is timed alone (see `alone`): about 5 000
+ * of voicegraph's dashboards, past the calls after which V8 optimises a function with TurboFan.
+ */
+const ALONE_WARM_LOAD_SECONDS = 20;
 // The row's gap to Tailcall is under a millisecond and one run's spread is a few: 61 runs put the
 // median's own error at a few tenths of a millisecond, where 21 left it near half of one.
 const ALONE_RUNS = 61;
@@ -249,7 +252,8 @@ function checkTailcallDashboard(data: Record<string, unknown>): void {
  * gateway's compiled queries are at the steady state of a serving process, not a cold start:
  * `ALONE_WARM_LOAD_SECONDS` of load at 16 connections (a JavaScript function that runs once per
  * operation is optimised by Maglev after about 400 calls and by TurboFan after about 3,000; thirty
- * operations left it in V8's baseline tier), then `ALONE_WARMUP` runs one at a time. Then
+ * operations left it in V8's baseline tier, and 1 200 short of TurboFan), then `ALONE_WARMUP`
+ * runs one at a time. Then
  * `ALONE_RUNS` runs interleaved across the gateways (drift falls on all alike): the median wall
  * time; and the upstream requests of ten runs of each, counted apart.
  */
