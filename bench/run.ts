@@ -253,9 +253,8 @@ function checkTailcallDashboard(data: Record<string, unknown>): void {
  * `ALONE_WARM_LOAD_SECONDS` of load at 16 connections (a JavaScript function that runs once per
  * operation is optimised by Maglev after about 400 calls and by TurboFan after about 3,000; thirty
  * operations left it in V8's baseline tier, and 1 200 short of TurboFan), then `ALONE_WARMUP`
- * runs one at a time. Then
- * `ALONE_RUNS` runs interleaved across the gateways (drift falls on all alike): the median wall
- * time; and the upstream requests of ten runs of each, counted apart.
+ * runs one at a time. Then `ALONE_RUNS` runs interleaved across the gateways (drift falls on all
+ * alike): the median wall time; and the upstream requests of ten runs of each, counted apart.
  */
 async function alone(sandbox: Sandbox, targets: Array<{ url: string; query: string }>) {
   for (const { url, query } of targets) {
