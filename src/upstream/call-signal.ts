@@ -43,6 +43,7 @@ export function unfollowAbort(signal: CallCancel, listener: () => void): void {
   else signal.removeEventListener("abort", listener);
 }
 
-function abortError(): DOMException {
+/** The reason AbortController's abort() gives when it is given none. */
+export function abortError(): DOMException {
   return new DOMException("This operation was aborted", "AbortError");
 }

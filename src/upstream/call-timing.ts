@@ -1,6 +1,6 @@
 /** The clock of one upstream call: its deadline over all attempts, and the wait between them. */
 
-import { type CallCancel, followAbort, unfollowAbort } from "./call-signal.ts";
+import { abortError, type CallCancel, followAbort, unfollowAbort } from "./call-signal.ts";
 
 const MAX_BACKOFF_MS = 1_000;
 
@@ -70,7 +70,7 @@ export class Deadline implements CallEnd {
   readonly #onTimeout = () => {
     if (this.aborted) return;
     // A reason of its own, as an AbortController's abort() without one gives: an AbortError.
-    const reason = new DOMException("This operation was aborted", "AbortError");
+    const reason = abortError();
     this.timedOut.aborted = true;
     this.timedOut.reason = reason;
     this.#end(reason);
