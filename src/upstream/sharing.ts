@@ -207,9 +207,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
     // other cache versions (another instance's write came between) is not joined either.
     const id = `${target.hash} ${req.method} ${target.wire}`;
     const flight = flights.get(id);
-    if (flight === undefined || flight.version !== target.version) {
-      return waitFor(begin(id, req, target), req);
-    }
+    if (!joinable(flight, target)) return waitFor(begin(id, req, target), req);
     if (fleet) return joinedInFleet(id, req, target);
     req.onShared?.("joined");
     return waitFor(flight, req);
@@ -226,16 +224,16 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
   ): Promise<UpstreamResponse<unknown>> {
     const now = await fleet?.current();
     const flight = flights.get(id);
-    if (
-      flight === undefined ||
-      flight.version !== target.version ||
-      now === undefined ||
-      flight.fleetView !== now
-    ) {
+    if (!joinable(flight, target) || now === undefined || flight.fleetView !== now) {
       return waitFor(begin(id, req, target), req);
     }
     req.onShared?.("joined");
     return waitFor(flight, req);
+  }
+
+  /** A call in flight a read may join: read at the same cache versions as the read. */
+  function joinable(flight: Flight | undefined, target: Target): flight is Flight {
+    return flight !== undefined && flight.version === target.version;
   }
 
   /** A call of its own, in flight for others to join until it is answered. */
