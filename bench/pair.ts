@@ -1,4 +1,4 @@
-import { cpuMs, GATEWAY_NODE_FLAGS, spawnServer } from "./processes.ts";
+import { cpuMs, GATEWAY_NODE_FLAGS, ONE_KEY_BOUNDS, spawnServer } from "./processes.ts";
 import { benchSandbox, loadBench } from "./profiling.ts";
 
 /**
@@ -20,8 +20,7 @@ const env = {
   UPSTREAM_URL: sandbox.url,
   PORT: "0",
   LOG_LEVEL: "error",
-  UPSTREAM_CONNECTIONS_PER_KEY: "32",
-  UPSTREAM_QUEUE_PER_KEY: "100000",
+  ...ONE_KEY_BOUNDS,
 };
 const gateways = {
   this: await spawnServer([...GATEWAY_NODE_FLAGS, "src/main.ts"], env),

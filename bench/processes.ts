@@ -17,6 +17,15 @@ const START_WORDS = (
 export const GATEWAY_NODE_FLAGS: string[] = START_WORDS.filter((word) => word.startsWith("--"));
 
 /**
+ * The per-key bounds raised for a load of one key: the fairness bound (docs/limits.md) would
+ * refuse its calls, answered with errors by yoga's path, and those refusals would be measured.
+ */
+export const ONE_KEY_BOUNDS: Readonly<Record<string, string>> = {
+  UPSTREAM_CONNECTIONS_PER_KEY: "32",
+  UPSTREAM_QUEUE_PER_KEY: "100000",
+};
+
+/**
  * The variables `npm start` sets before `exec node` (`NAME=value`, or `NAME=${NAME-value}`: the
  * value unless the environment has one), given to every gateway (`src/main.ts`) the bench starts.
  */

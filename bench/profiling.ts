@@ -2,6 +2,7 @@ import { DEMO_KEYS } from "../src/sandbox/seed-data.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/server.ts";
 import { DISTINCT_ORGANIZATIONS, distinctGraphql } from "./distinct.ts";
 import { type LoadResult, load } from "./load.ts";
+import { ONE_KEY_BOUNDS } from "./processes.ts";
 import { DASHBOARD, DISTINCT, SINGLE } from "./queries.ts";
 
 /** What `npm run bench:profile`, `bench:allocations`, `bench:pair` and `bench:floor` share. */
@@ -21,18 +22,11 @@ if (!["distinct", "single", "dashboard"].includes(BENCH_QUERY)) {
 
 /**
  * What a gateway under that load is started with beside its URL: its default settings for the
- * distinct load (one call per key at a time); for one key's load, the per-key bounds raised as
- * `npm run bench` raises them, or the bound's refusals (answered with errors, by yoga's path)
- * would be what is measured.
+ * distinct load (one call per key at a time); for one key's load, the bounds raised as `npm run
+ * bench` raises them.
  */
 export const BENCH_GATEWAY_ENV: Record<string, string> =
-  BENCH_QUERY === "distinct"
-    ? {}
-    : {
-        MAX_UPSTREAM_CALLS: "1000",
-        UPSTREAM_CONNECTIONS_PER_KEY: "32",
-        UPSTREAM_QUEUE_PER_KEY: "100000",
-      };
+  BENCH_QUERY === "distinct" ? {} : { MAX_UPSTREAM_CALLS: "1000", ...ONE_KEY_BOUNDS };
 
 /** The sandbox they load, at no latency, with the distinct load's organizations. */
 export function benchSandbox(): Promise<Sandbox> {

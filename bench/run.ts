@@ -16,7 +16,7 @@ import {
 } from "./live-dashboards.ts";
 import { load, medianAlone, type Request } from "./load.ts";
 import { PEER_DASHBOARD, PEER_DISTINCT, PEER_SINGLE, startPeer } from "./peer.ts";
-import { type Child, GATEWAY_NODE_FLAGS, rssMb, spawnServer } from "./processes.ts";
+import { type Child, GATEWAY_NODE_FLAGS, ONE_KEY_BOUNDS, rssMb, spawnServer } from "./processes.ts";
 import { DASHBOARD, DISTINCT, SINGLE } from "./queries.ts";
 import {
   startTailcall,
@@ -291,10 +291,8 @@ const gatewayEnv = (upstream: Sandbox, extra: Record<string, string> = {}) => ({
   PORT: "0",
   LOG_LEVEL: "error",
   MAX_UPSTREAM_CALLS: "1000",
-  // One key is the whole load here: the per-key fairness bound (docs/limits.md) would refuse its
-  // 50 users' calls, and the rows would measure refusals. Every other rule stays on.
-  UPSTREAM_CONNECTIONS_PER_KEY: "32",
-  UPSTREAM_QUEUE_PER_KEY: "100000",
+  // One key is the whole load here (its 50 users' calls): every other rule stays on.
+  ...ONE_KEY_BOUNDS,
   ...extra,
 });
 const main = [...GATEWAY_NODE_FLAGS, "src/main.ts"];
