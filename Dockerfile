@@ -20,4 +20,4 @@ COPY src ./src
 USER node
 EXPOSE 4000
 # Exec form, no npm or shell in between: node is PID 1 and receives docker stop's SIGTERM.
-CMD ["node", "--max-semi-space-size=6", "--heap-growing-percent=20", "--no-concurrent-recompilation", "src/main.ts"]
+CMD ["node", "--max-semi-space-size=6", "--heap-growing-percent=20", "--no-concurrent-recompilation", "--no-memory-reducer-favors-memory", "src/main.ts"]

@@ -29,9 +29,9 @@ describe("npm start's memory settings", () => {
     expect(START).toContain(` GLIBC_TUNABLES=\${GLIBC_TUNABLES-${TUNABLES}} exec node `);
   });
 
-  it("give V8 a 6 MB semi-space, a 20 % old-space growth and its optimizing compiler on the main thread", () => {
+  it("give V8 a 6 MB semi-space, a 20 % old-space growth, its optimizing compiler on the main thread and an idle-time collection that keeps the compiled code", () => {
     expect(START).toMatch(
-      / exec node --max-semi-space-size=6 --heap-growing-percent=20 --no-concurrent-recompilation src\/main\.ts$/,
+      / exec node --max-semi-space-size=6 --heap-growing-percent=20 --no-concurrent-recompilation --no-memory-reducer-favors-memory src\/main\.ts$/,
     );
   });
 
@@ -90,6 +90,7 @@ describe("npm start's memory settings", () => {
       expect(argv).toContain("--max-semi-space-size=6");
       expect(argv).toContain("--heap-growing-percent=20");
       expect(argv).toContain("--no-concurrent-recompilation");
+      expect(argv).toContain("--no-memory-reducer-favors-memory");
     } finally {
       gateway.kill("SIGKILL");
       await upstream.close();
