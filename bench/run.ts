@@ -150,6 +150,8 @@ async function measured(sandbox: Sandbox, scenario: string, child: Child | undef
 }
 
 const ratio = (a: number, b: number) => (a / b).toFixed(2);
+/** A difference in milliseconds with its sign: a noisy run can put voicegraph under the floor. */
+const signedMs = (ms: number) => `${ms < 0 ? "−" : "+"}${Math.abs(ms).toFixed(2)} ms`;
 
 const gql = (url: string, query: string) => ({
   url: `${url}/graphql`,
@@ -617,7 +619,7 @@ try {
     "",
     `50 users of one organization (20 ms upstream): upstream requests per dashboard ${uncoalesced.upstreamPerOp} with coalescing off, ${coalesced.upstreamPerOp} on, ${cached.upstreamPerOp} with the read cache on; ${uncoalesced.rps}, ${coalesced.rps} and ${cached.rps} dashboards/s.`,
     "",
-    `One request at a time (median of 1000 over one connection): raw forwarder ${aloneMs.raw} ms, fair floor ${aloneMs.fair} ms, voicegraph ${aloneMs.voicegraph} ms (+${(aloneMs.voicegraph - aloneMs.fair).toFixed(2)} ms over the fair floor), ceiling ${aloneMs.ceiling} ms.`,
+    `One request at a time (median of 1000 over one connection): raw forwarder ${aloneMs.raw} ms, fair floor ${aloneMs.fair} ms, voicegraph ${aloneMs.voicegraph} ms (${signedMs(aloneMs.voicegraph - aloneMs.fair)} against the fair floor), ceiling ${aloneMs.ceiling} ms.`,
     "",
     `Ceiling (bench/bare-execute.ts: the schema, resolvers and upstream client with no yoga and no plugin): ${ratio(ceiling.rps, fair.rps)}× the fair floor; voicegraph is ${ratio(single.rps, ceiling.rps)}× the ceiling.`,
     "",
