@@ -11,7 +11,7 @@ import type { GatewayContext } from "../execution/context.ts";
 import { factsOf } from "../execution/operation-facts.ts";
 import { requestLevel } from "../http-status.ts";
 import { catalogueErrorOf } from "../mask-error.ts";
-import { estimateUpstreamCalls } from "./estimate-upstream-calls.ts";
+import { estimateUpstreamCalls } from "../estimate-upstream-calls.ts";
 import { refuseBeforeRunning } from "./refuse-before-running.ts";
 
 export interface CostLimitOptions {

@@ -13,7 +13,7 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from "graphql";
-import { validateConnectionArgs } from "../../connections/validate-args.ts";
+import { validateConnectionArgs } from "../connections/validate-args.ts";
 
 /**
  * What a schema field declares about its upstream traffic, in its Pothos `extensions`:
