@@ -33,7 +33,7 @@ describe("compiled execution (graphql-jit) answers as graphql-js does", () => {
 
   /**
    * Over one sandbox, the harness's gateway compiling every query from its first run and a
-   * second gateway that never compiles: each answers as `{ status, body }`, without the figures
+   * second gateway that never compiles: each answers as `{ status, body, bytes }`, without the figures
    * that differ from one request to the next (request IDs, rate-limit figures).
    */
   async function twoGateways() {
@@ -49,7 +49,9 @@ describe("compiled execution (graphql-jit) answers as graphql-js does", () => {
           body: JSON.stringify({ query, variables }),
         });
         const text = (await response.text()).replace(/"requestId":"[^"]*"/g, '"requestId":"…"');
-        return { status: response.status, body: withoutRateLimit(JSON.parse(text)) };
+        const body = withoutRateLimit(JSON.parse(text));
+        // The bytes too: toEqual alone would not see fields answered in another order.
+        return { status: response.status, body, bytes: JSON.stringify(body) };
       };
     return { harness, compiled: ask(harness.url), interpreted: ask(server.url) };
   }
@@ -198,5 +200,71 @@ describe("compiled execution (graphql-jit) answers as graphql-js does", () => {
     }
 
     expect(await runs(harness)).toEqual({ compiled: 2, interpreted: 2 });
+  });
+  it("starts the root field that leads to the most calls first, answering in the document's order", async () => {
+    // One call of the key at a time, so the upstream sees the calls in the order they start;
+    // a frozen sandbox clock, so live calls' durations do not tick between the two runs.
+    const frozenMs = Date.now();
+    const harness = closing(
+      await startHarness({
+        gateway: {
+          compileAfter: 2,
+          bounds: { upstreamConnectionsPerKey: 1, upstreamQueuePerKey: 64 },
+        },
+        sandbox: { now: () => frozenMs },
+      }),
+    );
+    // The list, whose items load more, comes last in the document.
+    const listLast = `{
+      organization { name }
+      campaigns(first: 2) { nodes { id } }
+      conversations(first: 5) { nodes { id agent { id name } contact { id } } }
+    }`;
+
+    const interpreted = await harness.graphql(listLast);
+    const interpretedCalls = harness.takeUpstreamRequests();
+    const compiled = await harness.graphql(listLast);
+    const compiledCalls = harness.takeUpstreamRequests();
+
+    expect(interpretedCalls[0]).toBe("GET /v1/organization");
+    expect(compiledCalls[0]).toMatch(/^GET \/v1\/conversations\?/);
+    expect([...compiledCalls].sort()).toEqual([...interpretedCalls].sort());
+    expect(compiled.body.errors).toBeUndefined();
+    expect(JSON.stringify(compiled.body.data)).toBe(JSON.stringify(interpreted.body.data));
+    expect(Object.keys(compiled.body.data ?? {})).toEqual([
+      "organization",
+      "campaigns",
+      "conversations",
+    ]);
+  });
+
+  it("answers root fields in any order, skipped, included and aliased, as graphql-js does", async () => {
+    const { harness, compiled, interpreted } = await twoGateways();
+    // Root fields of one call and lists whose items load more; none changes between two reads.
+    const roots = [
+      "organization { name timezone }",
+      `agent(id: "${SEED_IDS.acmeAgent}") { id name voiceConfigs { id } }`,
+      "campaigns(first: 2) { nodes { id name } }",
+      "conversations(first: $first) { nodes { id agent { id name } contact { id } } }",
+      "toolCatalog { name }",
+    ];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.shuffledSubarray(roots, { minLength: 2 }),
+        selectionOf(["organization { name }", "campaigns(first: 1) { totalCount }"], 2),
+        fc.integer({ min: 0, max: 4 }),
+        fc.boolean(),
+        async (picked, aliased, first, flag) => {
+          const paged = picked.some((field) => field.includes("$first"));
+          const query = `query Q($flag: Boolean!${paged ? ", $first: Int" : ""}) {
+            __typename @include(if: $flag) ${picked.join(" ")} ${aliased}
+          }`;
+          const variables = paged ? { flag, first } : { flag };
+          expect(await compiled(query, variables)).toEqual(await interpreted(query, variables));
+        },
+      ),
+      { numRuns: 30 },
+    );
+    expect((await runs(harness)).compiled).toBeGreaterThan(0);
   });
 });

@@ -10,6 +10,7 @@ import {
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import type { Plugin } from "graphql-yoga";
 import type { DocumentFacts, DocumentFactsCache } from "../document-facts.ts";
+import { type CriticalFirst, criticalFirst } from "./critical-first.ts";
 
 export interface CompiledExecutionOptions {
   /**
@@ -111,9 +112,20 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
       // Over budget: graphql-js runs it now, and a later run compiles it when time is left.
       if (!budgetLeft()) return undefined;
       const started = now();
-      const outcome = compileQuery(args.schema, args.document, args.operationName ?? undefined);
+      const order = criticalFirst(
+        args.schema,
+        args.document,
+        operation,
+        facts.fragments,
+        args.variableValues ?? {},
+      );
+      const outcome = compileQuery(
+        args.schema,
+        order?.document ?? args.document,
+        args.operationName ?? undefined,
+      );
       budgetMs -= now() - started;
-      compiled = isCompiledQuery(outcome) ? outcome : null;
+      compiled = isCompiledQuery(outcome) ? inDocumentOrder(outcome, order) : null;
       state.compiled.set(name, compiled);
     }
     return compiled ?? undefined;
@@ -150,6 +162,19 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
         options.onRun?.("recomputed");
         return executeFn(run);
       });
+    },
+  };
+}
+
+/** The compiled query, answering its root fields in the document's order whatever order they ran in. */
+function inDocumentOrder(compiled: CompiledQuery, order: CriticalFirst | undefined): CompiledQuery {
+  if (order === undefined) return compiled;
+  const run = compiled.query;
+  return {
+    ...compiled,
+    query: (root, context, variables) => {
+      const result = run(root, context, variables);
+      return result instanceof Promise ? result.then(order.restore) : order.restore(result);
     },
   };
 }
