@@ -7,11 +7,11 @@ import {
 import type { Plugin } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
 import type { DocumentFactsCache } from "../document-facts.ts";
+import { estimateUpstreamCalls } from "../estimate-upstream-calls.ts";
 import type { GatewayContext } from "../execution/context.ts";
 import { factsOf } from "../execution/operation-facts.ts";
 import { requestLevel } from "../http-status.ts";
 import { catalogueErrorOf } from "../mask-error.ts";
-import { estimateUpstreamCalls } from "../estimate-upstream-calls.ts";
 import { refuseBeforeRunning } from "./refuse-before-running.ts";
 
 export interface CostLimitOptions {
