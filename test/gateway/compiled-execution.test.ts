@@ -33,8 +33,8 @@ describe("compiled execution (graphql-jit) answers as graphql-js does", () => {
 
   /**
    * Over one sandbox, the harness's gateway compiling every query from its first run and a
-   * second gateway that never compiles: each answers as `{ status, body, bytes }`, without the figures
-   * that differ from one request to the next (request IDs, rate-limit figures).
+   * second gateway that never compiles: each answers as `{ status, body, bytes }`, without the
+   * figures that differ from one request to the next (request IDs, rate-limit figures).
    */
   async function twoGateways() {
     const harness = closing(await startHarness({ gateway: { compileAfter: 1 } }));
@@ -201,6 +201,7 @@ describe("compiled execution (graphql-jit) answers as graphql-js does", () => {
 
     expect(await runs(harness)).toEqual({ compiled: 2, interpreted: 2 });
   });
+
   it("starts the root field that leads to the most calls first, answering in the document's order", async () => {
     // One call of the key at a time, so the upstream sees the calls in the order they start;
     // a frozen sandbox clock, so live calls' durations do not tick between the two runs.

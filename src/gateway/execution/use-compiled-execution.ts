@@ -66,6 +66,8 @@ interface DocumentState {
  *   graphql-js's masking, `locations` and null propagation.
  * - Mutations (their fields must not run twice), subscriptions, `@defer`/`@stream` and
  *   introspection always run on graphql-js.
+ * - Its root fields run the one that leads to the most upstream calls first (critical-first.ts),
+ *   and the answer keeps the document's order.
  * - A document is compiled at its `after`-th run, so a text sent once costs no compilation; the
  *   state lives as long as yoga's parser cache keeps the document (a WeakMap), so it is bounded
  *   as that cache is, and a document too large to cache is never compiled.
@@ -174,7 +176,7 @@ function inDocumentOrder(compiled: CompiledQuery, order: CriticalFirst | undefin
     ...compiled,
     query: (root, context, variables) => {
       const result = run(root, context, variables);
-      return result instanceof Promise ? result.then(order.restore) : order.restore(result);
+      return "then" in result ? result.then(order.restore) : order.restore(result);
     },
   };
 }
