@@ -1,27 +1,22 @@
-import { type DocumentNode, Kind, type OperationDefinitionNode, parse, print } from "graphql";
+import { type DocumentNode, Kind, parse, print } from "graphql";
 import { describe, expect, it } from "vitest";
+import { documentFactsOf } from "../../src/gateway/document-facts.ts";
 import { criticalFirst } from "../../src/gateway/execution/critical-first.ts";
 import { schema } from "../../src/schema/index.ts";
 
 /** The order criticalFirst gives the document's root fields, or undefined when it keeps them. */
 function orderOf(text: string, variables: Record<string, unknown> = {}) {
   const document = parse(text);
-  const operation = document.definitions.find(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  );
+  const facts = documentFactsOf(document);
+  const operation = facts.operation(undefined);
   if (operation === undefined) throw new Error("no operation");
-  const fragments = new Map(
-    document.definitions.flatMap((d) =>
-      d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d]] : [],
-    ),
-  );
-  const order = criticalFirst(schema, document, operation, fragments, variables);
+  const order = criticalFirst(schema, document, operation, facts.fragments, variables);
   return order && { fields: rootKeys(order.document), restore: order.restore };
 }
 
 function rootKeys(document: DocumentNode): string[] {
-  const operation = document.definitions[0] as OperationDefinitionNode;
-  return operation.selectionSet.selections.map((s) =>
+  const [operation] = documentFactsOf(document).operations;
+  return (operation?.selectionSet.selections ?? []).map((s) =>
     s.kind === Kind.FIELD ? (s.alias?.value ?? s.name.value) : print(s),
   );
 }
