@@ -21,6 +21,7 @@ const USED_BY_NAME: Record<string, string> = {
   "@graphql-codegen/cli": "npm run codegen",
   "@graphql-codegen/client-preset": "codegen.ts's preset: client",
   vitest: "npm test",
+  "patch-package": "postinstall: applies patches/ (docs/development.md)",
 };
 
 function sources(dir: string): string[] {
