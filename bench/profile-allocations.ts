@@ -14,6 +14,7 @@ import {
  * `npm run bench:allocations`: what voicegraph allocates per single-resource request under 16
  * connections (bytes per request, and the top allocating functions, self and inclusive). The
  * allocation rate is what drives garbage collection and the heap's growth (README: Benchmarks).
+ * `BENCH_SURVIVORS=1` counts only what outlives the young generation's collections.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
 const SAMPLE_MS = 3000;
@@ -30,6 +31,7 @@ const gateway = await spawnServer(
     PROFILE_AFTER_MS: "2500",
     PROFILE_FOR_MS: String(SAMPLE_MS),
     PROFILE_OUT: out,
+    PROFILE_SURVIVORS: process.env.BENCH_SURVIVORS === "1" ? "1" : "0",
     ...BENCH_GATEWAY_ENV,
   },
 );
@@ -75,7 +77,8 @@ const top = (map: Map<string, number>, n: number) =>
   topShares(new Map([...map].filter(([key]) => !key.startsWith("("))), total, n);
 console.log(
   `${(total / 1e6).toFixed(1)} MB allocated in ${SAMPLE_MS / 1000} s, about ${Math.round(requestsInWindow)} requests: ` +
-    `${(total / 1024 / Math.max(1, requestsInWindow)).toFixed(1)} kB per request`,
+    `${(total / 1024 / Math.max(1, requestsInWindow)).toFixed(1)} kB per request` +
+    (process.env.BENCH_SURVIVORS === "1" ? " outlived the young generation" : ""),
 );
 console.log(`\nTop self bytes by function:\n${top(self, 25).join("\n")}`);
 console.log(`\nTop inclusive bytes by function:\n${top(inclusive, 25).join("\n")}`);

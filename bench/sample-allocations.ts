@@ -4,8 +4,10 @@ import { Session } from "node:inspector/promises";
 /**
  * Loaded before the gateway (`node bench/sample-allocations.ts src/main.ts`, by
  * bench/profile-allocations.ts): V8's sampling heap profiler, counting what is collected too, so
- * the profile is every byte allocated (sampled), not only what is still alive. It samples from
- * `PROFILE_AFTER_MS` for `PROFILE_FOR_MS`, then writes `PROFILE_OUT`.
+ * the profile is every byte allocated (sampled), not only what is still alive. With
+ * `PROFILE_SURVIVORS=1` it leaves out what young collections free: what is left is what lives
+ * long enough to be promoted, which is what makes the old generation grow and be collected. It
+ * samples from `PROFILE_AFTER_MS` for `PROFILE_FOR_MS`, then writes `PROFILE_OUT`.
  */
 const session = new Session();
 session.connect();
@@ -16,7 +18,7 @@ setTimeout(async () => {
   await session.post("HeapProfiler.startSampling", {
     samplingInterval: 4096,
     includeObjectsCollectedByMajorGC: true,
-    includeObjectsCollectedByMinorGC: true,
+    includeObjectsCollectedByMinorGC: process.env.PROFILE_SURVIVORS !== "1",
   });
   setTimeout(async () => {
     const { profile } = await session.post("HeapProfiler.stopSampling");
