@@ -31,7 +31,9 @@ import {
  * the min–max of the rounds, so a reader can tell a change from the machine's noise.
  */
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 3);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+// Five rounds: with three, one slow moment of the machine moved a median by a third (a round of
+// one server read 1 400 req/s and another of the same server 3 500 within one run).
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONNECTIONS = 16;
 const LATENCY_MS = 20;
 const ALONE_WARMUP = 30;
@@ -111,12 +113,16 @@ interface Scenario {
 
 /**
  * Measures the scenarios interleaved (round 1 of each, then round 2 of each, …), so a slow moment
- * of the machine falls on all of them alike; each row is the median round, with the min–max.
+ * of the machine falls on all of them alike; each row is the median round, with the min–max. Each
+ * round starts one scenario further along, so no scenario always follows the same one (a peer's
+ * process still collecting after its load, say).
  */
 async function interleaved(scenarios: Scenario[], rounds = ROUNDS): Promise<Row[]> {
   const runs = scenarios.map(() => [] as Awaited<ReturnType<typeof once>>[]);
   for (let round = 0; round < rounds; round++) {
-    for (const [i, scenario] of scenarios.entries()) {
+    for (let step = 0; step < scenarios.length; step++) {
+      const i = (step + round) % scenarios.length;
+      const scenario = scenarios[i] as Scenario;
       runs[i]?.push(await once(scenario.sandbox, scenario.run));
     }
   }
@@ -359,6 +365,19 @@ try {
   expect(forwarded.status === 200, "the raw forwarder did not answer 200", forwarded.status);
 
   const distinct = distinctGraphql(DISTINCT);
+  // Every server of the distinct rows is warmed alike before its first round: a second of its own
+  // load at full concurrency (voicegraph's earlier warm-up was at 4 connections, the others had none).
+  for (const [url, perConnection] of [
+    [proxy.url, distinctRest],
+    [floor.url, distinct],
+    [gateway.url, distinct],
+    [uncoalescedGateway.url, distinct],
+    [bare.url, distinct],
+    [peer.url, distinctGraphql(PEER_DISTINCT)],
+    [tailcall.url, distinctGraphql(TAILCALL_DISTINCT)],
+  ] as const) {
+    await load({ url, connections: CONNECTIONS, seconds: 1, perConnection });
+  }
   const [
     raw,
     fair,
