@@ -42,9 +42,10 @@ const ALONE_WARMUP = 30;
  * of voicegraph's dashboards, past the calls after which V8 optimises a function with TurboFan.
  */
 const ALONE_WARM_LOAD_SECONDS = 20;
-// The row's gap to Tailcall is under a millisecond and one run's spread is a few: 61 runs put the
-// median's own error at a few tenths of a millisecond, where 21 left it near half of one.
-const ALONE_RUNS = 61;
+// The row's gap to Tailcall is about half a millisecond and one run's spread is a few: 121 runs
+// put the median's own error near two tenths of a millisecond (61 left it near three, and the
+// row's difference moved by ±0.8 ms from one full run to the next).
+const ALONE_RUNS = 121;
 type Alone = { wall: number; calls: number; distinct: number };
 const auth = { authorization: `Bearer ${DEMO_KEYS.acme}` };
 const json = { ...auth, "content-type": "application/json" };
@@ -261,14 +262,20 @@ function checkTailcallDashboard(data: Record<string, unknown>): void {
  * `ALONE_WARM_LOAD_SECONDS` of load at 16 connections (a JavaScript function that runs once per
  * operation is optimised by Maglev after about 400 calls and by TurboFan after about 3,000; thirty
  * operations left it in V8's baseline tier, and 1 200 short of TurboFan), then `ALONE_WARMUP`
- * runs one at a time. Then `ALONE_RUNS` runs interleaved across the gateways (drift falls on all
- * alike): the median wall time; and the upstream requests of ten runs of each, counted apart.
+ * runs one at a time of each, interleaved. Then `ALONE_RUNS` runs interleaved across the gateways
+ * (drift falls on all alike): the median wall time; and the upstream requests of ten runs of
+ * each, counted apart.
  */
 async function alone(sandbox: Sandbox, targets: Array<{ url: string; query: string }>) {
   for (const { url, query } of targets) {
     await load({ ...gql(url, query), seconds: ALONE_WARM_LOAD_SECONDS });
     await settled(sandbox);
-    for (let i = 0; i < ALONE_WARMUP; i++) await postOnce(url, query);
+  }
+  // The runs one at a time that end the warm-up are interleaved too: every gateway has served
+  // just before the timed runs begin (one after another, the first warmed had sat idle for the
+  // others' 40 s of load).
+  for (let i = 0; i < ALONE_WARMUP; i++) {
+    for (const { url, query } of targets) await postOnce(url, query);
   }
   const walls = targets.map((): number[] => []);
   for (let i = 0; i < ALONE_RUNS; i++) {
