@@ -29,6 +29,9 @@ export interface CriticalFirst {
  * first round changes, which matters wherever calls queue: the per-key connection bound, a
  * connection pool, or an upstream that serves requests one at a time.
  *
+ * The order is decided once, when the query is compiled, from that run's variables: a later run
+ * with other variables (another page size) keeps it. It changes when calls start, never an answer.
+ *
  * Undefined when the order would not change, for a root selection other than a field (a
  * fragment), a directive other than `@skip`/`@include`, or a response key selected twice: those
  * keep the document's order.
