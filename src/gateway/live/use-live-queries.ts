@@ -5,7 +5,7 @@ import {
   NoLiveMixedWithDeferStreamRule,
 } from "@n1ru4l/graphql-live-query";
 import jsonPatch from "fast-json-patch";
-import type { ExecutionArgs, ExecutionResult } from "graphql";
+import { type ExecutionArgs, type ExecutionResult, GraphQLError } from "graphql";
 import { isAsyncIterable, type Plugin, Repeater, SlidingBuffer } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
 import type { UpstreamRequest } from "../../upstream/client.ts";
@@ -14,12 +14,14 @@ import { type DocumentFactsCache, selectionKey } from "../document-facts.ts";
 import type { GatewayContext, ReadRoute, SendUpstream } from "../execution/context.ts";
 import { factsOf } from "../execution/operation-facts.ts";
 import { requestLevel } from "../http-status.ts";
+import { endAtExpiry, shuttingDown } from "../subscriptions/stream-lifetime.ts";
 import type { SubscriptionCounts } from "../subscriptions/subscription-bounds.ts";
 import type { LiveHub } from "./live-hub.ts";
 import {
   answerOf,
   type ReadAnswer,
   type ReadTemplate,
+  refusalOf,
   replay,
   requestKeyOf,
   templateOf,
@@ -102,43 +104,42 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
   async function runLive(args: ExecutionArgs, execute: Execute) {
     const context = args.contextValue as LiveContext;
     const authorization = context.authorization ?? "";
-    if (hub.shuttingDown) {
-      const refusal = gatewayError(
-        "SHUTTING_DOWN",
-        "The server is shutting down; run this live query again to keep following it.",
-      );
-      return { errors: [requestLevel(refusal)] };
-    }
+    if (hub.shuttingDown) return { errors: [requestLevel(shuttingDown() as GraphQLError)] };
     // Judged before any call from the static estimate, and again from the reads actually made.
     const estimated = factsOf(context).estimatedUpstreamCalls ?? 0;
     if (estimated > options.maxReads) return tooManyReads(estimated, options.maxReads);
-    let release: () => void;
+    const hash = options.keyHash(authorization);
+    const connection = context.socket ?? context.request;
+    // A full server refuses before any call; the slot itself is taken only once the first
+    // answer shows the key accepted, so no refused key ever holds one.
     try {
-      release = options.counts.acquire(
-        options.keyHash(authorization),
-        context.socket ?? context.request,
-      );
+      options.counts.check(hash, connection);
     } catch (error) {
-      return { errors: [requestLevel(error as ReturnType<typeof gatewayError>)] };
+      return { errors: [requestLevel(error as GraphQLError)] };
     }
     const reads: Reads = new Map();
-    // A read another live query of this key already polls is answered from its poller: a new
-    // subscriber costs no upstream call for what is already followed.
-    context.reads.hook = answering(reads, options.keyHash(authorization));
+    const version = hub.versionNow();
+    // A read another live query of this key already polls is answered from its poller, if no
+    // write was answered since it was read: a new subscriber costs no call for what is followed.
+    context.reads.hook = answering(reads, hash, true);
     let first: ExecutionResult;
     try {
       first = (await execute(args)) as ExecutionResult;
-    } catch (error) {
-      release();
-      throw error;
     } finally {
       context.reads.hook = undefined;
     }
-    if (reads.size > options.maxReads) {
-      release();
-      return tooManyReads(reads.size, options.maxReads);
+    if (reads.size > options.maxReads) return tooManyReads(reads.size, options.maxReads);
+    // The upstream refused the key: the answer says so, once, and nothing is followed.
+    for (const read of reads.values()) {
+      if (read.answer !== undefined && refusalOf(read.answer)) return first;
     }
-    return follow(args, execute, context, authorization, first, reads, release);
+    let release: () => void;
+    try {
+      release = options.counts.acquire(hash, connection);
+    } catch (error) {
+      return { errors: [requestLevel(error as GraphQLError)] };
+    }
+    return follow(args, execute, context, authorization, first, reads, version, release);
   }
 
   function follow(
@@ -148,6 +149,7 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
     authorization: string,
     first: ExecutionResult,
     firstReads: Reads,
+    version: string | undefined,
     release: () => void,
   ) {
     const hash = options.keyHash(authorization);
@@ -173,11 +175,20 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
       let stopped = false;
       let dirty = false;
       let running = false;
+      /** Ends the stream with one last result: the error that ended it. */
+      const end = (error?: Error) => {
+        if (stopped) return;
+        if (error) void push({ errors: [asGraphQLError(error)] });
+        stop();
+      };
+      const watcher = { changed, ended: end };
 
-      const watch = (reads: Reads) => {
+      const watch = (reads: Reads, readAt: string | undefined) => {
         for (const [key, read] of reads) {
           if (!watches.has(key)) {
-            watches.set(key, hub.watch(authorization, key, read.template, read.answer, changed));
+            const seen =
+              read.answer === undefined ? undefined : { answer: read.answer, version: readAt };
+            watches.set(key, hub.watch(authorization, key, read.template, seen, watcher));
           }
         }
         for (const [key, unwatch] of watches) {
@@ -193,15 +204,22 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
         try {
           while (dirty && !stopped) {
             dirty = false;
+            const readAt = hub.versionNow();
             const { result, reads } = await shared(selection, () => {
               const fresh = options.freshContext(context);
               const reads: Reads = new Map();
-              fresh.reads.hook = answering(reads, hash);
+              fresh.reads.hook = answering(reads, hash, false);
               const run = execute({ ...args, contextValue: fresh }) as Promise<ExecutionResult>;
               return Promise.resolve(run).then((result) => ({ result, reads }));
             });
             if (stopped) return;
-            watch(reads);
+            // The bound holds on every execution: a change may make a query read more.
+            if (reads.size > options.maxReads) {
+              const refusal = tooManyReads(reads.size, options.maxReads);
+              end(refusal.errors?.[0] as GraphQLError);
+              return;
+            }
+            watch(reads, readAt);
             pace.offer(result);
           }
         } catch (error) {
@@ -216,13 +234,12 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
         if (!running && !stopped) void again();
       }
 
-      watch(firstReads);
-      const forget = hub.addStream((error) => {
-        void push({ errors: [error as ReturnType<typeof gatewayError>] });
-        stop();
-      });
+      watch(firstReads, version);
+      const forget = hub.addStream(end);
+      const expiry = endAtExpiry(context.session, end);
       await stop;
       forget();
+      expiry();
       stopped = true;
       pace.stop();
       for (const unwatch of watches.values()) unwatch();
@@ -246,15 +263,20 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
     return run;
   }
 
-  /** A re-execution's reads: a polled one from its poller's answer, any other from the upstream. */
-  function answering(reads: Reads, hash: string): NonNullable<ReadRoute["hook"]> {
+  /**
+   * A live query's reads: a polled one from its poller's answer (for a first execution, only one
+   * read since the last write answered), any other from the upstream.
+   */
+  function answering(reads: Reads, hash: string, first: boolean): NonNullable<ReadRoute["hook"]> {
     const record = recording(reads);
     return async (req, send) => {
       if (req.method !== "GET") return send(req);
       const key = requestKeyOf(req);
-      const known = hub.answer(hash, key);
+      const known = first ? await hub.freshAnswer(hash, key) : hub.answer(hash, key);
       if (known === undefined) return record(req, send);
       reads.set(key, { template: templateOf(req), answer: known });
+      // Answered by the poller's read, which was counted when it was made.
+      req.onShared?.("polled");
       return replay(known);
     };
   }
@@ -291,6 +313,13 @@ function comparable(result: ExecutionResult): string {
     result.data ?? null,
     (result.errors ?? []).map((error) => [error.message, error.path ?? null]),
   ]);
+}
+
+/** An error a stream ends with, as its last result carries it (masked like any other). */
+function asGraphQLError(error: Error): GraphQLError {
+  return error instanceof GraphQLError
+    ? error
+    : new GraphQLError(error.message, { originalError: error });
 }
 
 function tooManyReads(reads: number, maxReads: number): ExecutionResult {
