@@ -6,6 +6,7 @@ import type { UpstreamClient, UpstreamRequest } from "../../upstream/client.ts";
 import { isAnsweredLocally, UpstreamError } from "../../upstream/errors.ts";
 import type { KeyHasher } from "../../upstream/key-memory.ts";
 import { readsChangedBy, routeOf } from "../../upstream/operations.ts";
+import type { RateLimit } from "../../upstream/rate-limit.ts";
 import type { FleetWriteVersion } from "../../upstream/write-version.ts";
 import { GATEWAY_DEFAULTS } from "../defaults.ts";
 import { retryAfterSeconds } from "../mask-error.ts";
@@ -475,6 +476,7 @@ class ReadPoller {
   async #call(): Promise<unknown> {
     const started = performance.now();
     let joined = false;
+    let rateLimit: RateLimit | undefined;
     let outcome: unknown;
     try {
       outcome = await this.#hub.options.upstream.request({
@@ -486,8 +488,8 @@ class ReadPoller {
         signal: this.#abort.signal,
         // A poll is a read of the upstream's present: never the read cache's copy.
         cache: "bypass",
-        onRateLimit: (rateLimit) => {
-          this.#pace.rateLimit = rateLimit;
+        onRateLimit: (figures) => {
+          rateLimit = figures;
         },
         onShared: () => {
           joined = true;
@@ -496,6 +498,7 @@ class ReadPoller {
     } catch (error) {
       outcome = error;
     }
+    await this.#pace.landed(rateLimit);
     if (!joined && !isAnsweredLocally(outcome)) {
       this.#hub.options.onCallDone?.({
         route: this.#template.operation ? routeOf(this.#template.operation.row) : "GET (unknown)",

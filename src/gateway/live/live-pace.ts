@@ -4,7 +4,7 @@ import type { RateLimit } from "../../upstream/rate-limit.ts";
 /** Longest a 429 or a spent share pauses a key's pollers, whatever the reset time says. */
 export const MAX_PAUSE_MS = 60_000;
 
-export function windowOf(rateLimit: RateLimit): string {
+export function windowOf(rateLimit: Pick<RateLimit, "limit" | "reset">): string {
   return `${rateLimit.limit}:${rateLimit.reset}`;
 }
 
@@ -19,6 +19,10 @@ export class KeyPace {
   pausedUntilMs = 0;
   /** The window's count as last spent, for spreading what is left. */
   #spent: { window: string; count: number } | undefined;
+  /** The window the read under way was counted in. */
+  #reserved: string | undefined;
+  /** A window's length in seconds, once two successive windows showed it. */
+  #windowS: number | undefined;
   readonly #share: number;
   readonly #intervalMs: number;
   readonly #budget: WindowBudget;
@@ -42,22 +46,54 @@ export class KeyPace {
   }
 
   /**
-   * Before a read: 0 to read now (it is counted), or how long to wait first: a 429's pause, or
-   * the window's reset once its share is spent.
+   * Before a read: 0 to read now, or how long to wait first (a 429's pause, or the end of a
+   * window whose share is spent). The read is counted in the window it will most likely land
+   * in: the one known, or the next one once the known one has ended and its length is known.
    */
   async admit(): Promise<number> {
     const now = this.#now();
     if (this.pausedUntilMs > now) return this.pausedUntilMs - now;
     const limit = this.rateLimit;
+    this.#reserved = undefined;
     if (!limit) return 0;
-    const resetMs = limit.reset * 1000;
-    if (resetMs <= now) return 0;
-    const window = windowOf(limit);
-    const count = await this.#budget.spend(window, resetMs + MAX_PAUSE_MS);
+    const resetS = this.#currentReset(limit.reset, now);
+    // A window that has ended and whose length is not known yet: this read finds the next one,
+    // and is counted there when its answer names it.
+    if (resetS === undefined) return 0;
+    const window = windowOf({ limit: limit.limit, reset: resetS });
+    const count = await this.#budget.spend(window, resetS * 1000 + MAX_PAUSE_MS);
     if (count === undefined) return 0;
     this.#spent = { window, count };
-    if (count <= this.allowance(limit)) return 0;
-    return Math.min(resetMs - now + 1, MAX_PAUSE_MS);
+    if (count <= this.allowance(limit)) {
+      this.#reserved = window;
+      return 0;
+    }
+    return Math.min(resetS * 1000 - now + 1, MAX_PAUSE_MS);
+  }
+
+  /**
+   * A read's answer named its window (`X-RateLimit-*`): it is learned, and the read is counted
+   * there if it was counted elsewhere (it crossed a window's end) or not at all.
+   */
+  async landed(rateLimit: RateLimit | undefined): Promise<void> {
+    const reserved = this.#reserved;
+    this.#reserved = undefined;
+    if (!rateLimit) return;
+    const before = this.rateLimit;
+    if (before && rateLimit.reset > before.reset) this.#windowS = rateLimit.reset - before.reset;
+    this.rateLimit = rateLimit;
+    const window = windowOf(rateLimit);
+    if (window === reserved) return;
+    const count = await this.#budget.spend(window, rateLimit.reset * 1000 + MAX_PAUSE_MS);
+    if (count !== undefined) this.#spent = { window, count };
+  }
+
+  /** The end (Unix seconds) of the window `now` falls in, as far as the last one tells. */
+  #currentReset(resetS: number, now: number): number | undefined {
+    if (resetS * 1000 > now) return resetS;
+    if (this.#windowS === undefined) return undefined;
+    const behind = Math.floor((now / 1000 - resetS) / this.#windowS) + 1;
+    return resetS + behind * this.#windowS;
   }
 
   /** The wait before a poller's next read: the interval, stretched to spread what is left. */
