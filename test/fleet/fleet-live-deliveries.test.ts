@@ -106,11 +106,11 @@ describe("live deliveries across a fleet", () => {
     const fleet = closing(await startFleet(3, { gateway: { pollIntervalMs: INTERVAL_MS } }));
     const clients: Client[] = [];
     try {
-      const route = 'voicegraph_upstream_requests_total{route="GET /v1/agents/{id}",status="200"}';
+      const route = 'voicegraph_upstream_requests_total{route="GET /v1/agents/{id}"';
       const counted = async () =>
         (await Promise.all(fleet.instances.map((instance) => instance.metrics())))
-          .map((text) => metric(text, route) ?? 0)
-          .reduce((a, b) => a + b, 0);
+          .flatMap((text) => text.split("\n").filter((line) => line.startsWith(route)))
+          .reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
       const before = await counted();
       fleet.sandbox.clearRequests();
       const lives = fleet.instances.map((instance) => {
@@ -119,12 +119,16 @@ describe("live deliveries across a fleet", () => {
         return followWs(client, DESK, { id: AGENT });
       });
       await Promise.all(lives.map((live) => live.count(1)));
-      await sleep(INTERVAL_MS * 10);
+      const agentReads = () =>
+        fleet.sandbox.requests.filter(
+          (request) => request.method === "GET" && request.path === `/v1/agents/${AGENT}`,
+        );
+      // Stopped right after a poll was answered: none is in flight, none is abandoned.
+      const target = agentReads().filter((request) => request.status > 0).length + 8;
+      while (agentReads().filter((request) => request.status > 0).length < target) await sleep(2);
       for (const live of lives) live.stop();
-      await sleep(INTERVAL_MS * 3);
-      const reads = fleet.sandbox.requests.filter(
-        (request) => request.method === "GET" && request.path === `/v1/agents/${AGENT}`,
-      ).length;
+      await sleep(INTERVAL_MS / 2);
+      const reads = agentReads().length;
       expect(reads).toBeGreaterThan(5);
       expect((await counted()) - before).toBe(reads);
     } finally {

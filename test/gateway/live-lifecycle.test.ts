@@ -62,6 +62,26 @@ describe.concurrent("the lifecycle of live operations", () => {
     expect(harness.gateway.liveHub.pollerCount).toBe(1);
   });
 
+  it("ends a live query and a subscription whose key is revoked mid-stream, and stops reading", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(onTestFinished, {}, { pollIntervalMs: 50 });
+    const client = wsClient(harness);
+    onTestFinished(() => client.dispose() as Promise<void>);
+    const live = followWs(client, LIVE_AGENT);
+    const status = followWs(client, SUBSCRIPTION, { id: LIVE });
+    await Promise.all([live.count(1), status.count(1)]);
+    // From now on the upstream refuses the key, as it does a revoked one.
+    harness.sandbox.injectFault({ path: /^\/v1\//, status: 401, times: 1_000 });
+    await Promise.all([live.ended, status.ended]);
+    expect(codes(live.results.at(-1))).toEqual(["UNAUTHENTICATED"]);
+    expect(codes(status.results.at(-1))).toEqual(["UNAUTHENTICATED"]);
+    const calls = harness.sandbox.requests.length;
+    await sleep(300);
+    expect(harness.sandbox.requests.length).toBe(calls);
+    expect(harness.gateway.liveHub.pollerCount).toBe(0);
+  });
+
   it("ends live queries and subscriptions at their session's expiry, with UNAUTHENTICATED", async ({
     onTestFinished,
   }) => {
@@ -126,21 +146,62 @@ describe.concurrent("the lifecycle of live operations", () => {
   it("counts each read of a poller once in voicegraph_upstream_requests_total", async ({
     onTestFinished,
   }) => {
-    const harness = await start(onTestFinished, {}, { pollIntervalMs: 50 });
+    const harness = await start(onTestFinished, {}, { pollIntervalMs: 300 });
     const clients = Array.from({ length: 3 }, () => wsClient(harness));
     onTestFinished(async () => {
       await Promise.all(clients.map((client) => client.dispose()));
     });
     const before = await agentReadsCounted(harness);
     takeReads(harness, AGENT_PATH);
+    const answered = () =>
+      harness.sandbox.requests.filter(
+        (request) => request.method === "GET" && request.path === AGENT_PATH && request.status > 0,
+      ).length;
     const lives = clients.map((client) => followWs(client, LIVE_AGENT));
     await Promise.all(lives.map((live) => live.count(1)));
-    await sleep(500);
+    // Stopped right after a poll was answered: none is in flight, none is abandoned.
+    const target = answered() + 3;
+    while (answered() < target) await sleep(5);
     for (const live of lives) live.stop();
     await sleep(100);
-    const reads = takeReads(harness, AGENT_PATH).length;
-    expect(reads).toBeGreaterThan(3);
+    const reads = harness.sandbox.requests.filter(
+      (request) => request.method === "GET" && request.path === AGENT_PATH,
+    ).length;
+    expect(reads).toBeGreaterThanOrEqual(4);
     expect((await agentReadsCounted(harness)) - before).toBe(reads);
+  });
+
+  it("reports the first live result's upstream traffic as the plain answer does", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(onTestFinished, {}, { pollIntervalMs: 60_000 });
+    const client = wsClient(harness);
+    onTestFinished(() => client.dispose() as Promise<void>);
+    const plain = await harness.graphql(LIVE_AGENT.replace("@live", ""), { id: AGENT_ID });
+    const live = followWs(client, LIVE_AGENT);
+    await live.count(1);
+    const extensions = live.results[0]?.extensions ?? {};
+    expect(Object.keys(extensions).sort()).toEqual(Object.keys(plain.body.extensions ?? {}).sort());
+    expect(extensions.cost).toEqual(plain.body.extensions?.cost);
+    expect(extensions.rateLimit).toMatchObject({
+      limit: expect.any(Number),
+      remaining: expect.any(Number),
+    });
+  });
+
+  it("answers `@live(if: null)` once, saying it is not kept current", async ({
+    onTestFinished,
+  }) => {
+    const harness = await start(onTestFinished, {}, { pollIntervalMs: 50 });
+    const client = wsClient(harness);
+    onTestFinished(() => client.dispose() as Promise<void>);
+    const query =
+      'query Off($on: Boolean) @live(if: $on) { agent(id: "' + AGENT_ID + '") { id name } }';
+    const off = followWs(client, query, { on: null });
+    await off.ended;
+    expect(off.results).toHaveLength(1);
+    expect(off.results[0]?.extensions?.live).toMatchObject({ live: false });
+    expect(harness.gateway.liveHub.pollerCount).toBe(0);
   });
 });
 
@@ -149,7 +210,9 @@ async function agentReadsCounted(harness: Harness): Promise<number> {
   return text
     .split("\n")
     .filter((line) =>
-      line.startsWith('voicegraph_upstream_requests_total{route="GET /v1/agents/{id}"'),
+      line.startsWith(
+        'voicegraph_upstream_requests_total{route="GET /v1/agents/{id}",status="200"}',
+      ),
     )
     .reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
 }

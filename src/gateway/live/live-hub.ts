@@ -533,10 +533,14 @@ class ReadPoller {
     if (text === this.#text) return;
     this.answer = answer;
     this.#text = text;
+    // A refusal ends the streams with it at once: executing them again would call the upstream.
+    const refusal = refusalOf(answer);
+    if (refusal) {
+      this.end(refusal);
+      return;
+    }
     this.onChange();
     for (const watcher of [...this.#watchers]) watcher.changed();
-    const refusal = refusalOf(answer);
-    if (refusal) this.end(refusal);
   }
 }
 

@@ -13,6 +13,7 @@ import type { KeyHasher } from "../../upstream/key-memory.ts";
 import { type DocumentFactsCache, selectionKey } from "../document-facts.ts";
 import type { GatewayContext, ReadRoute, SendUpstream } from "../execution/context.ts";
 import { factsOf } from "../execution/operation-facts.ts";
+import { upstreamReport } from "../execution/use-upstream-report.ts";
 import { requestLevel } from "../http-status.ts";
 import { endAtExpiry, shuttingDown } from "../subscriptions/stream-lifetime.ts";
 import type { SubscriptionCounts } from "../subscriptions/subscription-bounds.ts";
@@ -54,6 +55,12 @@ export const NOT_LIVE = {
     "This answer is not kept current: ask for text/event-stream or multipart/mixed, or use graphql-ws.",
 } as const;
 
+/** What an operation whose `@live(if:)` is false or null is told: the answer, once. */
+export const SWITCHED_OFF = {
+  live: false,
+  reason: "This answer is not kept current: `@live(if:)` is false or null.",
+} as const;
+
 type Execute = (args: ExecutionArgs) => unknown;
 type Execution = { result: ExecutionResult; reads: Reads };
 type Reads = Map<string, { template: ReadTemplate; answer: ReadAnswer | undefined }>;
@@ -84,7 +91,14 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
     },
     onExecute({ args, executeFn, setExecuteFn }) {
       const operation = options.documents.of(args.document).operation(args.operationName);
-      if (!operation || !isLiveQueryOperationDefinitionNode(operation, args.variableValues)) {
+      if (!operation) return undefined;
+      if (!isLiveQueryOperationDefinitionNode(operation, args.variableValues)) {
+        // `@live(if: false)` or `if: null`: answered once, and the answer says so.
+        if (getLiveDirectiveNode(operation)) {
+          setExecuteFn(async (run) =>
+            notLive((await executeFn(run)) as ExecutionResult, SWITCHED_OFF),
+          );
+        }
         return undefined;
       }
       const context = args.contextValue as unknown as LiveContext;
@@ -128,6 +142,9 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
     } finally {
       context.reads.hook = undefined;
     }
+    // The first result reports its upstream traffic as the same query's plain answer does.
+    const operation = options.documents.of(args.document).operation(args.operationName);
+    first = { ...first, extensions: upstreamReport(first, context, operation).extensions };
     if (reads.size > options.maxReads) return tooManyReads(reads.size, options.maxReads);
     // The upstream refused the key: the answer says so, once, and nothing is followed.
     for (const read of reads.values()) {
@@ -332,8 +349,11 @@ function tooManyReads(reads: number, maxReads: number): ExecutionResult {
   return { errors: [requestLevel(refusal)] };
 }
 
-function notLive(result: ExecutionResult): ExecutionResult {
-  return { ...result, extensions: { ...result.extensions, live: NOT_LIVE } };
+function notLive(
+  result: ExecutionResult,
+  notice: typeof NOT_LIVE | typeof SWITCHED_OFF = NOT_LIVE,
+): ExecutionResult {
+  return { ...result, extensions: { ...result.extensions, live: notice } };
 }
 
 type Result = ExecutionResult & { revision?: number; patch?: unknown };
