@@ -5,7 +5,7 @@ import type { Harness } from "../gateway/harness.ts";
 import { type Following, followWs } from "../gateway/live-support.ts";
 import { wsClient } from "../gateway/subscriptions-support.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
-import { ACME, metric, startFleet, waitUntil } from "./fleet-harness.ts";
+import { ACME, startFleet, waitUntil } from "./fleet-harness.ts";
 
 // Every change reaches every subscriber on every instance: changes made through a mutation on
 // another instance and directly on the upstream, across a quiet spell longer than the keep time,

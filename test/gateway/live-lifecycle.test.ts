@@ -195,8 +195,7 @@ describe.concurrent("the lifecycle of live operations", () => {
     const harness = await start(onTestFinished, {}, { pollIntervalMs: 50 });
     const client = wsClient(harness);
     onTestFinished(() => client.dispose() as Promise<void>);
-    const query =
-      'query Off($on: Boolean) @live(if: $on) { agent(id: "' + AGENT_ID + '") { id name } }';
+    const query = `query Off($on: Boolean) @live(if: $on) { agent(id: "${AGENT_ID}") { id name } }`;
     const off = followWs(client, query, { on: null });
     await off.ended;
     expect(off.results).toHaveLength(1);
