@@ -10,9 +10,6 @@ import {
 } from "./poller-store.ts";
 import type { FleetRedis } from "./redis.ts";
 
-/** A lease outlives two poll intervals by this much: a poll late by less keeps its owner. */
-export const LEASE_MARGIN_MS = 250;
-
 // The watch's counter: one hash (epoch, seq, published, latest), so it lives and expires whole.
 // A new epoch is the server's clock in microseconds, 20 digits, so epochs compare as strings.
 const NEXT_MARK = `local function next_mark(counter, keep)

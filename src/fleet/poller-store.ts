@@ -90,6 +90,9 @@ export interface PollerStore {
   close(): void;
 }
 
+/** A lease outlives two poll intervals by this much: a tick late by less keeps its owner. */
+export const LEASE_MARGIN_MS = 250;
+
 /**
  * How long a watch's counter and newest update outlive its last tick: ten intervals. A quiet
  * spell longer than that starts a new epoch, which the ordering rule takes as newer.

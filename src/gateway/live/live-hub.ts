@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Mark, PollerStore, PollerUpdate, WriteNotice } from "../../fleet/poller-store.ts";
-import { createMemoryPollerStore, isNewer } from "../../fleet/poller-store.ts";
+import { createMemoryPollerStore, isNewer, LEASE_MARGIN_MS } from "../../fleet/poller-store.ts";
 import { createMemoryWindowBudget, type WindowBudget } from "../../fleet/window-budget.ts";
 import type { UpstreamClient, UpstreamRequest } from "../../upstream/client.ts";
 import { isAnsweredLocally, UpstreamError } from "../../upstream/errors.ts";
@@ -54,9 +54,6 @@ export interface ReadWatcher {
   changed(): void;
   ended(error?: Error): void;
 }
-
-/** A lease outlives two poll intervals by this much: a poll late by less keeps its owner. */
-const LEASE_MARGIN_MS = 250;
 
 /**
  * The one poller mechanism of live data, for `@live` queries and `conversationStatus` alike:
