@@ -120,6 +120,15 @@ describe("a session-mode subgraph behind Hive Gateway", () => {
     expect(answer.upstream).toEqual([]);
   });
 
+  it("answers `_service { sdl }` to a valid token only", async () => {
+    const url = `${harness.url}/graphql`;
+    const refused = await post(url, "{ _service { sdl } }", { authorization: null });
+    expect(codesOf(refused.body)).toEqual(["UNAUTHENTICATED"]);
+    const answered = await post(url, "{ _service { sdl } }", { authorization: await token() });
+    const sdl = (answered.body.data as { _service: { sdl: string } } | undefined)?._service.sdl;
+    expect(`${sdl?.trimEnd()}\n`).toBe(readFileSync(SUBGRAPH_FILE, "utf8"));
+  });
+
   it("answers UNAUTHENTICATED without a token, or with a bad one, with no upstream call", async () => {
     for (const authorization of [null, "Bearer not-a-token"]) {
       const answer = await throughRouter(
