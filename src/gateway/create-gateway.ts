@@ -373,7 +373,6 @@ export function createGateway(options: GatewayOptions): Gateway {
       maxQueuedBytes: bounds.sseMaxQueuedBytes,
     },
   });
-
   const freshContext = eventContextFor(dependencies, operationDeadlineMs);
   const subscriptionCounts = new SubscriptionCounts(bounds);
   // The rules in the order they apply, each with what it must follow and why (pipeline.ts):
