@@ -159,6 +159,8 @@ export interface GatewayOptions {
    * clock `@live(throttle:)` reads (tests move their own; default the process's).
    */
   live?: { maxReads?: number; rateLimitShare?: number; timers?: LiveTimers };
+  /** The schema served: the public one, or with FEDERATION=on the subgraph's (docs/federation.md). */
+  schema?: typeof schema;
 }
 
 export type Gateway = YogaServerInstance<GatewayServerContext, GatewayContext> & {
@@ -299,7 +301,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   });
   const preparedLane = createPreparedLane({
     enabled: fastPathOn,
-    schema,
+    schema: options.schema ?? schema,
     documents,
     compiled: compiledExecution,
     deadlineMs: operationDeadlineMs,
@@ -343,7 +345,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     enabled: fastPathOn,
     lane: preparedLane,
   });
-
   const session = options.session;
   // Who reserves a single-connection stream, as the local checks see it: a key's hash, or a
   // verified session's organization and subject (its key is the organization's, shared).
@@ -372,7 +373,6 @@ export function createGateway(options: GatewayOptions): Gateway {
       maxQueuedBytes: bounds.sseMaxQueuedBytes,
     },
   });
-
   const freshContext = eventContextFor(dependencies, operationDeadlineMs);
   const subscriptionCounts = new SubscriptionCounts(bounds);
   // The rules in the order they apply, each with what it must follow and why (pipeline.ts):
@@ -516,7 +516,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     { name: "http-status-in-errors", plugin: useHttpStatusInErrors() },
   ]);
   yoga = createYoga<GatewayServerContext, GatewayContext>({
-    schema,
+    schema: options.schema ?? schema,
     graphqlEndpoint: "/graphql",
     healthCheckEndpoint: "/healthz",
     landingPage: false,
