@@ -378,18 +378,13 @@ export function createGateway(options: GatewayOptions): Gateway {
   // an order that breaks a stated guarantee stops the gateway at start-up.
   const answeredFirst =
     "a request another plugin answers by itself is no operation: it gets no request ID";
+  const namesIt = "a refused request's error names its request ID, as every error does";
   const pipeline = declaredPipeline([
     { name: "fast-path", plugin: fastPath.plugin },
     { name: "batch-refusal", plugin: useBatchRefusal(options.maxBatchSize ?? 0) },
     { name: "landing-page", plugin: useLandingPage("/graphql", Boolean(options.graphiql)) },
     { name: "metrics", plugin: useMetrics(metrics, documents, options.metricsAccess) },
-    { name: "csrf-prevention", plugin: useCsrfPrevention() },
     { name: "graphiql-assets", plugin: options.graphiql ? useGraphiQLAssets() : undefined },
-    { name: "no-body-echo", plugin: useNoBodyEcho() },
-    {
-      name: "request-size-limit",
-      plugin: useRequestSizeLimit({ maxBytes: maxRequestBytes }),
-    },
     {
       name: "request-id",
       plugin: useRequestId(),
@@ -397,11 +392,15 @@ export function createGateway(options: GatewayOptions): Gateway {
         "batch-refusal": answeredFirst,
         "landing-page": answeredFirst,
         metrics: answeredFirst,
-        "csrf-prevention": answeredFirst,
         "graphiql-assets": answeredFirst,
-        "no-body-echo": answeredFirst,
-        "request-size-limit": answeredFirst,
       },
+    },
+    { name: "csrf-prevention", plugin: useCsrfPrevention(), after: { "request-id": namesIt } },
+    { name: "no-body-echo", plugin: useNoBodyEcho() },
+    {
+      name: "request-size-limit",
+      plugin: useRequestSizeLimit({ maxBytes: maxRequestBytes }),
+      after: { "request-id": namesIt },
     },
     { name: "batch-usage", plugin: useBatchUsage() },
     {

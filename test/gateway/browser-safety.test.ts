@@ -33,7 +33,11 @@ describe("CSRF: a request a page can send cross-site without a preflight runs no
       });
       expect(response.status).toBe(415);
       const answer = await response.json();
-      expect(answer.errors[0].extensions.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+      expect(answer.errors[0].extensions).toEqual({
+        code: "UNSUPPORTED_MEDIA_TYPE",
+        http: { status: 415 },
+        requestId: response.headers.get("x-request-id"),
+      });
       expect(answer.data).toBeUndefined();
       expect(harness.takeUpstreamRequests()).toEqual([]);
     });
