@@ -28,7 +28,8 @@ export function useRequestSizeLimit(
       if (request.body === null) return;
       const declared = request.headers.get("content-length");
       if (declared !== null) {
-        if (!declaredWithin(declared, maxBytes)) endResponse(tooLarge(fetchAPI, serverContext.requestId));
+        if (!declaredWithin(declared, maxBytes))
+          endResponse(tooLarge(fetchAPI, serverContext.requestId));
         return;
       }
       const body = await readAtMost(request.body, maxBytes);

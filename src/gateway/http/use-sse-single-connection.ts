@@ -189,7 +189,10 @@ export function useSseSingleConnection(options: SseSingleConnectionOptions): {
     if (token === null) return respond(await run(request, { serverContext }), request);
     const reservation = reservations.find(token, await options.holderOf(request));
     if (reservation === undefined)
-      return refusalResponse(gatewayError("NOT_FOUND", STREAM_NOT_HERE), requestIdIn(serverContext));
+      return refusalResponse(
+        gatewayError("NOT_FOUND", STREAM_NOT_HERE),
+        requestIdIn(serverContext),
+      );
     const carried: Carried = { reservation, token, serverContext };
     const accept = request.headers.get("accept") ?? "*/*";
     if (accept !== "text/event-stream" || reservation.opened) {
