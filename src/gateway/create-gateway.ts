@@ -82,6 +82,7 @@ import {
   type SessionModeOptions,
   useNoIntrospection,
   useReadOnlySessions,
+  useSessionTokenFirst,
 } from "./session/session-mode.ts";
 import { SessionRefused } from "./session/session-refused.ts";
 import { useAnswerRedaction } from "./session/use-answer-redaction.ts";
@@ -382,7 +383,10 @@ export function createGateway(options: GatewayOptions): Gateway {
   const pipeline = declaredPipeline([
     { name: "fast-path", plugin: fastPath.plugin },
     { name: "batch-refusal", plugin: useBatchRefusal(options.maxBatchSize ?? 0) },
-    { name: "landing-page", plugin: useLandingPage("/graphql", Boolean(options.graphiql)) },
+    {
+      name: "landing-page",
+      plugin: useLandingPage("/graphql", Boolean(options.graphiql), session ? "session" : "key"),
+    },
     { name: "metrics", plugin: useMetrics(metrics, documents, options.metricsAccess) },
     { name: "graphiql-assets", plugin: options.graphiql ? useGraphiQLAssets() : undefined },
     {
@@ -425,6 +429,16 @@ export function createGateway(options: GatewayOptions): Gateway {
         "compiled-execution":
           "a span wraps, in the operation's trace context, the execution that really runs",
       },
+    },
+    {
+      name: "session-token-first",
+      plugin: session
+        ? useSessionTokenFirst(session.verify, (request, { connectionParams }) =>
+            authorizationFrom(
+              request.headers.get("authorization") ?? authorizationParam(connectionParams),
+            ),
+          )
+        : undefined,
     },
     {
       name: "persisted-documents",

@@ -90,6 +90,27 @@ function refusal(
   });
 }
 
+/**
+ * A token is judged before the document: a refused token answers 401, whatever the document,
+ * rather than PERSISTED_QUERY_ONLY, which would tell a signed-out page to change its query.
+ */
+export function useSessionTokenFirst(
+  verify: (authorization: string | undefined) => Promise<Session>,
+  /** The token as the context factory reads it: the header, or graphql-ws's connection params. */
+  tokenOf: (request: Request, serverContext: Record<string, unknown>) => string | undefined,
+): Plugin {
+  return {
+    async onParams({ request, context }) {
+      try {
+        await verify(tokenOf(request, context));
+      } catch (error) {
+        if (error instanceof SessionRefused) throw refusal("UNAUTHENTICATED", error.message);
+        throw error;
+      }
+    },
+  };
+}
+
 /** Mutations of a read-only session (claim `readOnly: true`) are refused before they run. */
 export function useReadOnlySessions(documents: DocumentFactsCache): Plugin {
   return {
