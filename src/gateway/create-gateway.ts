@@ -383,10 +383,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const pipeline = declaredPipeline([
     { name: "fast-path", plugin: fastPath.plugin },
     { name: "batch-refusal", plugin: useBatchRefusal(options.maxBatchSize ?? 0) },
-    {
-      name: "landing-page",
-      plugin: useLandingPage("/graphql", Boolean(options.graphiql), session ? "session" : "key"),
-    },
+    { name: "landing-page", plugin: useLandingPage("/graphql", !!options.graphiql, !!session) },
     { name: "metrics", plugin: useMetrics(metrics, documents, options.metricsAccess) },
     { name: "graphiql-assets", plugin: options.graphiql ? useGraphiQLAssets() : undefined },
     {
@@ -430,16 +427,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           "a span wraps, in the operation's trace context, the execution that really runs",
       },
     },
-    {
-      name: "session-token-first",
-      plugin: session
-        ? useSessionTokenFirst(session.verify, (request, { connectionParams }) =>
-            authorizationFrom(
-              request.headers.get("authorization") ?? authorizationParam(connectionParams),
-            ),
-          )
-        : undefined,
-    },
+    { name: "session-token-first", plugin: session && useSessionTokenFirst(session.verify) },
     {
       name: "persisted-documents",
       plugin: usePersistedDocuments({

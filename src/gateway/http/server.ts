@@ -1,4 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  maxHeaderSize,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { listenHttp } from "../../listen.ts";
@@ -6,6 +12,7 @@ import type { Gateway } from "../create-gateway.ts";
 import { GATEWAY_DEFAULTS } from "../defaults.ts";
 import { formatWithHttpStatus } from "../http-status.ts";
 import { inRequestScope } from "../observability/logger.ts";
+import { answerClientError } from "./client-errors.ts";
 import { CARRIER, type OperationOutcome, runOverWebSocket } from "./over-websocket.ts";
 import { createIdleSweeper, verifyUpgrade, webSocketShare } from "./socket-bounds.ts";
 
@@ -92,6 +99,8 @@ export async function listen(
     },
   );
   server.maxConnections = options.maxConnections ?? GATEWAY_DEFAULTS.maxConnections;
+  // Headers too large, too slow or malformed get a GraphQL error, not node's empty reply.
+  server.on("clientError", (error, socket) => answerClientError(error, socket, maxHeaderSize));
   // ws refuses (close 1009) a message over maxPayload from its length header, before reading it.
   // Upgrades past the WebSocket share are refused: the rest of the slots stay for HTTP.
   const share = webSocketShare(server.maxConnections, options.maxWebSockets);
@@ -135,7 +144,8 @@ export async function listen(
       execute: (args) => (args.rootValue as OperationOutcome).result as never,
       subscribe: (args) => (args.rootValue as OperationOutcome).result as never,
       // graphql-ws serialises results itself: catalogue errors get `http.status` here.
-      onNext: (_context, _id, _payload, _args, result) => formatWithHttpStatus(result) as never,
+      onNext: (_context, _id, _payload, args, result) =>
+        formatWithHttpStatus(result, (args.rootValue as OperationOutcome).requestId) as never,
       onSubscribe: async (context, _id, payload) => {
         // Every rule of an HTTP request (too deep to parse included) holds here too: one pipeline.
         const outcome = await runOverWebSocket(gateway, context, payload);

@@ -16,12 +16,11 @@ export function useLandingPage(
   endpoint: string,
   graphiqlOn: boolean,
   /** Session mode: a browser must never hold an API key, so the page never asks for one. */
-  auth: "key" | "session" = "key",
+  sessionMode = false,
 ): Plugin {
-  const credential =
-    auth === "session"
-      ? "<code>Authorization: Bearer &lt;session token&gt;</code> from the frontend's own sign-in (the API keys stay on this server)"
-      : "<code>Authorization: Bearer &lt;API key&gt;</code>";
+  const credential = sessionMode
+    ? "<code>Authorization: Bearer &lt;session token&gt;</code> from the frontend's own sign-in (the API keys stay on this server)"
+    : "<code>Authorization: Bearer &lt;API key&gt;</code>";
   const where = `<p>The GraphQL endpoint is <code>POST ${endpoint}</code> (queries also as <code>GET</code>), with ${credential}; subscriptions over SSE or graphql-ws on the same path.</p>`;
   const howToTurnOn = graphiqlOn
     ? `<p>GraphiQL, the in-browser explorer, is at <a href="${endpoint}">${endpoint}</a>.</p>`

@@ -5,6 +5,7 @@ import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { ERROR_CODES, type ErrorCode, gatewayError } from "../../errors.ts";
 import { rateLimiterFlexible } from "../../fleet/rate-limiter.ts";
 import type { DocumentFactsCache } from "../document-facts.ts";
+import { authorizationFrom, authorizationParam } from "../execution/context.ts";
 import { requestLevel } from "../http-status.ts";
 import { SessionRefused } from "./session-refused.ts";
 import type { Session } from "./verify-session.ts";
@@ -96,13 +97,13 @@ function refusal(
  */
 export function useSessionTokenFirst(
   verify: (authorization: string | undefined) => Promise<Session>,
-  /** The token as the context factory reads it: the header, or graphql-ws's connection params. */
-  tokenOf: (request: Request, serverContext: Record<string, unknown>) => string | undefined,
-): Plugin {
+): Plugin<Record<string, never>, { connectionParams?: unknown }> {
   return {
     async onParams({ request, context }) {
+      // As the context factory reads it: the header, or graphql-ws's connection params.
+      const header = request.headers.get("authorization");
       try {
-        await verify(tokenOf(request, context));
+        await verify(authorizationFrom(header ?? authorizationParam(context.connectionParams)));
       } catch (error) {
         if (error instanceof SessionRefused) throw refusal("UNAUTHENTICATED", error.message);
         throw error;
