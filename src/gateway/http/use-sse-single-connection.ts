@@ -143,7 +143,9 @@ export function useSseSingleConnection(options: SseSingleConnectionOptions): {
           }
         },
         onNext(_context, req, result) {
-          const formatted = formatWithHttpStatus(result as never);
+          // Each operation names the request that sent it (its POST into the stream).
+          const requestId = requestIdIn(req.context.serverContext ?? {});
+          const formatted = formatWithHttpStatus(result as never, requestId);
           const reservation = req.context.reservation;
           if (reservation) {
             const bytes = Buffer.byteLength(JSON.stringify(formatted));
