@@ -14,6 +14,7 @@ import { formatWithHttpStatus } from "../http-status.ts";
 import { inRequestScope } from "../observability/logger.ts";
 import { answerClientError } from "./client-errors.ts";
 import { CARRIER, type OperationOutcome, runOverWebSocket } from "./over-websocket.ts";
+import { createSessionCookies, type SessionCookieOptions } from "./session-cookie.ts";
 import { createIdleSweeper, verifyUpgrade, webSocketShare } from "./socket-bounds.ts";
 
 export interface ListeningGateway {
@@ -54,6 +55,8 @@ export interface ListenOptions {
   fastPath?: boolean;
   /** Told each time a request is served on the fast path (tests prove it is taken). */
   onFastPath?: () => void;
+  /** Session mode over a cookie (SESSION_COOKIE): its name and the origins that may use it. */
+  sessionCookie?: SessionCookieOptions;
 }
 
 /** graphql-ws close code and reason for a socket closed by a drain: the server is going away. */
@@ -80,10 +83,20 @@ export async function listen(
   );
   let draining = false;
   const fastPath = options.fastPath ?? true;
-  const handle = fastPath
+  const serve = fastPath
     ? (req: IncomingMessage, res: ServerResponse) =>
         gateway.fastPath.serve(req, res, gateway, options.onFastPath)
     : gateway;
+  const cookies =
+    options.sessionCookie &&
+    createSessionCookies(options.sessionCookie, (authorization) =>
+      gateway.connectionRefusal({ Authorization: authorization }),
+    );
+  const handle = cookies
+    ? async (req: IncomingMessage, res: ServerResponse) => {
+        if (await cookies.admit(req, res)) await serve(req, res);
+      }
+    : serve;
   const server = createServer(
     {
       headersTimeout,
@@ -132,6 +145,19 @@ export async function listen(
       // Acknowledged only for a key that passes the local checks (else close 4403 Forbidden).
       // The close reason names the catalogue code, as an HTTP client's error would.
       onConnect: async (context) => {
+        if (cookies) {
+          const admitted = cookies.admitSocket(
+            context.extra.request,
+            context.connectionParams,
+            context.extra.socket,
+          );
+          if ("refusal" in admitted) {
+            context.extra.socket.close(4403, closeReason(admitted.refusal));
+            return false;
+          }
+          // The cookie's token, where the page sent none in its connection params.
+          (context as { connectionParams: unknown }).connectionParams = admitted.params;
+        }
         const refusal = await gateway.connectionRefusal(context.connectionParams);
         if (refusal === undefined) {
           idle.watch(context.extra.socket, context);
