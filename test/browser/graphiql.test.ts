@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import type { Socket } from "node:net";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,17 +7,13 @@ import { type ListeningGateway, listen } from "../../src/gateway/http/server.ts"
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
+import { chromiumPath } from "./chromium.ts";
 
 /**
  * GraphiQL as a newcomer meets it after `npm start`: the page in headless Chromium (Debian's
  * package, driven by playwright-core), with the demo key's header and the example operations,
  * its first load weighed in bytes on the wire, then the example run and a `@live` query followed.
  */
-
-/** Where Debian puts Chromium; CHROMIUM_PATH names another. */
-const CHROMIUM = [process.env.CHROMIUM_PATH, "/usr/bin/chromium", "/usr/bin/chromium-browser"].find(
-  (path): path is string => path !== undefined && path !== "" && existsSync(path),
-);
 
 /** The budget of a first load: page, script, styles, workers and the schema's introspection. */
 const FIRST_LOAD_BYTES = 3_000_000;
@@ -31,13 +26,7 @@ let browser: Browser;
 let bytesWritten: () => number;
 
 beforeAll(async () => {
-  if (CHROMIUM === undefined) {
-    // Not a skip: a browser test that skips silently proves nothing.
-    throw new Error(
-      "Chromium is not installed: `apt-get install -y chromium` (Debian), or set CHROMIUM_PATH. " +
-        ".ci/run installs it when missing.",
-    );
-  }
+  const executablePath = chromiumPath();
   // New calls start often, so the live query has changes to push.
   sandbox = await startSandbox({ port: 0, callIntervalMs: 700 });
   upstream = createUpstreamClient({ baseUrl: sandbox.url });
@@ -61,7 +50,7 @@ beforeAll(async () => {
     });
   });
   bytesWritten = () => [...open].reduce((sum, socket) => sum + socket.bytesWritten, closed);
-  browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox"] });
+  browser = await chromium.launch({ executablePath, args: ["--no-sandbox"] });
 });
 
 afterAll(async () => {

@@ -97,6 +97,9 @@ export function createSessionCookies(
       // Browsers send credentials cross-origin only where the answer allows them.
       if (origin !== undefined && listed.includes(origin)) {
         res.setHeader("access-control-allow-credentials", "true");
+        // Answered here (a refusal, a logout), the page may read it too; yoga's CORS says the same.
+        res.setHeader("access-control-allow-origin", origin);
+        res.setHeader("vary", "Origin");
       }
       const path = new URL(req.url ?? "/", "http://localhost").pathname;
       const credential = credentialOf(req);
