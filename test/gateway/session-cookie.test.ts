@@ -226,6 +226,18 @@ describe("session mode over a cookie", () => {
     expect((await fromPage(other, { query: "{ organization { name } }" })).status).toBe(200);
   });
 
+  it("lets the cookie ride on a page's and a probe's GET without refusing them", async () => {
+    const cookie = `${COOKIE}=${await token()}`;
+    const page = await fetch(`${harness.url}/graphql`, {
+      headers: { cookie, accept: "text/html" },
+    });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("session token");
+    const health = await fetch(`${harness.url}/healthz`, { headers: { cookie } });
+    expect(health.status).toBe(200);
+    await health.arrayBuffer();
+  });
+
   it("answers a preflight from a listed origin with credentials allowed, another with no CORS", async () => {
     const preflight = (origin: string) =>
       fetch(`${harness.url}/graphql`, {

@@ -101,7 +101,11 @@ export function createSessionCookies(
         res.setHeader("access-control-allow-origin", origin);
         res.setHeader("vary", "Origin");
       }
-      const path = new URL(req.url ?? "/", "http://localhost").pathname;
+      const url = new URL(req.url ?? "/", "http://localhost");
+      // The cookie rides on every request to this site: only operations read it. A page, a
+      // preflight, /healthz and /metrics go on without it, so no CSRF check can refuse them.
+      if (!isOperation(req, url)) return true;
+      const path = url.pathname;
       const credential = credentialOf(req);
       if (typeof credential === "string") return refuse(res, 403, "FORBIDDEN", credential);
       if (path === LOGOUT_PATH && req.method === "POST") {
@@ -179,6 +183,17 @@ export function createSessionCookies(
     });
     res.end();
   }
+}
+
+/** A request that runs or ends GraphQL operations: not a browser's page, not a preflight. */
+function isOperation(req: IncomingMessage, url: URL): boolean {
+  if (url.pathname !== "/graphql" && !url.pathname.startsWith("/graphql/")) return false;
+  if (req.method === "OPTIONS") return false;
+  const page =
+    req.method === "GET" &&
+    !url.searchParams.has("query") &&
+    (req.headers.accept ?? "").includes("text/html");
+  return !page;
 }
 
 function refuse(
