@@ -92,7 +92,7 @@ export const gatewayEnv = z.object({
   POLL_INTERVAL_MS: intVar(100, 60_000)
     .default(GATEWAY_DEFAULTS.pollIntervalMs)
     .describe(
-      "How often `conversationStatus` polls operation 8, and live queries re-read each upstream GET.",
+      "How often the live pollers (`conversationStatus` and `@live`) re-read each upstream GET.",
     ),
   MAX_SUBSCRIPTIONS_PER_KEY: intVar(1, 1_000_000)
     .default(GATEWAY_DEFAULTS.maxSubscriptionsPerKey)
@@ -121,7 +121,7 @@ export const gatewayEnv = z.object({
   LIVE_RATE_LIMIT_PERCENT: intVar(1, 100)
     .default(GATEWAY_DEFAULTS.liveRateLimitShare * 100)
     .describe(
-      "Percent of a key's advertised `X-RateLimit-Remaining` its live-query pollers may spend before the window resets; past it their intervals stretch.",
+      "Percent of each advertised rate-limit window (`X-RateLimit-Limit`) the live pollers of one organization may spend together, fleet-wide; past it they wait for the reset.",
     ),
   // graphql-sse's single-connection streams (docs/limits.md).
   SSE_RESERVATION_TTL_MS: intVar(100, 600_000)

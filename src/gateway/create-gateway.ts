@@ -10,7 +10,7 @@ import { createCursorKey } from "../connections/cursor.ts";
 import { createFleetReadCache } from "../fleet/read-cache.ts";
 import { createFleetWriteVersion } from "../fleet/write-version.ts";
 import { schema } from "../schema/index.ts";
-import type { UpstreamClient } from "../upstream/client.ts";
+import type { UpstreamClient, UpstreamRequest } from "../upstream/client.ts";
 import { withKeyConcurrency } from "../upstream/key-concurrency.ts";
 import { createKeyHasher, hashesPerConnection, type KeyHasher } from "../upstream/key-memory.ts";
 import { createMemoryReadCache } from "../upstream/read-cache.ts";
@@ -63,6 +63,7 @@ import { useNoBodyEcho } from "./http/use-no-body-echo.ts";
 import { useReadiness } from "./http/use-readiness.ts";
 import { useRequestSizeLimit } from "./http/use-request-size-limit.ts";
 import { type SseStreams, useSseSingleConnection } from "./http/use-sse-single-connection.ts";
+import { ConversationStatusHub } from "./live/conversation-status-hub.ts";
 import { LiveHub } from "./live/live-hub.ts";
 import { registerLiveMetrics } from "./live/live-metrics.ts";
 import type { LiveTimers } from "./live/live-throttle.ts";
@@ -86,7 +87,6 @@ import {
 } from "./session/session-mode.ts";
 import { SessionRefused } from "./session/session-refused.ts";
 import { useAnswerRedaction } from "./session/use-answer-redaction.ts";
-import { ConversationStatusHub } from "./subscriptions/conversation-status-hub.ts";
 import { SubscriptionCounts, useSubscriptionBounds } from "./subscriptions/subscription-bounds.ts";
 
 /**
@@ -204,10 +204,11 @@ export function createGateway(options: GatewayOptions): Gateway {
   const cacheTtlS = options.sharing?.cacheTtlS ?? GATEWAY_DEFAULTS.upstreamCacheTtlS;
   // Fairness between keys over the one connection pool (docs/limits.md), and one call for
   // identical reads of one key (docs/upstream-sharing.md).
+  const writeVersion = options.fleet ? createFleetWriteVersion(options.fleet.redis) : undefined;
   const upstream = withSharing(withKeyConcurrency(options.upstream, bounds, keyHash), {
     keyHash,
     coalesce: options.sharing?.coalesce ?? GATEWAY_DEFAULTS.upstreamCoalesce,
-    ...(options.fleet ? { fleet: createFleetWriteVersion(options.fleet.redis) } : {}),
+    ...(writeVersion ? { fleet: writeVersion } : {}),
     ...(cacheTtlS > 0
       ? {
           cache: {
@@ -251,28 +252,28 @@ export function createGateway(options: GatewayOptions): Gateway {
         log,
       })
     : undefined;
-  const conversationStatusHub = new ConversationStatusHub({
-    upstream,
-    keyHash,
-    intervalMs: pollIntervalMs,
-    onCallDone: metrics.recordUpstreamCall,
-    onPollerStart: ({ requestId, instanceId }) =>
-      log("info", `poller started: request ID ${requestId}, instance ${instanceId}`),
-    ...(fleet ? { fleet: fleet.pollers } : {}),
-  });
+  // One poller mechanism for all live data: `@live` reads and operation 8 alike.
   const liveHub = new LiveHub({
     upstream,
     keyHash,
     intervalMs: pollIntervalMs,
     rateLimitShare: options.live?.rateLimitShare ?? GATEWAY_DEFAULTS.liveRateLimitShare,
+    ...(fleet ? { store: fleet.pollers, budget: fleet.windowBudget } : {}),
+    ...(writeVersion ? { writeVersion } : {}),
     onCallDone: metrics.recordUpstreamCall,
-    ...(fleet ? { fleet: fleet.pollers } : {}),
+    onPollerStart: ({ requestId, instanceId }) =>
+      log("info", `poller started: request ID ${requestId}, instance ${instanceId}`),
+  });
+  const conversationStatusHub = new ConversationStatusHub({
+    hub: liveHub,
+    keyHash,
+    ...(options.upstream.reading ? { reading: options.upstream.reading } : {}),
   });
   registerLiveMetrics(metrics.registry, liveHub);
   const dependencies = {
     upstream,
     keyHash,
-    onWrite: (authorization: string) => liveHub.invalidate(authorization),
+    onWrite: (req: UpstreamRequest) => liveHub.invalidate(req),
     conversationStatusHub,
     cursorKey: createCursorKey(options.cursorSecret),
     maxUpstreamCalls: options.maxUpstreamCalls ?? GATEWAY_DEFAULTS.maxUpstreamCalls,
@@ -377,8 +378,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   const subscriptionCounts = new SubscriptionCounts(bounds);
   // The rules in the order they apply, each with what it must follow and why (pipeline.ts):
   // an order that breaks a stated guarantee stops the gateway at start-up.
-  const answeredFirst =
-    "a request another plugin answers by itself is no operation: it gets no request ID";
+  const answeredFirst = "a page or file another plugin answers is no operation: no request ID";
   const namesIt = "a refused request's error names its request ID, as every error does";
   const pipeline = declaredPipeline([
     { name: "fast-path", plugin: fastPath.plugin },
