@@ -47,6 +47,7 @@ export default defineConfig({
             "test/clients/**",
             "test/processes/**",
             "test/fleet/**",
+            "test/browser/**",
             "**/node_modules/**",
           ],
         },
@@ -60,6 +61,8 @@ export default defineConfig({
         extends: true,
         test: { name: "processes", include: ["test/processes/**/*.test.ts"] },
       },
+      // GraphiQL in Debian's Chromium: `npm run test:browser` only, so `npm test` needs Node alone.
+      { extends: true, test: { name: "browser", include: ["test/browser/**/*.test.ts"] } },
       // Several gateways over one real redis-server: `npm run test:fleet` only (docs/fleet.md).
       {
         extends: true,

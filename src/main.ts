@@ -169,6 +169,9 @@ async function main(): Promise<void> {
     webSocketInitTimeoutMs: config.WS_INIT_TIMEOUT_MS,
     webSocketIdleTimeoutMs: config.WS_IDLE_TIMEOUT_MS,
     fastPath: config.GATEWAY_FAST_PATH === "on",
+    ...(config.SESSION_COOKIE === undefined
+      ? {}
+      : { sessionCookie: { name: config.SESSION_COOKIE, origins: config.CORS_ORIGINS } }),
   });
 
   const lines = [

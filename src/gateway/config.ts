@@ -165,7 +165,7 @@ export const gatewayEnv = z.object({
     })
     .default(["*"])
     .describe(
-      "Comma-separated browser origins allowed by CORS (`*`: any; never credentials, never `null`).",
+      "Comma-separated browser origins allowed by CORS (`*`: any; never `null`); credentials only for a listed origin, with SESSION_COOKIE.",
     ),
   // Several instances behind one balancer must share it, or each refuses the others' cursors.
   CURSOR_SECRET: z
@@ -264,6 +264,13 @@ export const gatewayEnv = z.object({
   SESSION_CLOCK_SKEW_S: intVar(0, 300)
     .default(GATEWAY_DEFAULTS.sessionClockSkewS)
     .describe("Session mode: clock skew tolerated on `exp`/`nbf`."),
+  SESSION_COOKIE: z
+    .string()
+    .regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, { error: "must be a cookie name" })
+    .optional()
+    .describe(
+      "Session mode: the `HttpOnly` cookie that holds the session token, read on every transport when no `Authorization` is sent, with CSRF checks (docs/security.md).",
+    ),
   SESSION_RATE_LIMIT: intVar(1, 1_000_000)
     .default(GATEWAY_DEFAULTS.sessionRateLimitPerMinute)
     .describe(
@@ -352,6 +359,11 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   if (trustedOnly && config.TRUSTED_DOCUMENTS_FILE === undefined) {
     throw new ConfigError(
       `${session && config.TRUSTED_DOCUMENTS_ONLY === undefined ? "AUTH_MODE=session" : "TRUSTED_DOCUMENTS_ONLY=true"} needs TRUSTED_DOCUMENTS_FILE (the persisted-documents manifest; TRUSTED_DOCUMENTS_ONLY=false turns that off)`,
+    );
+  }
+  if (config.SESSION_COOKIE !== undefined && !session) {
+    throw new ConfigError(
+      "SESSION_COOKIE needs AUTH_MODE=session: only a session token rides in it",
     );
   }
   if (config.REDIS_URL !== undefined && config.CURSOR_SECRET === undefined) {

@@ -83,6 +83,7 @@ import {
   type SessionModeOptions,
   useNoIntrospection,
   useReadOnlySessions,
+  useSessionTokenFirst,
 } from "./session/session-mode.ts";
 import { SessionRefused } from "./session/session-refused.ts";
 import { useAnswerRedaction } from "./session/use-answer-redaction.ts";
@@ -377,20 +378,14 @@ export function createGateway(options: GatewayOptions): Gateway {
   const subscriptionCounts = new SubscriptionCounts(bounds);
   // The rules in the order they apply, each with what it must follow and why (pipeline.ts):
   // an order that breaks a stated guarantee stops the gateway at start-up.
-  const answeredFirst =
-    "a request another plugin answers by itself is no operation: it gets no request ID";
+  const answeredFirst = "a page or file another plugin answers is no operation: no request ID";
+  const namesIt = "a refused request's error names its request ID, as every error does";
   const pipeline = declaredPipeline([
     { name: "fast-path", plugin: fastPath.plugin },
     { name: "batch-refusal", plugin: useBatchRefusal(options.maxBatchSize ?? 0) },
-    { name: "landing-page", plugin: useLandingPage("/graphql", Boolean(options.graphiql)) },
+    { name: "landing-page", plugin: useLandingPage("/graphql", !!options.graphiql, !!session) },
     { name: "metrics", plugin: useMetrics(metrics, documents, options.metricsAccess) },
-    { name: "csrf-prevention", plugin: useCsrfPrevention() },
     { name: "graphiql-assets", plugin: options.graphiql ? useGraphiQLAssets() : undefined },
-    { name: "no-body-echo", plugin: useNoBodyEcho() },
-    {
-      name: "request-size-limit",
-      plugin: useRequestSizeLimit({ maxBytes: maxRequestBytes }),
-    },
     {
       name: "request-id",
       plugin: useRequestId(),
@@ -398,11 +393,15 @@ export function createGateway(options: GatewayOptions): Gateway {
         "batch-refusal": answeredFirst,
         "landing-page": answeredFirst,
         metrics: answeredFirst,
-        "csrf-prevention": answeredFirst,
         "graphiql-assets": answeredFirst,
-        "no-body-echo": answeredFirst,
-        "request-size-limit": answeredFirst,
       },
+    },
+    { name: "csrf-prevention", plugin: useCsrfPrevention(), after: { "request-id": namesIt } },
+    { name: "no-body-echo", plugin: useNoBodyEcho() },
+    {
+      name: "request-size-limit",
+      plugin: useRequestSizeLimit({ maxBytes: maxRequestBytes }),
+      after: { "request-id": namesIt },
     },
     { name: "batch-usage", plugin: useBatchUsage() },
     {
@@ -428,6 +427,7 @@ export function createGateway(options: GatewayOptions): Gateway {
           "a span wraps, in the operation's trace context, the execution that really runs",
       },
     },
+    { name: "session-token-first", plugin: session && useSessionTokenFirst(session.verify) },
     {
       name: "persisted-documents",
       plugin: usePersistedDocuments({

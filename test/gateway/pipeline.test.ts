@@ -16,7 +16,8 @@ describe("the gateway's declared pipeline", () => {
       expect(names).not.toContain("answer-redaction");
       const at = (name: string) => names.indexOf(name);
       // The guarantees the pipeline states, as they stand in the running gateway.
-      expect(at("request-size-limit")).toBeLessThan(at("request-id"));
+      expect(at("request-id")).toBeLessThan(at("request-size-limit"));
+      expect(at("request-id")).toBeLessThan(at("csrf-prevention"));
       expect(at("request-id")).toBeLessThan(at("sse-single-connection"));
       expect(at("compiled-execution")).toBeLessThan(at("operation-spans"));
     } finally {
@@ -27,18 +28,18 @@ describe("the gateway's declared pipeline", () => {
   it("refuses, at start-up, an order that breaks a stated guarantee, naming it", () => {
     const plugin = {};
     const entries = [
-      { name: "request-id", plugin, after: { "size-limit": "a refused request has no ID" } },
-      { name: "size-limit", plugin },
+      { name: "size-limit", plugin, after: { "request-id": "a refusal names its request ID" } },
+      { name: "request-id", plugin },
     ];
     expect(() => declaredPipeline(entries)).toThrow(PipelineOrderError);
     expect(() => declaredPipeline(entries)).toThrow(
-      "pipeline: request-id must come after size-limit: a refused request has no ID",
+      "pipeline: size-limit must come after request-id: a refusal names its request ID",
     );
     // The same entries in the stated order, and with the one it must follow left out.
-    const [requestId, sizeLimit] = entries as [PipelineEntry, PipelineEntry];
-    expect(declaredPipeline([sizeLimit, requestId]).names).toEqual(["size-limit", "request-id"]);
-    const unset = { name: "size-limit", plugin: undefined };
-    expect(declaredPipeline([requestId, unset]).names).toEqual(["request-id"]);
+    const [sizeLimit, requestId] = entries as [PipelineEntry, PipelineEntry];
+    expect(declaredPipeline([requestId, sizeLimit]).names).toEqual(["request-id", "size-limit"]);
+    const unset = { name: "request-id", plugin: undefined };
+    expect(declaredPipeline([sizeLimit, unset]).names).toEqual(["size-limit"]);
   });
 
   it("refuses a name given twice", () => {

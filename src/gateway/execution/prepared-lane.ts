@@ -35,6 +35,7 @@ export const LANE_ACCOUNTS_FOR: Readonly<Record<string, string>> = {
   "no-body-echo": "acts on an error only: the lane answers no error",
   "request-size-limit": "the fast path reads only a body declared within the limit",
   "request-id": "the ID is taken with the plugin's requestIdOf and named in the log scope",
+  "session-token-first": "session mode keeps yoga's path alone: the lane is off",
   "batch-usage": "one operation per request: its context holds its own usage",
   "sse-single-connection": "answers its own endpoint only",
   "compiled-execution": "the lane runs the query compiled there, and nothing else",
