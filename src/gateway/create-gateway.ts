@@ -76,7 +76,7 @@ import {
   startOperationMeter,
   useMetrics,
 } from "./observability/use-metrics.ts";
-import { declaredPipeline } from "./pipeline.ts";
+import { declaredPipeline, type StageFacts } from "./pipeline.ts";
 import {
   createSessionAuthorizer,
   type SessionModeOptions,
@@ -164,6 +164,8 @@ export interface GatewayOptions {
 export type Gateway = YogaServerInstance<GatewayServerContext, GatewayContext> & {
   /** The names of the rules in the order they apply (pipeline.ts). */
   pipeline: readonly string[];
+  /** What each stage produces and reads of an operation's facts, in order (pipeline.ts). */
+  pipelineFacts: readonly StageFacts[];
   conversationStatusHub: ConversationStatusHub;
   /** The pollers of `@live` queries. */
   liveHub: LiveHub;
@@ -482,11 +484,8 @@ export function createGateway(options: GatewayOptions): Gateway {
       plugin: options.introspection === false ? useNoIntrospection() : undefined,
     },
     { name: "variable-errors", plugin: useVariableErrors(documents) },
-    {
-      name: "input-rules",
-      plugin: useInputRules(documents),
-      after: { "variable-errors": "an argument's variable is judged as coerced to its type" },
-    },
+    // An argument's variable is judged as coerced to its type: it reads variable-errors' facts.
+    { name: "input-rules", plugin: useInputRules(documents) },
     {
       name: "cost-limit",
       plugin: useCostLimit({ maxUpstreamCalls: dependencies.maxUpstreamCalls, documents }),
@@ -511,6 +510,7 @@ export function createGateway(options: GatewayOptions): Gateway {
       after: {
         "answer-redaction": "a live result and its patch are made of what the client may see",
       },
+      reads: ["estimatedUpstreamCalls"], // judged against MAX_LIVE_QUERY_READS before a call
     },
     { name: "http-status-in-errors", plugin: useHttpStatusInErrors() },
   ]);
@@ -582,6 +582,7 @@ export function createGateway(options: GatewayOptions): Gateway {
   };
   return Object.assign(yoga, {
     pipeline: pipeline.names,
+    pipelineFacts: pipeline.facts,
     conversationStatusHub,
     liveHub,
     fastPath,
