@@ -325,15 +325,12 @@ export function createGateway(options: GatewayOptions): Gateway {
     // As the context factory below makes it for a request without a session, the operation
     // following the client's going away without a request signal in between.
     contextFor: (request, requestId, connection) => {
-      const context = createContext(
-        dependencies,
-        authorizationFrom(request.headers.get("authorization")),
-        undefined,
+      const context = createContext(dependencies, {
+        authorization: authorizationFrom(request.headers.get("authorization")),
         requestId,
-        request as unknown as Request,
-        undefined,
-        keyHashOn(connection),
-      );
+        request: request as unknown as Request,
+        keyHash: keyHashOn(connection),
+      });
       request.followDisconnect(context.operation);
       return context;
     },
@@ -549,15 +546,14 @@ export function createGateway(options: GatewayOptions): Gateway {
       const requestId = serverRequestId ?? requestIdOf(request);
       // Session mode exchanges the frontend's token for its organization's key, or refuses.
       const authorized = authorize ? await authorize(header) : undefined;
-      const context = createContext(
-        dependencies,
-        authorized ? authorized.authorization : header,
-        request?.signal,
+      const context = createContext(dependencies, {
+        authorization: authorized ? authorized.authorization : header,
         requestId,
+        signal: request?.signal,
         request,
-        batchUsage,
-        keyHashOn((req as { socket?: object } | undefined)?.socket),
-      );
+        batch: batchUsage,
+        keyHash: keyHashOn((req as { socket?: object } | undefined)?.socket),
+      });
       return authorized ? { ...context, session: authorized.session } : context;
     },
     cors: corsFor(options.corsOrigins ?? ["*"]),
