@@ -3,7 +3,7 @@ import type { FactFlow, FactName } from "./execution/operation-facts.ts";
 
 // Plugins of every context shape meet in one list, as in yoga's own `plugins` option.
 // biome-ignore lint/suspicious/noExplicitAny: each plugin states its own context's shape
-type AnyPlugin = Plugin<any, any, any>;
+export type AnyPlugin = Plugin<any, any, any>;
 
 /**
  * One entry of the gateway's pipeline: a plugin under a name, and the entries it must follow,

@@ -110,7 +110,7 @@ export interface LaneParams {
   operationName?: string | null;
 }
 
-/** What the lane hands yoga when it does not answer (create-gateway.ts's context factory reads it). */
+/** What the lane hands yoga when it does not answer (yoga-app.ts's context factory reads it). */
 export interface Handover {
   requestId?: string;
   preparedContext?: GatewayContext;
