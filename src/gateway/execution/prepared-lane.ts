@@ -11,6 +11,7 @@ import { LRUCache } from "lru-cache";
 import { tracingIsOn } from "../../upstream/upstream-span.ts";
 import type { DocumentFacts, DocumentFactsCache } from "../document-facts.ts";
 import { stringifyWithHttpStatus } from "../http-status.ts";
+import { answeredMediaType, yogaCoreOf } from "../yoga-adapter.ts";
 import type { GatewayContext } from "./context.ts";
 import type { CompiledQueries } from "./use-compiled-execution.ts";
 import { startOperationDeadline } from "./use-operation-deadline.ts";
@@ -139,9 +140,7 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
   const plugin: Plugin = {
     onYogaInit({ yoga }) {
       // Every judge of yoga's plugins, in yoga's order (plugins added by plugins included).
-      const plugins = (yoga as unknown as { plugins: Array<{ judge?: unknown } | undefined> })
-        .plugins;
-      judges = plugins.flatMap((p) => (typeof p?.judge === "function" ? [p.judge as Judge] : []));
+      judges = yogaCoreOf(yoga).pluginFunctions("judge") as Judge[];
     },
     onExecute({ args }) {
       if (!options.enabled) return;
@@ -231,40 +230,4 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
   }
 
   return { plugin, serve };
-}
-
-/** The media types yoga answers a whole result in, in the order it tries them. */
-const REGULAR_MEDIA_TYPES = ["application/graphql-response+json", "application/json"] as const;
-
-/**
- * The media type yoga's result processor answers a whole result in for this Accept header
- * (graphql-yoga's result-processor/accept.js and use-result-processor.js, which it does not
- * export): UTF-8 types only, the last match winning over the reversed list; undefined where it
- * would answer 406. The property test holds the two to the same answer.
- */
-export function answeredMediaType(accept: string | null): string | undefined {
-  // What most clients send, answered without the walk (the same answers as the walk's).
-  if (accept === null || accept === "" || accept === "*/*") return "application/json";
-  if (accept === "application/json" || accept === "application/graphql-response+json") {
-    return accept;
-  }
-  const asked = (accept || "*/*").replace(/\s/g, "").toLowerCase().split(",");
-  const types: string[] = [];
-  for (const item of asked) {
-    const [type, ...parameters] = item.split(";");
-    if (type === undefined) continue;
-    const charset = parameters.find((p) => p.includes("charset=")) ?? "charset=utf-8";
-    if (charset === "charset=utf-8") types.push(type);
-  }
-  let chosen: string | undefined;
-  for (const type of types.reverse()) {
-    const [askedMain, askedSub] = type.split("/");
-    for (const candidate of REGULAR_MEDIA_TYPES) {
-      const [main, sub] = candidate.split("/");
-      if ((askedMain === "*" || askedMain === main) && (askedSub === "*" || askedSub === sub)) {
-        chosen = candidate;
-      }
-    }
-  }
-  return chosen;
 }
