@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import type { Fault } from "../../src/sandbox/server.ts";
 import { manualClock } from "../support/clock.ts";
 import { ACME, GLOBEX, type Harness, startHarness } from "./harness.ts";
 import { type Answer, type Sent, send } from "./raw-http.ts";
@@ -64,6 +65,17 @@ const request = fc.record({
     { nil: undefined },
   ),
   key: fc.constantFrom(ACME, ACME, GLOBEX, undefined, "Bearer ", "Bearer sk_test_nobody"),
+  // The upstream failing the request's calls: an error it answers, or one it keeps answering
+  // through the client's retries.
+  upstreamFault: fc.constantFrom<Fault | undefined>(
+    undefined,
+    undefined,
+    undefined,
+    { status: 500, times: 3 },
+    { status: 503, times: 3 },
+    { status: 400 },
+    { status: 403 },
+  ),
 });
 
 /** The common case, which the fast path and its lane serve: weighted in, so they are held too. */
@@ -79,6 +91,7 @@ const common = fc.record({
     { id: "agt_acme_missing", first: 3 },
   ),
   key: fc.constantFrom(ACME, GLOBEX),
+  upstreamFault: fc.constant<Fault | undefined>(undefined),
 });
 
 type Generated = typeof request extends fc.Arbitrary<infer T> ? T : never;
@@ -140,8 +153,14 @@ describe("the fast path against yoga alone", () => {
         const sent = sentOf(generated);
         // Twice: the second run of a text is the prepared lane's when it answers.
         for (let run = 0; run < 2; run++) {
+          const fault = generated.upstreamFault;
+          if (fault) fast.sandbox.injectFault(fault);
           const byFastPath = comparable(await send(fast.url, sent));
+          if (fault) yoga.sandbox.injectFault(fault);
           const byYoga = comparable(await send(yoga.url, sent));
+          // A fault the request's calls did not take goes with it.
+          fast.sandbox.clearFaults();
+          yoga.sandbox.clearFaults();
           expect(byFastPath).toEqual(byYoga);
         }
       }),
