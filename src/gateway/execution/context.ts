@@ -94,7 +94,12 @@ export interface GatewayContext extends SchemaContext {
   /** In session mode, who the token says is calling. */
   readonly session?: Session;
   /** What the plugins learned about the operation before it ran (operation-facts.ts). */
-  facts?: OperationFacts;
+  facts?: Partial<OperationFacts>;
+  /**
+   * Set when the prepared lane's compiled run met an error and handed the operation to yoga:
+   * yoga's run goes straight to graphql-js, which answers errors, not to the compiled query again.
+   */
+  compiledRunFailed?: boolean;
   /** Where this operation's upstream calls go: a live query records or answers them (live/). */
   readonly reads: ReadRoute;
 }

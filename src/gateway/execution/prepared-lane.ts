@@ -206,7 +206,10 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
     } finally {
       stopDeadline();
     }
-    if (result.errors?.length) return false;
+    if (result.errors?.length) {
+      context.compiledRunFailed = true;
+      return false;
+    }
     meter.done();
     options.onAnswered();
     const report = upstreamReport(result, context, operation);
