@@ -11,11 +11,11 @@ import type { GatewayOptions, GatewayServerContext } from "./gateway-options.ts"
 import { gatewayParts } from "./gateway-parts.ts";
 import type { FastPath } from "./http/fast-path.ts";
 import type { SseStreams } from "./http/use-sse-single-connection.ts";
+import type { ConversationStatusHub } from "./live/conversation-status-hub.ts";
 import type { LiveHub } from "./live/live-hub.ts";
 import type { GatewayMetrics } from "./observability/metrics.ts";
 import { declaredPipeline, type StageFacts } from "./pipeline.ts";
 import { preparationStage } from "./preparation-stage.ts";
-import type { ConversationStatusHub } from "./subscriptions/conversation-status-hub.ts";
 import { createYogaApp } from "./yoga-app.ts";
 
 export type { GatewayOptions, GatewayServerContext } from "./gateway-options.ts";

@@ -37,7 +37,7 @@ export function createFastLane(parts: GatewayParts): FastLane {
   });
   const preparedLane = createPreparedLane({
     enabled: parts.fastPathOn,
-    schema,
+    schema: options.schema ?? schema,
     documents,
     compiled: compiledExecution,
     deadlineMs: parts.operationDeadlineMs,

@@ -1,4 +1,5 @@
 import type { GraphiQLOptions, LogLevel, YogaLogger } from "graphql-yoga";
+import type { schema } from "../schema/index.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import type { PersistedDocumentsOptions } from "./admission/use-persisted-documents.ts";
 import type { GatewayBounds } from "./bounds.ts";
@@ -81,4 +82,6 @@ export interface GatewayOptions {
    * clock `@live(throttle:)` reads (tests move their own; default the process's).
    */
   live?: { maxReads?: number; rateLimitShare?: number; timers?: LiveTimers };
+  /** The schema served: the public one, or with FEDERATION=on the subgraph's (docs/federation.md). */
+  schema?: typeof schema;
 }

@@ -2,7 +2,7 @@ import type { YogaLogger } from "graphql-yoga";
 import { createCursorKey } from "../connections/cursor.ts";
 import { createFleetReadCache } from "../fleet/read-cache.ts";
 import { createFleetWriteVersion } from "../fleet/write-version.ts";
-import type { UpstreamClient } from "../upstream/client.ts";
+import type { UpstreamClient, UpstreamRequest } from "../upstream/client.ts";
 import { withKeyConcurrency } from "../upstream/key-concurrency.ts";
 import { createKeyHasher, hashesPerConnection, type KeyHasher } from "../upstream/key-memory.ts";
 import { createMemoryReadCache } from "../upstream/read-cache.ts";
@@ -13,11 +13,11 @@ import { createDocumentFacts, type DocumentFactsCache } from "./document-facts.t
 import type { ContextDependencies } from "./execution/context.ts";
 import { createFleetState, type FleetState } from "./fleet-state.ts";
 import type { GatewayOptions } from "./gateway-options.ts";
+import { ConversationStatusHub } from "./live/conversation-status-hub.ts";
 import { LiveHub } from "./live/live-hub.ts";
 import { registerLiveMetrics } from "./live/live-metrics.ts";
 import { GatewayMetrics } from "./observability/metrics.ts";
 import { createSessionAuthorizer } from "./session/session-mode.ts";
-import { ConversationStatusHub } from "./subscriptions/conversation-status-hub.ts";
 
 /**
  * What every stage of the gateway is built from: the options with each default applied once,
@@ -73,7 +73,8 @@ export function gatewayParts(options: GatewayOptions): GatewayParts {
     maxBytes: options.persistedDocuments?.apqMaxBytes ?? bounds.apqMaxBytes,
     maxDocumentBytes: bounds.maxCachedDocumentBytes,
   };
-  const upstream = sharedUpstream(options, bounds, keyHash);
+  const writeVersion = options.fleet ? createFleetWriteVersion(options.fleet.redis) : undefined;
+  const upstream = sharedUpstream(options, bounds, keyHash, writeVersion);
   const metrics = new GatewayMetrics({
     total: () => conversationStatusHub.pollerCount,
     owned: () => conversationStatusHub.ownedPollerCount,
@@ -81,22 +82,22 @@ export function gatewayParts(options: GatewayOptions): GatewayParts {
   const fleet = options.fleet
     ? createFleetState(options.fleet, { pollIntervalMs, apq, registry: metrics.registry, log })
     : undefined;
-  const conversationStatusHub = new ConversationStatusHub({
-    upstream,
-    keyHash,
-    intervalMs: pollIntervalMs,
-    onCallDone: metrics.recordUpstreamCall,
-    onPollerStart: ({ requestId, instanceId }) =>
-      log("info", `poller started: request ID ${requestId}, instance ${instanceId}`),
-    ...(fleet ? { fleet: fleet.pollers } : {}),
-  });
+  // One poller mechanism for all live data: `@live` reads and operation 8 alike.
   const liveHub = new LiveHub({
     upstream,
     keyHash,
     intervalMs: pollIntervalMs,
     rateLimitShare: options.live?.rateLimitShare ?? GATEWAY_DEFAULTS.liveRateLimitShare,
+    ...(fleet ? { store: fleet.pollers, budget: fleet.windowBudget } : {}),
+    ...(writeVersion ? { writeVersion } : {}),
     onCallDone: metrics.recordUpstreamCall,
-    ...(fleet ? { fleet: fleet.pollers } : {}),
+    onPollerStart: ({ requestId, instanceId }) =>
+      log("info", `poller started: request ID ${requestId}, instance ${instanceId}`),
+  });
+  const conversationStatusHub = new ConversationStatusHub({
+    hub: liveHub,
+    keyHash,
+    ...(options.upstream.reading ? { reading: options.upstream.reading } : {}),
   });
   registerLiveMetrics(metrics.registry, liveHub);
   const perSessionPerMinute =
@@ -120,7 +121,7 @@ export function gatewayParts(options: GatewayOptions): GatewayParts {
     dependencies: {
       upstream,
       keyHash,
-      onWrite: (authorization: string) => liveHub.invalidate(authorization),
+      onWrite: (req: UpstreamRequest) => liveHub.invalidate(req),
       conversationStatusHub,
       cursorKey: createCursorKey(options.cursorSecret),
       maxUpstreamCalls: options.maxUpstreamCalls ?? GATEWAY_DEFAULTS.maxUpstreamCalls,
@@ -153,12 +154,13 @@ function sharedUpstream(
   options: GatewayOptions,
   bounds: ReturnType<typeof resolveBounds>,
   keyHash: KeyHasher,
+  writeVersion: ReturnType<typeof createFleetWriteVersion> | undefined,
 ): UpstreamClient {
   const cacheTtlS = options.sharing?.cacheTtlS ?? GATEWAY_DEFAULTS.upstreamCacheTtlS;
   return withSharing(withKeyConcurrency(options.upstream, bounds, keyHash), {
     keyHash,
     coalesce: options.sharing?.coalesce ?? GATEWAY_DEFAULTS.upstreamCoalesce,
-    ...(options.fleet ? { fleet: createFleetWriteVersion(options.fleet.redis) } : {}),
+    ...(writeVersion ? { fleet: writeVersion } : {}),
     ...(cacheTtlS > 0
       ? {
           cache: {

@@ -23,7 +23,7 @@ export function createYogaApp(
 ): YogaServerInstance<GatewayServerContext, GatewayContext> {
   const { options, dependencies, authorize, keyHashOn } = parts;
   return createYoga<GatewayServerContext, GatewayContext>({
-    schema,
+    schema: options.schema ?? schema,
     graphqlEndpoint: "/graphql",
     healthCheckEndpoint: "/healthz",
     landingPage: false,

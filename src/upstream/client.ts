@@ -67,7 +67,7 @@ export interface UpstreamRequest {
   /** Called for every response carrying the three X-RateLimit-* headers, retried ones included. */
   onRateLimit?: (rateLimit: RateLimit) => void;
   /** Told when the answer was another operation's call (joined) or the read cache's (sharing.ts). */
-  onShared?: (how: "joined" | "cached") => void;
+  onShared?: (how: "joined" | "cached" | "polled") => void;
   /** `bypass`: this read is not answered from the read cache (a client's `Cache-Control: no-cache`). */
   cache?: "use" | "bypass";
   /** Budget: asked before each retry (false: none, the last failure stands); told each answer's length. */

@@ -1,4 +1,6 @@
+import type { Client } from "graphql-ws";
 import { describe, expect, it, vi } from "vitest";
+import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { manualClock } from "../support/clock.ts";
 import { WAIT_MS } from "../support/wait.ts";
 import { ACME } from "./harness.ts";
@@ -57,5 +59,45 @@ describe.concurrent("live queries within the rate limit", () => {
       () => expect(harness.gateway.liveHub.pacing(ACME)).toBeGreaterThanOrEqual(20_000),
       { timeout: WAIT_MS },
     );
+  });
+
+  it("keep the pollers of one organization within their share of its window, whatever its keys", async ({
+    onTestFinished,
+  }) => {
+    // A 2-second window of 40 calls for the organization: its pollers may spend 20 of each
+    // (LIVE_RATE_LIMIT_PERCENT 50), here through two keys that spend one bucket.
+    const harness = await start(
+      onTestFinished,
+      { rateLimit: 40, rateWindowSeconds: 2 },
+      { pollIntervalMs: 20 },
+    );
+    const clients = [ACME, `Bearer ${DEMO_KEYS.acmeReadonly}`].map((key) => wsClient(harness, key));
+    onTestFinished(async () => {
+      await Promise.all(clients.map((client) => client.dispose()));
+    });
+    const lives = [
+      followWs(clients[0] as Client, LIVE_AGENT),
+      followWs(clients[1] as Client, "query Org @live { organization { id name } }", {}),
+    ];
+    await Promise.all(lives.map((live) => live.count(1)));
+    const polls = () =>
+      harness.sandbox.requests.filter((request) =>
+        (request.headers["x-request-id"] ?? "").startsWith("live-"),
+      ).length;
+    // Two whole windows, counted from their starts.
+    const nextWindow = () =>
+      new Promise((resolve) => setTimeout(resolve, 2_000 - (Date.now() % 2_000) + 5));
+    await nextWindow();
+    const counts = [polls()];
+    await nextWindow();
+    counts.push(polls());
+    await nextWindow();
+    counts.push(polls());
+    const [first = 0, second = 0, third = 0] = counts;
+    const perWindow = [second - first, third - second];
+    for (const spent of perWindow) {
+      expect(spent).toBeGreaterThan(0);
+      expect(spent).toBeLessThanOrEqual(20);
+    }
   });
 });

@@ -2,14 +2,13 @@ import { initContextCache } from "@pothos/core";
 import type { Plugin } from "graphql-yoga";
 import type { CursorKey } from "../../connections/cursor.ts";
 import { gatewayError } from "../../errors.ts";
-import type { SchemaContext } from "../../schema/context.ts";
+import type { ConversationStatusFeed, SchemaContext } from "../../schema/context.ts";
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from "../../upstream/client.ts";
 import type { KeyHasher } from "../../upstream/key-memory.ts";
 import type { RateLimit } from "../../upstream/rate-limit.ts";
 import { createRestApi, type RestTransport } from "../../upstream/rest-api.ts";
 import type { SharedHow } from "../../upstream/sharing.ts";
 import type { Session } from "../session/verify-session.ts";
-import type { ConversationStatusHub } from "../subscriptions/conversation-status-hub.ts";
 import type { OperationFacts } from "./operation-facts.ts";
 
 /** What one GraphQL operation did upstream: reported in `extensions` and response headers. */
@@ -59,7 +58,7 @@ export class UpstreamUsage {
   recordShared = (how: SharedHow): void => {
     this.calls -= 1;
     if (how === "joined") this.joinedCalls += 1;
-    else this.cacheHits += 1;
+    else if (how === "cached") this.cacheHits += 1;
   };
 
   recordCall = (): void => {
@@ -119,7 +118,7 @@ export interface ContextDependencies {
   upstream: UpstreamClient;
   /** The gateway's naming of keys (createKeyHasher): the upstream's per-key state is keyed by it. */
   keyHash: KeyHasher;
-  conversationStatusHub: ConversationStatusHub;
+  conversationStatusHub: ConversationStatusFeed;
   cursorKey: CursorKey;
   /** The runtime budget of real upstream calls per operation (MAX_UPSTREAM_CALLS). */
   maxUpstreamCalls: number;
@@ -130,7 +129,7 @@ export interface ContextDependencies {
   /** Told of every call answered without an upstream call of its own (metrics). */
   onCallShared?: (call: { route: string; how: SharedHow }) => void;
   /** Told of every write answered 2xx, by the key that made it (live queries re-read at once). */
-  onWrite?: (authorization: string) => void;
+  onWrite?: (req: UpstreamRequest) => void;
 }
 
 /**
@@ -222,7 +221,7 @@ export function createContext(deps: ContextDependencies, origin: OperationOrigin
   const send: SendUpstream = (req) => client.request(req);
   const routed = async <T>(req: UpstreamRequest) => {
     const response = reads.hook ? await reads.hook(req, send) : await send(req);
-    if (req.method !== "GET" && response.status < 300) deps.onWrite?.(req.authorization);
+    if (req.method !== "GET" && response.status < 300) deps.onWrite?.(req);
     return response as UpstreamResponse<T>;
   };
   const upstream: RestTransport = {

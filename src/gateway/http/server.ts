@@ -171,7 +171,6 @@ export async function listen(
       // Idle kept-alive sockets go as soon as their last answer is out.
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
       try {
-        gateway.conversationStatusHub.shutDown();
         gateway.liveHub.shutDown();
         await new Promise((resolve) => setTimeout(resolve, Math.min(FAREWELL_MS, graceMs)));
         for (const socket of webSockets.clients) socket.close(GOING_AWAY.code, GOING_AWAY.reason);
@@ -186,7 +185,7 @@ export async function listen(
     },
     async close() {
       idle.stop();
-      gateway.conversationStatusHub.close();
+      gateway.liveHub.close();
       gateway.sseStreams.closeAll();
       gateway.closeFleet();
       await graphqlWs.dispose();
