@@ -53,12 +53,10 @@ const server = createServer((req, res) => {
         if (validate(schema, document).length > 0) throw new Error("invalid document");
         documents.set(params.query, document);
       }
-      const contextValue = createContext(
-        dependencies,
-        req.headers.authorization,
-        undefined,
-        `bare-${++requests}`,
-      );
+      const contextValue = createContext(dependencies, {
+        authorization: req.headers.authorization,
+        requestId: `bare-${++requests}`,
+      });
       const result = await execute({
         schema,
         document,

@@ -1,4 +1,5 @@
 import { flushCompileCache } from "node:module";
+import { setFlagsFromString } from "node:v8";
 import { ConfigError } from "./env.ts";
 import { readTrustedDocuments } from "./gateway/admission/trusted-documents.ts";
 import { type GatewayConfig, readGatewayConfig } from "./gateway/config.ts";
@@ -63,6 +64,9 @@ async function sessionModeOf(config: GatewayConfig, embedded: EmbeddedSandbox | 
 
 /** Reads the environment, starts the embedded sandbox when no upstream is named, and listens. */
 async function main(): Promise<void> {
+  // Idle collections keep the compiled code, so a quiet spell is not followed by slow requests
+  // (docs/operations.md, "Process defaults"). Here, not on a command line: every start gets it.
+  setFlagsFromString("--no-memory-reducer-favors-memory");
   const config = readGatewayConfig();
   // Before anything makes a call: the tracer provider must be registered to see it.
   const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT

@@ -93,7 +93,12 @@ export interface GatewayContext extends SchemaContext {
   /** In session mode, who the token says is calling. */
   readonly session?: Session;
   /** What the plugins learned about the operation before it ran (operation-facts.ts). */
-  facts?: OperationFacts;
+  facts?: Partial<OperationFacts>;
+  /**
+   * Set when the prepared lane's compiled run met an error and handed the operation to yoga:
+   * yoga's run goes straight to graphql-js, which answers errors, not to the compiled query again.
+   */
+  compiledRunFailed?: boolean;
   /** Where this operation's upstream calls go: a live query records or answers them (live/). */
   readonly reads: ReadRoute;
 }
@@ -170,31 +175,36 @@ export function authorizationParam(connectionParams: unknown): unknown {
 export function eventContextFor(deps: ContextDependencies, deadlineMs: number) {
   return (subscriber: GatewayContext): GatewayContext => ({
     ...subscriber,
-    ...createContext(
-      deps,
-      subscriber.authorization,
-      AbortSignal.timeout(deadlineMs),
-      subscriber.requestId,
-    ),
+    ...createContext(deps, {
+      authorization: subscriber.authorization,
+      signal: AbortSignal.timeout(deadlineMs),
+      requestId: subscriber.requestId,
+    }),
   });
+}
+
+/** What one operation's context is made of, beside the gateway's dependencies. */
+export interface OperationOrigin {
+  /** The caller's key (or the key a session was exchanged for); absent without one. */
+  authorization: string | undefined;
+  requestId: string;
+  /** Aborts the operation when its caller goes away (or at an event's deadline). */
+  signal?: AbortSignal | undefined;
+  /** The HTTP request, when there is one (its `Cache-Control`). */
+  request?: Request | undefined;
+  /** Where the operations of one HTTP request share their usage (useBatchUsage). */
+  batch?: BatchUsageContext["batchUsage"];
+  /** How this operation names its key: the gateway's hasher, or one kept per connection. */
+  keyHash?: KeyHasher | undefined;
 }
 
 /**
  * A fresh context per operation: its DataLoaders (kept by Pothos in the context cache) and its
  * usage figures never outlive it, so nothing is shared across requests or API keys.
  */
-export function createContext(
-  deps: ContextDependencies,
-  authorization: string | undefined,
-  signal: AbortSignal | undefined,
-  requestId: string,
-  /** The HTTP request, when there is one (its `Cache-Control`). */
-  request?: Request,
-  /** Where the operations of one HTTP request share their usage (useBatchUsage). */
-  batch?: BatchUsageContext["batchUsage"],
-  /** How this operation names its key: the gateway's hasher, or one kept per connection. */
-  keyHash: KeyHasher = deps.keyHash,
-): GatewayContext {
+export function createContext(deps: ContextDependencies, origin: OperationOrigin): GatewayContext {
+  const { authorization, requestId, signal, request, batch } = origin;
+  const keyHash = origin.keyHash ?? deps.keyHash;
   let usage = batch?.usage;
   if (usage === undefined) {
     usage = new UpstreamUsage(deps.maxUpstreamCalls, deps.maxUpstreamBytes);
