@@ -72,6 +72,8 @@ export default defineConfig({
           include: ["bench/checks/**/*.check.ts"],
           // Each check measures its own process: nothing else may run beside it.
           fileParallelism: false,
+          // Its own group: vitest runs projects of unlike parallelism in separate groups.
+          sequence: { groupOrder: 1 },
         },
       },
       // Several gateways over one real redis-server: `npm run test:fleet` only (docs/fleet.md).
@@ -84,6 +86,7 @@ export default defineConfig({
           hookTimeout: 60_000,
           // The suite kills servers and Redis: one file at a time keeps its timings honest.
           fileParallelism: false,
+          sequence: { groupOrder: 2 },
         },
       },
     ],
