@@ -60,7 +60,7 @@ import { useCsrfPrevention } from "./http/use-csrf-prevention.ts";
 import { useHttpStatusInErrors } from "./http/use-http-status-in-errors.ts";
 import { useLandingPage } from "./http/use-landing-page.ts";
 import { useNoBodyEcho } from "./http/use-no-body-echo.ts";
-import { useReadiness } from "./http/use-readiness.ts";
+import { READINESS_CACHE_MS, useReadiness } from "./http/use-readiness.ts";
 import { useRequestSizeLimit } from "./http/use-request-size-limit.ts";
 import { type SseStreams, useSseSingleConnection } from "./http/use-sse-single-connection.ts";
 import { LiveHub } from "./live/live-hub.ts";
@@ -444,15 +444,16 @@ export function createGateway(options: GatewayOptions): Gateway {
     { name: "incremental-delivery", plugin: useIncrementalDelivery(documents) },
     {
       name: "readiness",
-      plugin: useReadiness("/readyz", async () => {
-        const reachable = await options.upstream.isReachable();
+      plugin: useReadiness(
+        "/readyz",
+        async () => {
+          const reachable = await options.upstream.isReachable();
+          return { ready: reachable, upstream: reachable ? "reachable" : "unreachable" };
+        },
+        READINESS_CACHE_MS,
         // Losing Redis degrades the fleet to per-instance state: it never makes an instance unready.
-        return {
-          ready: reachable,
-          upstream: reachable ? "reachable" : "unreachable",
-          redis: fleet ? fleet.redisState() : "not configured",
-        };
-      }),
+        () => (fleet ? fleet.redisState() : { redis: "not configured" }),
+      ),
     },
     { name: "execution-cancellation", plugin: useExecutionCancellation() },
     {
