@@ -174,7 +174,7 @@ export const gatewayEnv = z.object({
     .min(32, { error: "must be at least 32 characters, e.g. from openssl rand -hex 32" })
     .optional()
     .describe(
-      "HMAC key of connection cursors (at least 32 characters); random per process when unset; required with `REDIS_URL`.",
+      "HMAC key of connection cursors (at least 32 characters); random per process when unset; required with `REDIS_URL` or `REDIS_CLUSTER_NODES`.",
     ),
   // A fleet (docs/fleet.md): state shared through one Redis; unset, everything stays in process.
   REDIS_URL: z
@@ -213,7 +213,9 @@ export const gatewayEnv = z.object({
       error: "may hold one hash tag, e.g. {vg}: (every key in its one cluster slot), or no brace",
     })
     .default(FLEET_REDIS_DEFAULTS.prefix)
-    .describe("Prefix of every Redis key and channel, so deployments can share one Redis."),
+    .describe(
+      "Prefix of every Redis key and channel, so deployments can share one Redis; may hold one hash tag (`{vg}:`), which puts every key in one cluster slot.",
+    ),
   // Trusted documents: the manifest codegen's client preset writes (persisted-documents.json).
   TRUSTED_DOCUMENTS_FILE: z
     .string()
