@@ -68,13 +68,15 @@ export async function startFleetStore(form = FLEET_STORE): Promise<FleetStore> {
     async close() {
       if (!cluster) return (single as RedisServer).close();
       // Whatever a test did, the fleet never sent a command to the wrong master or across slots.
-      const stats = await onEachServer("info", "errorstats").catch(() => []);
-      await cluster.close();
-      const crossed = stats
+      const stats = (await onEachServer("info", "errorstats", "commandstats").catch(() => []))
         .map(String)
-        .join("\n")
-        .match(/errorstat_(MOVED|ASK|CROSSSLOT):.*/g);
-      if (crossed) throw new Error(`the cluster's masters counted ${crossed.join(", ")}`);
+        .join("\n");
+      await cluster.close();
+      const crossed = stats.match(/errorstat_(MOVED|ASK|CROSSSLOT):.*/g);
+      if (crossed) {
+        const refused = stats.match(/^cmdstat_\S+:.*rejected_calls=[1-9].*$/gm) ?? [];
+        throw new Error(`the cluster's masters counted ${[...crossed, ...refused].join(", ")}`);
+      }
     },
   };
 }
