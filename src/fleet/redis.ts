@@ -81,6 +81,9 @@ export function createFleetRedis(options: FleetRedisOptions): FleetRedis {
         enableOfflineQueue: false,
         clusterRetryStrategy: retry,
         slotsRefreshTimeout: Math.max(commandTimeout, 1000),
+        // Learn a fail-over without waiting for a command to be sent away: while a slot's master
+        // is gone the instance sends that slot nothing, so no MOVED would tell it.
+        slotsRefreshInterval: 1000,
       })
     : new Redis(options.url ?? "", {
         ...connection,
@@ -94,7 +97,7 @@ export function createFleetRedis(options: FleetRedisOptions): FleetRedis {
   const listeners = new Set<(available: boolean) => void>();
   let connected = false;
   // A cluster client stays "ready" while its masters die (it connects to each lazily, and
-  // learns a loss only from a command): every master answers a PING each beat, or none counts.
+  // learns a loss only from a command): each slot's master answers a PING each beat, or none counts.
   let mastersAnswer = true;
   let ready = false;
   let usable = false;
@@ -119,17 +122,7 @@ export function createFleetRedis(options: FleetRedisOptions): FleetRedis {
   const heartbeat =
     client instanceof Cluster
       ? setInterval(async () => {
-          const masters = client.nodes("master");
-          const answers = await Promise.all(
-            // A master that does not answer is the finding here, not a failure to report.
-            masters.map((master) =>
-              master.ping().then(
-                () => true,
-                () => false,
-              ),
-            ),
-          );
-          mastersAnswer = masters.length > 0 && answers.every(Boolean);
+          mastersAnswer = await everySlotAnswers(client);
           update();
         }, HEARTBEAT_MS)
       : undefined;
@@ -178,4 +171,34 @@ export function createFleetRedis(options: FleetRedisOptions): FleetRedis {
       for (const open of [client, ...subscribers]) open.disconnect();
     },
   };
+}
+
+/**
+ * Whether the master the client would send each slot's commands to answers a PING now: a
+ * master that died (and until its replica is promoted and the client's slot map follows) makes
+ * its slots' state unusable, so the instance serves from its own. Not answering is the finding
+ * here, not a failure to report.
+ */
+async function everySlotAnswers(cluster: Cluster): Promise<boolean> {
+  const owners = new Set<string>();
+  for (let slot = 0; slot < 16_384; slot++) {
+    const owner = cluster.slots[slot]?.[0];
+    if (owner === undefined) return false;
+    owners.add(owner);
+  }
+  const connections = new Map(
+    cluster.nodes("master").map((node) => [`${node.options.host}:${node.options.port}`, node]),
+  );
+  const answers = await Promise.all(
+    [...owners].map((owner) => {
+      const connection = connections.get(owner);
+      return connection
+        ? connection.ping().then(
+            () => true,
+            () => false,
+          )
+        : false;
+    }),
+  );
+  return answers.every(Boolean);
 }
