@@ -33,23 +33,28 @@ export interface FleetStore {
   close(): Promise<void>;
 }
 
-export async function startFleetStore(form = FLEET_STORE): Promise<FleetStore> {
+/** The store of FLEET_STORE's form; a cluster's masters with a replica each if asked. */
+export async function startFleetStore(
+  form = FLEET_STORE,
+  options: { replicas?: boolean } = {},
+): Promise<FleetStore> {
   const cluster: RedisCluster | undefined =
-    form === "cluster" ? await startRedisCluster() : undefined;
+    form === "cluster" ? await startRedisCluster(3, options) : undefined;
   const single = cluster ? undefined : await startRedisServer();
   const servers = cluster ? cluster.masters : [single as RedisServer];
   const seeds = servers.map((server) => ({ host: "127.0.0.1", port: server.port }));
-  const onEachServer = async (...command: string[]) =>
-    Promise.all(
-      servers.map(async (server) => {
-        const node = new Redis(server.url);
-        try {
-          return await node.call(command[0] as string, ...command.slice(1));
-        } finally {
-          node.disconnect();
-        }
-      }),
-    );
+  const ask = async (server: RedisServer, command: readonly string[]) => {
+    // One try: a server a test killed answers nothing, at once.
+    const node = new Redis(server.url, { maxRetriesPerRequest: 0, retryStrategy: () => null });
+    node.on("error", () => undefined);
+    try {
+      return await node.call(command[0] as string, ...command.slice(1));
+    } finally {
+      node.disconnect();
+    }
+  };
+  const onEachServer = (...command: string[]) =>
+    Promise.all(servers.map((server) => ask(server, command)));
   return {
     form,
     connection: cluster ? { clusterNodes: seeds } : { url: (single as RedisServer).url },
@@ -68,9 +73,11 @@ export async function startFleetStore(form = FLEET_STORE): Promise<FleetStore> {
     async close() {
       if (!cluster) return (single as RedisServer).close();
       // Whatever a test did, the fleet never sent a command to the wrong master or across slots.
-      const stats = (await onEachServer("info", "errorstats", "commandstats").catch(() => []))
-        .map(String)
-        .join("\n");
+      // Every node still up (a test may have killed a master, and promoted its replica).
+      const answers = [...cluster.masters, ...cluster.replicas].map((server) =>
+        ask(server, ["info", "errorstats", "commandstats"]).catch(() => ""),
+      );
+      const stats = (await Promise.all(answers)).map(String).join("\n");
       await cluster.close();
       const crossed = stats.match(/errorstat_(MOVED|ASK|CROSSSLOT):.*/g);
       if (crossed) {

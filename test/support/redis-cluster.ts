@@ -3,63 +3,72 @@ import { freePort, type RedisServer, startRedisServer } from "./redis-server.ts"
 
 const SLOTS = 16_384;
 
-/** A real Redis Cluster of the test's own: masters on free loopback ports, no replicas. */
+/** A real Redis Cluster of the test's own, on free loopback ports. */
 export interface RedisCluster {
+  /** The masters it was formed with, each holding an equal range of slots. */
   readonly masters: readonly RedisServer[];
-  /** REDIS_CLUSTER_NODES's form: "127.0.0.1:p1,127.0.0.1:p2,…". */
+  /** Each master's replica (replicas[i] follows masters[i]), when asked for. */
+  readonly replicas: readonly RedisServer[];
+  /** REDIS_CLUSTER_NODES's form: "127.0.0.1:p1,127.0.0.1:p2,…" (the masters). */
   readonly nodes: string;
-  /** Kills every master for real (SIGKILL). */
+  /** Kills every node for real (SIGKILL). */
   kill(): Promise<void>;
-  /** Starts every master again, empty, with its slots (its nodes.conf), and waits for the cluster. */
+  /** Starts every node again, empty, with its slots (its nodes.conf), and waits for the cluster. */
   restart(): Promise<void>;
   close(): Promise<void>;
 }
 
 /**
- * Starts `count` cluster-mode servers (each with its own config file and bus port in its temp
- * dir), gives each an equal range of the 16,384 slots and introduces them, as
- * `redis-cli --cluster create … --cluster-replicas 0` does, then waits until every node says
- * the cluster is ok.
+ * Starts cluster-mode servers (each with its own config file and bus port in its temp dir),
+ * gives each of `count` masters an equal range of the 16,384 slots, introduces every node and
+ * makes the rest replicas, as `redis-cli --cluster create … --cluster-replicas N` does, then
+ * waits until every node says the cluster is ok.
  */
-export async function startRedisCluster(count = 3): Promise<RedisCluster> {
-  const masters: RedisServer[] = [];
+export async function startRedisCluster(count = 3, options: { replicas?: boolean } = {}) {
+  const nodes: RedisServer[] = [];
   const busPorts: number[] = [];
-  for (let i = 0; i < count; i++) {
-    const busPort = await freePort();
-    busPorts.push(busPort);
-    masters.push(
-      await startRedisServer([
-        "--cluster-enabled",
-        "yes",
-        "--cluster-config-file",
-        "nodes.conf",
-        "--cluster-port",
-        String(busPort),
-        "--cluster-node-timeout",
-        "2000",
-      ]),
-    );
-  }
+  const total = options.replicas ? 2 * count : count;
   try {
-    await form(masters, busPorts);
+    for (let i = 0; i < total; i++) {
+      const busPort = await freePort();
+      busPorts.push(busPort);
+      nodes.push(
+        await startRedisServer([
+          "--cluster-enabled",
+          "yes",
+          "--cluster-config-file",
+          "nodes.conf",
+          "--cluster-port",
+          String(busPort),
+          "--cluster-node-timeout",
+          "2000",
+        ]),
+      );
+    }
+    await form(nodes, busPorts, count);
   } catch (error) {
-    for (const master of masters) await master.close();
+    for (const node of nodes) await node.close();
     throw error;
   }
-  return {
-    masters,
-    nodes: masters.map((master) => `127.0.0.1:${master.port}`).join(","),
+  const cluster: RedisCluster = {
+    masters: nodes.slice(0, count),
+    replicas: nodes.slice(count),
+    nodes: nodes
+      .slice(0, count)
+      .map((master) => `127.0.0.1:${master.port}`)
+      .join(","),
     async kill() {
-      for (const master of masters) await master.kill();
+      for (const node of nodes) await node.kill();
     },
     async restart() {
-      for (const master of masters) await master.restart();
-      await untilFormed(masters);
+      for (const node of nodes) await node.restart();
+      await untilFormed(nodes);
     },
     async close() {
-      for (const master of masters) await master.close();
+      for (const node of nodes) await node.close();
     },
   };
+  return cluster;
 }
 
 async function eachNode(
@@ -78,19 +87,20 @@ async function eachNode(
   );
 }
 
-/** Waits (bounded) until every node knows every other and serves every slot. */
-async function untilFormed(masters: readonly RedisServer[]): Promise<void> {
+/** Waits (bounded) until every node knows every other, serves every slot, and has its role. */
+async function untilFormed(nodes: readonly RedisServer[], masters?: number): Promise<void> {
   const until = Date.now() + 20_000;
   for (;;) {
     const states: string[] = [];
-    await eachNode(masters, async (node) => {
-      states.push(String(await node.call("cluster", "info")));
+    await eachNode(nodes, async (node) => {
+      states.push(`${await node.call("cluster", "info")}${await node.info("replication")}`);
     });
     const formed = states.every(
-      (info) =>
+      (info, index) =>
         /cluster_state:ok/.test(info) &&
-        new RegExp(`cluster_known_nodes:${masters.length}\\b`).test(info) &&
-        /cluster_slots_ok:16384/.test(info),
+        new RegExp(`cluster_known_nodes:${nodes.length}\\b`).test(info) &&
+        /cluster_slots_ok:16384/.test(info) &&
+        (masters === undefined || index < masters || /master_link_status:up/.test(info)),
     );
     if (formed) return;
     if (Date.now() > until) throw new Error(`the cluster did not form: ${states.join(" | ")}`);
@@ -98,19 +108,39 @@ async function untilFormed(masters: readonly RedisServer[]): Promise<void> {
   }
 }
 
-/** Gives each master an equal range of slots, introduces them, and waits for the cluster. */
-async function form(masters: readonly RedisServer[], busPorts: readonly number[]): Promise<void> {
-  const count = masters.length;
-  await eachNode(masters, async (node, index) => {
+/** Gives each master an equal range of slots, introduces every node, and pairs the replicas. */
+async function form(nodes: readonly RedisServer[], busPorts: readonly number[], count: number) {
+  await eachNode(nodes.slice(0, count), async (node, index) => {
     const first = Math.floor((SLOTS * index) / count);
     const last = Math.floor((SLOTS * (index + 1)) / count) - 1;
     await node.call("cluster", "addslotsrange", String(first), String(last));
   });
-  await eachNode(masters.slice(0, 1), async (node) => {
-    for (let i = 1; i < count; i++) {
-      const other = masters[i] as RedisServer;
+  await eachNode(nodes.slice(0, 1), async (node) => {
+    for (let i = 1; i < nodes.length; i++) {
+      const other = nodes[i] as RedisServer;
       await node.call("cluster", "meet", "127.0.0.1", String(other.port), String(busPorts[i]));
     }
   });
-  await untilFormed(masters);
+  if (nodes.length === count) {
+    await untilFormed(nodes);
+    return;
+  }
+  const ids: string[] = [];
+  await eachNode(nodes.slice(0, count), async (node, index) => {
+    ids[index] = String(await node.call("cluster", "myid"));
+  });
+  // A replica can follow a master only once it knows it.
+  const until = Date.now() + 20_000;
+  await eachNode(nodes.slice(count), async (node, index) => {
+    for (;;) {
+      try {
+        await node.call("cluster", "replicate", ids[index] as string);
+        return;
+      } catch (error) {
+        if (Date.now() > until) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    }
+  });
+  await untilFormed(nodes, count);
 }
