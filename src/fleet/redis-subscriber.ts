@@ -22,18 +22,21 @@ export function createFleetSubscriber(options: {
   seeds: readonly RedisNode[] | undefined;
   connection: { connectTimeout: number };
   retry: (times: number) => number;
+  /** How a failed resubscription is reported (FleetRedis.attempt). */
+  report: (command: () => Promise<unknown>) => Promise<unknown>;
 }): Redis {
   const settings = {
     ...options.connection,
     enableOfflineQueue: true,
     maxRetriesPerRequest: null,
     lazyConnect: false,
+    autoResubscribe: false,
   };
   const { cluster, seeds } = options;
   if (!cluster || !seeds?.length) {
     const connection = new Redis(options.url ?? "", { ...settings, retryStrategy: options.retry });
     connection.on("error", () => undefined);
-    return connection;
+    return resubscribing(connection, options.report);
   }
   let turn = 0;
   const nodes = (): RedisNode[] => [
@@ -58,5 +61,36 @@ export function createFleetSubscriber(options: {
     },
   });
   connection.on("error", () => undefined);
+  return resubscribing(connection, options.report);
+}
+
+/**
+ * ioredis resubscribes a reconnected connection itself, but leaves that SUBSCRIBE without a
+ * handler: a connection closed before it is answered (an instance shutting down just as its
+ * link came back) would reject it unhandled. This connection keeps the channels it was asked
+ * for and resubscribes them itself, through `report`.
+ */
+function resubscribing(
+  connection: Redis,
+  report: (command: () => Promise<unknown>) => Promise<unknown>,
+): Redis {
+  const channels = new Set<string>();
+  const subscribe = connection.subscribe.bind(connection);
+  const unsubscribe = connection.unsubscribe.bind(connection);
+  const named = (args: readonly unknown[]) =>
+    args.filter((arg): arg is string => typeof arg === "string");
+  connection.subscribe = ((...args: Parameters<Redis["subscribe"]>) => {
+    for (const channel of named(args)) channels.add(channel);
+    return subscribe(...args);
+  }) as Redis["subscribe"];
+  connection.unsubscribe = ((...args: Parameters<Redis["unsubscribe"]>) => {
+    for (const channel of named(args)) channels.delete(channel);
+    return unsubscribe(...args);
+  }) as Redis["unsubscribe"];
+  let connectedBefore = false;
+  connection.on("ready", () => {
+    if (connectedBefore && channels.size > 0) void report(() => subscribe(...channels));
+    connectedBefore = true;
+  });
   return connection;
 }

@@ -131,6 +131,16 @@ export function createFleetRedis(options: FleetRedisOptions): FleetRedis {
   client.on("error", () => undefined);
   client.on("node error", () => undefined);
 
+  async function attempt<T, F>(command: () => Promise<T>, onFailure: F): Promise<T | F> {
+    try {
+      return await command();
+    } catch (error) {
+      if (!(error instanceof Error)) throw error;
+      failures.record(error);
+      return onFailure;
+    }
+  }
+
   return {
     client,
     form: seeds ? "cluster" : "server",
@@ -140,15 +150,7 @@ export function createFleetRedis(options: FleetRedisOptions): FleetRedis {
     state: () => (!ready ? "unreachable" : usable ? "shared" : "degraded"),
     degradedReason: () => (ready ? failures.degraded() : undefined),
     failures,
-    async attempt(command, onFailure) {
-      try {
-        return await command();
-      } catch (error) {
-        if (!(error instanceof Error)) throw error;
-        failures.record(error);
-        return onFailure;
-      }
-    },
+    attempt,
     onAvailabilityChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
@@ -160,6 +162,7 @@ export function createFleetRedis(options: FleetRedisOptions): FleetRedis {
         seeds,
         connection: { connectTimeout: connection.connectTimeout },
         retry,
+        report: (command) => attempt(command, null),
       });
       subscribers.push(subscriber);
       return subscriber;
