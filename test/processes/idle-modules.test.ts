@@ -16,6 +16,7 @@ const OFF_BY_DEFAULT = [
   "/node_modules/@opentelemetry/exporter-trace-otlp-http/",
   "/node_modules/@graphql-yoga/render-graphiql/", // GraphiQL, off away from the embedded sandbox
   "/src/fleet/redis.ts",
+  "/src/fleet/redis-start.ts", // the store's start-up check, REDIS_URL or REDIS_CLUSTER_NODES
   "/src/gateway/session/verify-session.ts",
   "/src/sandbox/", // the embedded sandbox, only without UPSTREAM_URL
 ];
