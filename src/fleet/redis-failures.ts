@@ -7,7 +7,7 @@ export const LOG_PERIOD_MS = 60_000;
  * The refusals a Redis or Valkey server answers with, by the first word of its error: anything
  * else it refuses counts as `ERR`, so the metric's labels stay a fixed vocabulary.
  */
-const REFUSALS = new Set([
+const REFUSALS: ReadonlySet<string> = new Set([
   "ASK",
   "BUSY",
   "CLUSTERDOWN",
