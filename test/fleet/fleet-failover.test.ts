@@ -5,11 +5,12 @@ import { payloads, subscribeSse, updates } from "../gateway/subscriptions-suppor
 import { closedAfterEachTest } from "../support/closing.ts";
 import { ON_CLUSTER, startFleetStore } from "../support/fleet-store.ts";
 import type { RedisServer } from "../support/redis-server.ts";
-import { type Instance, sha256, startFleet, waitUntil } from "./fleet-harness.ts";
+import { type Instance, metric, PREFIX, sha256, startFleet, waitUntil } from "./fleet-harness.ts";
 
-// A master of the cluster dies under load and its replica takes its slots over: every instance
-// keeps answering meanwhile (from its own state while a slot has no master), then shares again,
-// and what the fleet kept before (replicated) is still there.
+// The cluster changes under a running fleet. A master dies and its replica takes its slots
+// over: every instance keeps answering meanwhile (from its own state while a slot has no
+// master), then shares again, and what the fleet kept before (replicated) is still there. A
+// slot moves to another master: the fleet follows it, and its followers miss nothing.
 
 const closing = closedAfterEachTest();
 const asHarness = (url: string) => ({ url }) as Harness;
@@ -60,17 +61,71 @@ describe.runIf(ON_CLUSTER)("a fleet on a cluster whose master fails over", () =>
         10_000,
         "an update after the fail-over",
       );
-      for (const subscription of subscriptions) {
-        const seen = updates(payloads(subscription.messages)).map((u) => u.duration ?? -1);
-        for (let i = 1; i < seen.length; i++) {
-          expect(seen[i], JSON.stringify(seen)).toBeGreaterThan(seen[i - 1] as number);
-        }
-      }
+      for (const subscription of subscriptions) inOrder(subscription.messages);
     } finally {
       for (const subscription of subscriptions) subscription.disconnect();
     }
   });
 });
+
+describe.runIf(ON_CLUSTER)("a fleet on a cluster whose slot moves to another master", () => {
+  it("keeps following a watched call while its slot moves, with one poller after", async () => {
+    const fleet = closing(
+      await startFleet(2, {
+        sandbox: { callDurationMs: 120_000 },
+        gateway: { pollIntervalMs: 200 },
+      }),
+    );
+    const [a, b] = fleet.instances as [Instance, Instance];
+    const subscriptions = await Promise.all(
+      [a, b].map((instance) =>
+        subscribeSse(asHarness(instance.url), SEED_IDS.acmeLiveConversation),
+      ),
+    );
+    try {
+      for (const subscription of subscriptions) await subscription.nexts(2);
+      const [lease] = await fleet.redis.keys(`${PREFIX}poller:*`);
+      expect(lease).toBeDefined();
+      const before = await keysByServer(fleet.redis.onEachServer);
+      await fleet.redis.moveSlotOf(lease as string, 200);
+      // The call's lease, counter, epoch and latest update moved together to another master.
+      const after = await keysByServer(fleet.redis.onEachServer);
+      const holder = (map: string[][]) => map.findIndex((keys) => keys.includes(lease as string));
+      expect(holder(after)).not.toBe(holder(before));
+      const tag = (lease as string).slice((lease as string).indexOf("{"));
+      expect(after[holder(after)]?.filter((key) => key.endsWith(tag)).length).toBeGreaterThan(1);
+      const seen = subscriptions.map((s) => payloads(s.messages).length);
+      await waitUntil(
+        () => subscriptions.every((s, i) => payloads(s.messages).length > (seen[i] as number) + 2),
+        10_000,
+        "updates after the move",
+      );
+      for (const subscription of subscriptions) inOrder(subscription.messages);
+      await waitUntil(() => a.redis.available() && b.redis.available(), 10_000, "shared");
+      const owned = await Promise.all(
+        [a, b].map(async (instance) =>
+          metric(await instance.metrics(), 'voicegraph_fleet_pollers{role="owned"}'),
+        ),
+      );
+      expect(owned.sort()).toEqual([0, 1]);
+    } finally {
+      for (const subscription of subscriptions) subscription.disconnect();
+    }
+  });
+});
+
+/** Every key of the fleet on each server. */
+async function keysByServer(onEachServer: (...command: string[]) => Promise<unknown[]>) {
+  return (await onEachServer("keys", `${PREFIX}*`)).map((keys) => keys as string[]);
+}
+
+/** The durations a subscriber saw: in order, never twice. */
+function inOrder(messages: Parameters<typeof payloads>[0]) {
+  const seen = updates(payloads(messages)).map((update) => update.duration ?? -1);
+  for (let i = 1; i < seen.length; i++) {
+    expect(seen[i], JSON.stringify(seen)).toBeGreaterThan(seen[i - 1] as number);
+  }
+}
 
 function hashOf(query: string) {
   return { version: 1, sha256Hash: sha256(query) };

@@ -11,6 +11,12 @@ export interface RedisCluster {
   readonly replicas: readonly RedisServer[];
   /** REDIS_CLUSTER_NODES's form: "127.0.0.1:p1,127.0.0.1:p2,…" (the masters). */
   readonly nodes: string;
+  /**
+   * Moves the slot `key` lands in to the next master, as `redis-cli --cluster reshard` does:
+   * importing and migrating, its keys in batches (with a pause between, so commands meet the
+   * slot half moved), then the slot given to its new master on every node.
+   */
+  moveSlotOf(key: string, pauseMs: number): Promise<void>;
   /** Kills every node for real (SIGKILL). */
   kill(): Promise<void>;
   /** Starts every node again, empty, with its slots (its nodes.conf), and waits for the cluster. */
@@ -57,6 +63,7 @@ export async function startRedisCluster(count = 3, options: { replicas?: boolean
       .slice(0, count)
       .map((master) => `127.0.0.1:${master.port}`)
       .join(","),
+    moveSlotOf: (key, pauseMs) => moveSlot(nodes.slice(0, count), key, pauseMs),
     async kill() {
       for (const node of nodes) await node.kill();
     },
@@ -143,4 +150,44 @@ async function form(nodes: readonly RedisServer[], busPorts: readonly number[], 
     }
   });
   await untilFormed(nodes, count);
+}
+
+async function moveSlot(masters: readonly RedisServer[], key: string, pauseMs: number) {
+  const links = masters.map((master) => new Redis(master.url));
+  const pause = () => new Promise((resolve) => setTimeout(resolve, pauseMs));
+  try {
+    const first = links[0] as Redis;
+    const slot = Number(await first.call("cluster", "keyslot", key));
+    const ids = await Promise.all(
+      links.map(async (link) => String(await link.call("cluster", "myid"))),
+    );
+    const owner = String(await first.call("cluster", "nodes"))
+      .split("\n")
+      .map((line) => line.split(" "))
+      .find((fields) =>
+        fields.slice(8).some((range) => {
+          const [from, to = from] = range.split("-").map(Number);
+          return from !== undefined && slot >= from && slot <= (to as number);
+        }),
+      )?.[0];
+    const source = ids.indexOf(owner ?? "");
+    const target = (source + 1) % masters.length;
+    const from = links[source] as Redis;
+    const to = links[target] as Redis;
+    await to.call("cluster", "setslot", String(slot), "importing", ids[source] as string);
+    await from.call("cluster", "setslot", String(slot), "migrating", ids[target] as string);
+    await pause();
+    for (;;) {
+      const keys = (await from.call("cluster", "getkeysinslot", String(slot), "2")) as string[];
+      if (keys.length === 0) break;
+      const port = String((masters[target] as RedisServer).port);
+      await from.call("migrate", "127.0.0.1", port, "", "0", "5000", "KEYS", ...keys);
+      await pause();
+    }
+    for (const link of links) {
+      await link.call("cluster", "setslot", String(slot), "node", ids[target] as string);
+    }
+  } finally {
+    for (const link of links) link.disconnect();
+  }
 }
