@@ -47,6 +47,7 @@ export default defineConfig({
             "test/clients/**",
             "test/processes/**",
             "test/fleet/**",
+            "test/browser/**",
             "**/node_modules/**",
           ],
         },
@@ -59,6 +60,19 @@ export default defineConfig({
       {
         extends: true,
         test: { name: "processes", include: ["test/processes/**/*.test.ts"] },
+      },
+      // GraphiQL in Debian's Chromium: `npm run test:browser` only, so `npm test` needs Node alone.
+      { extends: true, test: { name: "browser", include: ["test/browser/**/*.test.ts"] } },
+      // Figures of the collector and of memory, which a busy machine moves: `npm run
+      // bench:checks` only, never `npm test` (docs/benchmarks.md).
+      {
+        extends: true,
+        test: {
+          name: "bench-checks",
+          include: ["bench/checks/**/*.check.ts"],
+          // Each check measures its own process: nothing else may run beside it.
+          fileParallelism: false,
+        },
       },
       // Several gateways over one real redis-server: `npm run test:fleet` only (docs/fleet.md).
       {

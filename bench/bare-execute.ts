@@ -3,7 +3,8 @@ import { type DocumentNode, execute, parse, validate } from "graphql";
 import { createCursorKey } from "../src/connections/cursor.ts";
 import { GATEWAY_DEFAULTS } from "../src/gateway/defaults.ts";
 import { createContext } from "../src/gateway/execution/context.ts";
-import { ConversationStatusHub } from "../src/gateway/subscriptions/conversation-status-hub.ts";
+import { ConversationStatusHub } from "../src/gateway/live/conversation-status-hub.ts";
+import { LiveHub } from "../src/gateway/live/live-hub.ts";
 import { schema } from "../src/schema/index.ts";
 import { createUpstreamClient } from "../src/upstream/client.ts";
 import { createKeyHasher } from "../src/upstream/key-memory.ts";
@@ -23,9 +24,13 @@ const dependencies = {
   upstream,
   keyHash,
   conversationStatusHub: new ConversationStatusHub({
-    upstream,
+    hub: new LiveHub({
+      upstream,
+      keyHash,
+      intervalMs: GATEWAY_DEFAULTS.pollIntervalMs,
+      rateLimitShare: GATEWAY_DEFAULTS.liveRateLimitShare,
+    }),
     keyHash,
-    intervalMs: GATEWAY_DEFAULTS.pollIntervalMs,
   }),
   cursorKey: createCursorKey(),
   maxUpstreamCalls: 1000,
@@ -48,12 +53,10 @@ const server = createServer((req, res) => {
         if (validate(schema, document).length > 0) throw new Error("invalid document");
         documents.set(params.query, document);
       }
-      const contextValue = createContext(
-        dependencies,
-        req.headers.authorization,
-        undefined,
-        `bare-${++requests}`,
-      );
+      const contextValue = createContext(dependencies, {
+        authorization: req.headers.authorization,
+        requestId: `bare-${++requests}`,
+      });
       const result = await execute({
         schema,
         document,

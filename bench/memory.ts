@@ -29,6 +29,8 @@ const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 interface Report {
   usage: NodeJS.MemoryUsage;
   spaces: Record<string, { size: number; used: number }>;
+  /** Since the report before (ms). */
+  eventLoopDelay: { p99: number; max: number };
 }
 async function report(pid: number, out: string): Promise<Report> {
   rmSync(out, { force: true });
@@ -87,7 +89,13 @@ const sandbox = await benchSandbox();
 const figures = new Map(
   variants.map((flags) => [
     flags,
-    { peaks: [] as number[], cpu: [] as number[], p99: [] as number[] },
+    {
+      peaks: [] as number[],
+      cpu: [] as number[],
+      p99: [] as number[],
+      rps: [] as number[],
+      delay: [] as number[],
+    },
   ]),
 );
 try {
@@ -105,6 +113,7 @@ try {
           perConnection: distinctGraphql(DISTINCT),
         });
         await sleep(1000);
+        // The warm-up's report also starts the event loop's delay afresh for the load.
         const idle = `${rollup(gateway.pid)}; ${heap(await report(gateway.pid, out))}`;
         const cpuBefore = cpuMs(gateway.pid);
         const loaded = load({
@@ -114,14 +123,18 @@ try {
           perConnection: distinctGraphql(DISTINCT),
         });
         await sleep(seconds * 1000 - 500);
-        const busy = `${rollup(gateway.pid)}; ${heap(await report(gateway.pid, out))}`;
+        const underLoad = await report(gateway.pid, out);
+        const busy = `${rollup(gateway.pid)}; ${heap(underLoad)}`;
+        const { eventLoopDelay } = underLoad;
         const result = await loaded;
         const cpu = (cpuMs(gateway.pid) - cpuBefore) / result.requests;
         figures.get(flags)?.peaks.push(rssMb(gateway.pid, "VmHWM"));
         figures.get(flags)?.cpu.push(cpu);
         figures.get(flags)?.p99.push(result.p99);
+        figures.get(flags)?.rps.push(result.rps);
+        figures.get(flags)?.delay.push(eventLoopDelay.p99);
         console.log(
-          `[${flags || "no flags"}] peak RSS ${rssMb(gateway.pid, "VmHWM")} MB at ${result.rps} req/s, CPU ${cpu.toFixed(3)} ms per request, p99 ${result.p99} ms (${result.errors} errors)`,
+          `[${flags || "no flags"}] peak RSS ${rssMb(gateway.pid, "VmHWM")} MB at ${result.rps} req/s, CPU ${cpu.toFixed(3)} ms per request, p99 ${result.p99} ms, event-loop delay p99 ${eventLoopDelay.p99.toFixed(1)} ms (max ${eventLoopDelay.max.toFixed(1)}) (${result.errors} errors)`,
         );
         console.log(`  idle (after warm-up): ${idle}`);
         console.log(`  under load:           ${busy}`);
@@ -135,9 +148,9 @@ try {
       .map((l) => l.toFixed(1))
       .join(", ")}):`,
   );
-  for (const [flags, { peaks, cpu, p99 }] of figures) {
+  for (const [flags, { peaks, cpu, p99, rps, delay }] of figures) {
     console.log(
-      `  [${flags || "no flags"}] peak RSS ${median(peaks).toFixed(1)} MB (${Math.min(...peaks)}–${Math.max(...peaks)}), CPU ${median(cpu).toFixed(3)} ms per request, p99 ${median(p99)} ms`,
+      `  [${flags || "no flags"}] peak RSS ${median(peaks).toFixed(1)} MB (${Math.min(...peaks)}–${Math.max(...peaks)}), ${median(rps)} req/s, CPU ${median(cpu).toFixed(3)} ms per request, p99 ${median(p99)} ms, event-loop delay p99 ${median(delay).toFixed(1)} ms`,
     );
   }
 } finally {

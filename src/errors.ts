@@ -27,12 +27,19 @@ export const ERROR_CODES = {
   PERSISTED_QUERY_ONLY: 400,
   UPSTREAM_ERROR: 502,
   UPSTREAM_UNAVAILABLE: 503,
-  // The gateway is draining (SIGTERM): the client should retry, on another instance.
+  // The gateway is draining (SIGTERM): the client should retry, on another instance. A live
+  // query's end has no path, so it shows this status; a subscription field's shows none.
   SHUTTING_DOWN: 503,
   /** A body over MAX_REQUEST_BYTES (declared or streamed). */
   PAYLOAD_TOO_LARGE: 413,
   /** A POST that is not JSON (CSRF prevention: it runs nothing). */
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /** A request line and headers past node's maxHeaderSize (a GET's URL of about 16 KiB). */
+  HEADERS_TOO_LARGE: 431,
+  /** Headers or a whole request slower than HEADERS_TIMEOUT_MS / REQUEST_TIMEOUT_MS. */
+  REQUEST_TIMEOUT: 408,
+  /** Bytes node:http cannot read as an HTTP/1.1 request. */
+  BAD_HTTP_REQUEST: 400,
   /** Anything unexpected, masked as "Unexpected error." (logged, never detailed to the client). */
   INTERNAL_SERVER_ERROR: 500,
 } as const;
@@ -134,12 +141,27 @@ export const ERROR_CATALOGUE: {
     extensions: "`reason`",
   },
   SHUTTING_DOWN: {
-    meaning: "The gateway is draining: a live subscription ends with it; subscribe again",
-    scope: "field",
+    meaning:
+      "The gateway is draining: a `conversationStatus` subscription ends with it as a field error; a `@live` query ends with it (no `path`), or is refused with it when asked during the drain. Run it again, on another instance",
+    scope: "both",
   },
   PAYLOAD_TOO_LARGE: { meaning: "A body over `MAX_REQUEST_BYTES`", scope: "operation" },
   UNSUPPORTED_MEDIA_TYPE: {
     meaning: "A POST that is not JSON (CSRF prevention: nothing runs)",
+    scope: "operation",
+  },
+  HEADERS_TOO_LARGE: {
+    meaning:
+      "A request line and headers over 16 KiB (node's `maxHeaderSize`), such as a GET with a long query: send it as a POST body",
+    scope: "operation",
+  },
+  REQUEST_TIMEOUT: {
+    meaning:
+      "Headers slower than `HEADERS_TIMEOUT_MS`, or a request slower than `REQUEST_TIMEOUT_MS`; the socket is closed",
+    scope: "operation",
+  },
+  BAD_HTTP_REQUEST: {
+    meaning: "Bytes that are not an HTTP/1.1 request; the socket is closed",
     scope: "operation",
   },
   INTERNAL_SERVER_ERROR: {

@@ -1,4 +1,5 @@
 import { flushCompileCache } from "node:module";
+import { setFlagsFromString } from "node:v8";
 import { ConfigError } from "./env.ts";
 import { readTrustedDocuments } from "./gateway/admission/trusted-documents.ts";
 import { type GatewayConfig, readGatewayConfig } from "./gateway/config.ts";
@@ -63,6 +64,9 @@ async function sessionModeOf(config: GatewayConfig, embedded: EmbeddedSandbox | 
 
 /** Reads the environment, starts the embedded sandbox when no upstream is named, and listens. */
 async function main(): Promise<void> {
+  // Idle collections keep the compiled code, so a quiet spell is not followed by slow requests
+  // (docs/operations.md, "Process defaults"). Here, not on a command line: every start gets it.
+  setFlagsFromString("--no-memory-reducer-favors-memory");
   const config = readGatewayConfig();
   // Before anything makes a call: the tracer provider must be registered to see it.
   const tracing = config.OTEL_EXPORTER_OTLP_ENDPOINT
@@ -145,6 +149,10 @@ async function main(): Promise<void> {
     maxBatchSize: config.MAX_BATCH_SIZE,
     compileAfter: config.COMPILED_EXECUTION_AFTER,
     introspection: config.INTROSPECTION,
+    // Federation's modules load only when asked for: they weigh about 8 MB resident.
+    ...(config.FEDERATION === "on"
+      ? { schema: (await import("./schema/subgraph.ts")).subgraphSchema }
+      : {}),
     ...(sessionMode ? { session: await sessionModeOf(config, embedded) } : {}),
     ...(config.SSE_TOKEN_PREFIX === undefined ? {} : { sseTokenPrefix: config.SSE_TOKEN_PREFIX }),
     operationDeadlineMs: config.OPERATION_DEADLINE_MS,
@@ -167,6 +175,9 @@ async function main(): Promise<void> {
     webSocketInitTimeoutMs: config.WS_INIT_TIMEOUT_MS,
     webSocketIdleTimeoutMs: config.WS_IDLE_TIMEOUT_MS,
     fastPath: config.GATEWAY_FAST_PATH === "on",
+    ...(config.SESSION_COOKIE === undefined
+      ? {}
+      : { sessionCookie: { name: config.SESSION_COOKIE, origins: config.CORS_ORIGINS } }),
   });
 
   const lines = [

@@ -15,20 +15,34 @@ export type ConnectionErrorCode = Extract<
 export class ConnectionError extends Error {
   override readonly name = "ConnectionError";
   readonly code: ConnectionErrorCode;
+  /** The argument at fault, when one is (`first`): the catalogue's `extensions.argument`. */
+  readonly argument: string | undefined;
 
-  constructor(code: ConnectionErrorCode, message: string, options?: { cause?: UpstreamError }) {
+  constructor(
+    code: ConnectionErrorCode,
+    message: string,
+    options?: { cause?: UpstreamError; argument?: string },
+  ) {
     super(message, options);
     this.code = code;
+    this.argument = options?.argument;
   }
 }
 
 /** A bad `first`/`last`/`after`/`before`, or a combination the list cannot serve. */
-export function invalidConnectionArgument(message: string) {
-  return new ConnectionError("BAD_USER_INPUT", message);
+export function invalidConnectionArgument(message: string, argument?: string) {
+  return new ConnectionError(
+    "BAD_USER_INPUT",
+    message,
+    argument === undefined ? undefined : { argument },
+  );
 }
 
 export function cursorNotIssuedHere(argument: "after" | "before") {
-  return invalidConnectionArgument(`\`${argument}\` is not a cursor issued by this gateway`);
+  return invalidConnectionArgument(
+    `\`${argument}\` is not a cursor issued by this gateway`,
+    argument,
+  );
 }
 
 export function forwardOnlyList(listName?: string) {

@@ -21,6 +21,9 @@ export function validateConnectionArgs(
 function checkSize(name: "first" | "last", value: number | null | undefined, maxSize: number) {
   if (value == null) return;
   if (!Number.isInteger(value) || value < 0 || value > maxSize) {
-    throw invalidConnectionArgument(`\`${name}\` must be between 0 and ${maxSize}, got ${value}`);
+    throw invalidConnectionArgument(
+      `\`${name}\` must be between 0 and ${maxSize}, got ${value}`,
+      name,
+    );
   }
 }

@@ -1,166 +1,258 @@
-import { randomUUID } from "node:crypto";
 import type { Redis } from "ioredis";
+import {
+  createMemoryPollerStore,
+  keepMsOf,
+  type Mark,
+  type PollerStore,
+  type PollerUpdate,
+  type Tick,
+  type WriteNotice,
+} from "./poller-store.ts";
 import type { FleetRedis } from "./redis.ts";
 
-/** A lease outlives two poll intervals by this much: a poll late by less keeps its owner. */
-export const LEASE_MARGIN_MS = 250;
+// The watch's counter: one hash (epoch, seq, published, latest), so it lives and expires whole.
+// A new epoch is the server's clock in microseconds, 20 digits, so epochs compare as strings.
+const NEXT_MARK = `local function next_mark(counter, keep)
+  local epoch = redis.call('hget', counter, 'epoch')
+  if not epoch then
+    local t = redis.call('time')
+    epoch = string.format('%014d%06d', tonumber(t[1]), tonumber(t[2]))
+    redis.call('del', counter)
+    redis.call('hset', counter, 'epoch', epoch)
+  end
+  local seq = redis.call('hincrby', counter, 'seq', 1)
+  redis.call('pexpire', counter, keep)
+  return {epoch, seq}
+end
+`;
 
-/** What an owner publishes to the fleet for one watched call: a status, or the error that ended it. */
-export interface PollerUpdate {
-  /** Fleet-wide order of the updates of one call within one epoch: followers drop anything not newer. */
-  seq: number;
-  /**
-   * The life of the call's counter: a random name made with it. A Redis that comes back empty
-   * starts a new one (and `seq` from 1), which followers take as newer than anything before.
-   */
-  epoch?: string;
-  /** The instance that polled it (an owner ignores its own). */
-  from: string;
-  status?: unknown;
-  error?: unknown;
-}
+// KEYS: lease, counter. ARGV: instance, leaseMs, keepMs. The holder (or a taker of a free lease)
+// gets a mark for the read it is about to make; anyone else gets the newest update.
+const TICK = `${NEXT_MARK}
+local holder = redis.call('get', KEYS[1])
+if holder and holder ~= ARGV[1] then
+  return {0, redis.call('hget', KEYS[2], 'latest') or ''}
+end
+redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+local mark = next_mark(KEYS[2], ARGV[3])
+return {1, mark[1], mark[2]}`;
 
-/** One watched call (a key hash and a conversation) as this instance takes part in it. */
-export interface SharedPoller {
-  /**
-   * Called once per poll interval: whether this instance polls now. It holds (or just took) the
-   * lease, or Redis is away and every instance polls for its own subscribers.
-   */
-  tick(): Promise<"owner" | "follower">;
-  /** An owner's changed status or final error, published once for every instance. */
-  publish(update: Omit<PollerUpdate, "seq" | "from">): Promise<void>;
-  /** The newest update published for this call, for an instance whose first subscriber arrives. */
-  latest(): Promise<PollerUpdate | undefined>;
-  /** This instance no longer watches the call: its lease (if it held it) goes at once. */
-  leave(): void;
-}
+// KEYS: counter. ARGV: keepMs. A mark for a read outside the lease.
+const MARK = `${NEXT_MARK}
+local mark = next_mark(KEYS[1], ARGV[1])
+return {mark[1], mark[2]}`;
 
-/** How the hub takes part in the fleet's pollers (conversation-status-hub.ts). */
-export interface PollerFleet {
-  /** This process, as logs and metrics name it. */
-  readonly instanceId: string;
-  join(watch: string, onUpdate: (update: PollerUpdate) => void): SharedPoller;
-  close(): void;
-}
+// KEYS: counter. ARGV: epoch, seq, update, channel, keepMs. Keeps and publishes an update only
+// when it is newer than the last published in the epoch that still holds: one order for all.
+const PUBLISH = `if redis.call('hget', KEYS[1], 'epoch') ~= ARGV[1] then return 0 end
+local last = redis.call('hget', KEYS[1], 'published')
+if last and tonumber(last) >= tonumber(ARGV[2]) then return 0 end
+redis.call('hset', KEYS[1], 'published', ARGV[2], 'latest', ARGV[3])
+redis.call('pexpire', KEYS[1], ARGV[5])
+redis.call('publish', ARGV[4], ARGV[3])
+return 1`;
 
-// Renews the lease only while this instance still holds it.
-const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then
-  return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
-// Gives the lease up only if this instance holds it.
+// KEYS: lease. ARGV: instance. Gives the lease up only if this instance holds it.
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1]) else return 0 end`;
-// Numbers the update within the counter's epoch (made with the counter, so a Redis that came
-// back empty starts a new one), keeps it as the latest, and publishes it: one round trip, one order.
-const PUBLISH = `local epoch = redis.call('get', KEYS[3])
-if not epoch or redis.call('exists', KEYS[1]) == 0 then epoch = ARGV[4] end
-local seq = redis.call('incr', KEYS[1])
-redis.call('pexpire', KEYS[1], ARGV[3])
-redis.call('set', KEYS[3], epoch, 'PX', ARGV[3])
-local update = string.format('{"seq":%d,"epoch":"%s",%s', seq, epoch, string.sub(ARGV[1], 2))
-redis.call('set', KEYS[2], update, 'PX', ARGV[3])
-redis.call('publish', ARGV[2], update)
-return seq`;
+
+interface PollerCommands {
+  pollerTick(
+    lease: string,
+    counter: string,
+    instance: string,
+    leaseMs: number,
+    keepMs: number,
+  ): Promise<[number, string, string?]>;
+  pollerMark(counter: string, keepMs: number): Promise<[string, string]>;
+  pollerPublish(
+    counter: string,
+    epoch: string,
+    seq: number,
+    update: string,
+    channel: string,
+    keepMs: number,
+  ): Promise<number>;
+  pollerRelease(lease: string, instance: string): Promise<number>;
+}
+
+export interface RedisPollerStoreOptions {
+  intervalMs: number;
+  instanceId?: string;
+  /** Told of every command Redis refused or did not answer (the caller then works alone). */
+  onCommandError?: (error: unknown) => void;
+}
 
 /**
- * One poller per (key hash, conversation) across the fleet: the instance holding the
- * lease `<prefix>poller:<watch>` (a few poll intervals long, renewed at every poll) polls the
- * upstream and publishes each change once on `<prefix>status:<watch>`, numbered by
- * `<prefix>seq:<watch>` within `<prefix>epoch:<watch>`; every other instance delivers what it hears to its own subscribers and
- * tries to take the lease at each interval, so when the owner dies another takes over within
- * about three intervals. While Redis is unreachable every instance polls for its own.
+ * The pollers' shared state in Redis. Each watch's keys carry one hash tag, `{poll:<watch>}`, so
+ * its scripts never cross a slot in a Redis Cluster and watches spread over the masters:
+ * `<prefix>{poll:<watch>}:lease` (the owner's instance ID, a few poll intervals long) and
+ * `<prefix>{poll:<watch>}:counter` (epoch, seq, the last published seq and the newest update,
+ * kept a minute past the last tick). Updates go out on `<prefix>poll:<watch>`, writes on
+ * `<prefix>writes`. While Redis is unreachable, or a command fails, the instance works alone
+ * (an in-process store): it reads for its own subscribers rather than leave them a gap.
  */
-export function createPollerFleet(
+export function createRedisPollerStore(
   redis: FleetRedis,
-  options: { intervalMs: number; instanceId?: string },
-): PollerFleet {
-  const instanceId = options.instanceId ?? randomUUID();
-  const leaseMs = 2 * options.intervalMs + LEASE_MARGIN_MS;
-  const keepMs = Math.max(60_000, 10 * options.intervalMs);
-  const listeners = new Map<string, (update: PollerUpdate) => void>();
-  let subscriber: Redis | undefined;
-  const channelOf = (watch: string) => redis.key("status", watch);
+  options: RedisPollerStoreOptions,
+): PollerStore {
+  const alone = createMemoryPollerStore({
+    intervalMs: options.intervalMs,
+    ...(options.instanceId ? { instanceId: options.instanceId } : {}),
+  });
+  const { instanceId } = alone;
+  const keepMs = keepMsOf(options.intervalMs);
+  const client = redis.client as unknown as Redis & PollerCommands;
+  defineCommands(client);
+  const failed = (error: unknown) => options.onCommandError?.(error);
+  const key = (watch: string, part: string) => `${redis.prefix}{poll:${watch}}:${part}`;
+  const channelOf = (watch: string) => `${redis.prefix}poll:${watch}`;
+  const writesChannel = `${redis.prefix}writes`;
 
-  const subscription = () => {
-    if (subscriber) return subscriber;
-    subscriber = redis.subscriber();
-    subscriber.on("message", (channel: string, text: string) => {
-      const update = parseUpdate(text);
-      if (update && update.from !== instanceId) listeners.get(channel)?.(update);
-    });
-    return subscriber;
+  const listeners = new Map<string, (update: PollerUpdate) => void>();
+  const confirmed = new Set<string>();
+  const writeListeners = new Set<(notice: WriteNotice) => void>();
+  const subscriber = redis.subscriber();
+  let subscriberReady = false;
+
+  const subscribe = async (channels: string[]) => {
+    if (channels.length === 0 || !subscriberReady) return;
+    try {
+      await subscriber.subscribe(...channels);
+      // Confirmed only if the connection that confirmed it is still the one that is up.
+      if (subscriberReady) for (const channel of channels) confirmed.add(channel);
+    } catch (error) {
+      failed(error);
+    }
   };
+  // A connection (re)made is subscribed to everything anew before anyone relies on it: a
+  // SUBSCRIBE sent while it was opening may never have reached Redis.
+  subscriber.on("ready", () => {
+    subscriberReady = true;
+    void subscribe([writesChannel, ...listeners.keys()]);
+  });
+  subscriber.on("close", () => {
+    subscriberReady = false;
+    confirmed.clear();
+  });
+  subscriber.on("message", (channel: string, text: string) => {
+    if (channel === writesChannel) {
+      const notice = parseNotice(text);
+      if (notice && notice.from !== instanceId)
+        for (const listener of writeListeners) listener(notice);
+      return;
+    }
+    const update = parseUpdate(text);
+    if (update && update.from !== instanceId) listeners.get(channel)?.(update);
+  });
+
+  async function command<T>(run: () => Promise<T>): Promise<T | undefined> {
+    if (!redis.available()) return undefined;
+    try {
+      return await run();
+    } catch (error) {
+      failed(error);
+      return undefined;
+    }
+  }
 
   return {
     instanceId,
-    join(watch, onUpdate) {
+    shared: () => redis.available(),
+    async tick(watch, leaseMs): Promise<Tick> {
+      const reply = await command(() =>
+        client.pollerTick(key(watch, "lease"), key(watch, "counter"), instanceId, leaseMs, keepMs),
+      );
+      if (!reply) return alone.tick(watch, leaseMs);
+      if (Number(reply[0]) === 1) {
+        return { role: "owner", mark: { epoch: String(reply[1]), seq: Number(reply[2]) } };
+      }
+      return { role: "follower", latest: reply[1] ? parseUpdate(String(reply[1])) : undefined };
+    },
+    async mark(watch): Promise<Mark> {
+      const reply = await command(() => client.pollerMark(key(watch, "counter"), keepMs));
+      if (!reply) return alone.mark(watch);
+      return { epoch: String(reply[0]), seq: Number(reply[1]) };
+    },
+    async publish(watch, update) {
+      if (!redis.available()) return alone.publish(watch, update);
+      const body = JSON.stringify(update);
+      const reply = await command(() =>
+        client.pollerPublish(
+          key(watch, "counter"),
+          update.epoch,
+          update.seq,
+          body,
+          channelOf(watch),
+          keepMs,
+        ),
+      );
+      // Not kept in Redis (it refused): this instance's own subscribers still get what it read.
+      if (reply === undefined) return alone.publish(watch, update);
+      return reply === 1;
+    },
+    async latest(watch) {
+      const text = await command(() => client.hget(key(watch, "counter"), "latest"));
+      return text ? parseUpdate(text) : undefined;
+    },
+    async listen(watch, onUpdate) {
       const channel = channelOf(watch);
-      const lease = redis.key("poller", watch);
       listeners.set(channel, onUpdate);
-      subscription()
-        .subscribe(channel)
-        .catch(() => undefined);
-      let owner = false;
-      return {
-        async tick() {
-          if (!redis.available()) return "owner";
-          try {
-            if (owner) {
-              owner = (await redis.client.eval(RENEW, 1, lease, instanceId, leaseMs)) === 1;
-            }
-            if (!owner) {
-              owner = (await redis.client.set(lease, instanceId, "PX", leaseMs, "NX")) === "OK";
-            }
-            return owner ? "owner" : "follower";
-          } catch {
-            // Redis did not answer in time: poll for our own subscribers rather than leave a gap.
-            return "owner";
-          }
-        },
-        async publish(update) {
-          if (!redis.available()) return;
-          const body = JSON.stringify({ from: instanceId, ...update });
-          await redis.client
-            .eval(
-              PUBLISH,
-              3,
-              redis.key("seq", watch),
-              redis.key("latest", watch),
-              redis.key("epoch", watch),
-              body,
-              channel,
-              keepMs,
-              randomUUID(),
-            )
-            .catch(() => undefined);
-        },
-        async latest() {
-          if (!redis.available()) return undefined;
-          const text = await redis.client.get(redis.key("latest", watch)).catch(() => null);
-          return text === null ? undefined : parseUpdate(text);
-        },
-        leave() {
-          listeners.delete(channel);
-          subscriber?.unsubscribe(channel).catch(() => undefined);
-          if (owner && redis.available()) {
-            redis.client.eval(RELEASE, 1, lease, instanceId).catch(() => undefined);
-          }
-          owner = false;
-        },
-      };
+      await subscribe([channel]);
+    },
+    listening: (watch) => confirmed.has(channelOf(watch)),
+    leave(watch) {
+      const channel = channelOf(watch);
+      listeners.delete(channel);
+      confirmed.delete(channel);
+      alone.leave(watch);
+      if (subscriberReady) subscriber.unsubscribe(channel).catch(failed);
+      void command(() => client.pollerRelease(key(watch, "lease"), instanceId));
+    },
+    async announce(notice) {
+      const full: WriteNotice = { ...notice, from: instanceId };
+      for (const listener of writeListeners) listener(full);
+      await command(() => client.publish(writesChannel, JSON.stringify(full)));
+    },
+    onWrite(listener) {
+      writeListeners.add(listener);
+      return () => writeListeners.delete(listener);
     },
     close() {
       listeners.clear();
-      subscriber?.disconnect();
+      writeListeners.clear();
+      alone.close();
+      subscriber.disconnect();
     },
   };
+}
+
+function defineCommands(client: Redis & Partial<PollerCommands>): void {
+  // ioredis sends EVALSHA and mends a NOSCRIPT (a flushed or restarted Redis) by sending EVAL.
+  if (client.pollerTick) return;
+  client.defineCommand("pollerTick", { numberOfKeys: 2, lua: TICK });
+  client.defineCommand("pollerMark", { numberOfKeys: 1, lua: MARK });
+  client.defineCommand("pollerPublish", { numberOfKeys: 1, lua: PUBLISH });
+  client.defineCommand("pollerRelease", { numberOfKeys: 1, lua: RELEASE });
 }
 
 function parseUpdate(text: string): PollerUpdate | undefined {
   try {
     const value = JSON.parse(text) as Partial<PollerUpdate>;
     if (typeof value.seq !== "number" || typeof value.from !== "string") return undefined;
-    if (value.epoch !== undefined && typeof value.epoch !== "string") return undefined;
+    if (typeof value.epoch !== "string" || !("answer" in value)) return undefined;
     return value as PollerUpdate;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseNotice(text: string): WriteNotice | undefined {
+  try {
+    const value = JSON.parse(text) as Partial<WriteNotice>;
+    if (typeof value.keyHash !== "string" || typeof value.from !== "string") return undefined;
+    if (!Array.isArray(value.reads)) return undefined;
+    return value as WriteNotice;
   } catch {
     return undefined;
   }

@@ -93,7 +93,7 @@ export const gatewayEnv = z.object({
   POLL_INTERVAL_MS: intVar(100, 60_000)
     .default(GATEWAY_DEFAULTS.pollIntervalMs)
     .describe(
-      "How often `conversationStatus` polls operation 8, and live queries re-read each upstream GET.",
+      "How often the live pollers (`conversationStatus` and `@live`) re-read each upstream GET.",
     ),
   MAX_SUBSCRIPTIONS_PER_KEY: intVar(1, 1_000_000)
     .default(GATEWAY_DEFAULTS.maxSubscriptionsPerKey)
@@ -122,7 +122,7 @@ export const gatewayEnv = z.object({
   LIVE_RATE_LIMIT_PERCENT: intVar(1, 100)
     .default(GATEWAY_DEFAULTS.liveRateLimitShare * 100)
     .describe(
-      "Percent of a key's advertised `X-RateLimit-Remaining` its live-query pollers may spend before the window resets; past it their intervals stretch.",
+      "Percent of each advertised rate-limit window (`X-RateLimit-Limit`) the live pollers of one organization may spend together, fleet-wide; past it they wait for the reset.",
     ),
   // graphql-sse's single-connection streams (docs/limits.md).
   SSE_RESERVATION_TTL_MS: intVar(100, 600_000)
@@ -166,7 +166,7 @@ export const gatewayEnv = z.object({
     })
     .default(["*"])
     .describe(
-      "Comma-separated browser origins allowed by CORS (`*`: any; never credentials, never `null`).",
+      "Comma-separated browser origins allowed by CORS (`*`: any; never `null`); credentials only for a listed origin, with SESSION_COOKIE.",
     ),
   // Several instances behind one balancer must share it, or each refuses the others' cursors.
   CURSOR_SECRET: z
@@ -247,6 +247,13 @@ export const gatewayEnv = z.object({
     .enum(["on", "off"], { error: "must be on or off" })
     .default("on")
     .describe("`on`/`off`: the node:http fast path of the common request (docs/operations.md)."),
+  // A subgraph of a company's supergraph (docs/federation.md); off, the public schema is unchanged.
+  FEDERATION: z
+    .enum(["on", "off"], { error: "must be on or off" })
+    .default("off")
+    .describe(
+      "`on`/`off`: also serve as an Apollo Federation 2 subgraph (`@key`, `_entities`, `_service`; docs/federation.md).",
+    ),
   // Session mode (docs/security.md: "Frontends: keep the key on the server").
   AUTH_MODE: z
     .enum(["passthrough", "session"], { error: "must be passthrough or session" })
@@ -281,6 +288,13 @@ export const gatewayEnv = z.object({
   SESSION_CLOCK_SKEW_S: intVar(0, 300)
     .default(GATEWAY_DEFAULTS.sessionClockSkewS)
     .describe("Session mode: clock skew tolerated on `exp`/`nbf`."),
+  SESSION_COOKIE: z
+    .string()
+    .regex(/^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/, { error: "must be a cookie name" })
+    .optional()
+    .describe(
+      "Session mode: the `HttpOnly` cookie that holds the session token, read on every transport when no `Authorization` is sent, with CSRF checks (docs/security.md).",
+    ),
   SESSION_RATE_LIMIT: intVar(1, 1_000_000)
     .default(GATEWAY_DEFAULTS.sessionRateLimitPerMinute)
     .describe(
@@ -360,9 +374,20 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
   const config = parseEnv(gatewayEnv, env);
   const session = config.AUTH_MODE === "session";
   const trustedOnly = config.TRUSTED_DOCUMENTS_ONLY ?? session;
+  // A router sends the operations of its own query plans, never a client's documents.
+  if (config.FEDERATION === "on" && trustedOnly) {
+    throw new ConfigError(
+      `FEDERATION=on cannot run trusted documents only (${config.TRUSTED_DOCUMENTS_ONLY ? "TRUSTED_DOCUMENTS_ONLY=true" : "the default of AUTH_MODE=session"}): a router sends its own query plans' operations; set TRUSTED_DOCUMENTS_ONLY=false and enforce trusted documents at the router (docs/federation.md)`,
+    );
+  }
   if (trustedOnly && config.TRUSTED_DOCUMENTS_FILE === undefined) {
     throw new ConfigError(
       `${session && config.TRUSTED_DOCUMENTS_ONLY === undefined ? "AUTH_MODE=session" : "TRUSTED_DOCUMENTS_ONLY=true"} needs TRUSTED_DOCUMENTS_FILE (the persisted-documents manifest; TRUSTED_DOCUMENTS_ONLY=false turns that off)`,
+    );
+  }
+  if (config.SESSION_COOKIE !== undefined && !session) {
+    throw new ConfigError(
+      "SESSION_COOKIE needs AUTH_MODE=session: only a session token rides in it",
     );
   }
   if (config.REDIS_URL !== undefined && config.REDIS_CLUSTER_NODES !== undefined) {

@@ -2,9 +2,15 @@ import { Counter, Gauge, type Registry } from "prom-client";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { createSharedQueryStore } from "../fleet/apq-store.ts";
 import { shareKeyLimits } from "../fleet/key-limits.ts";
-import { createPollerFleet, type PollerFleet } from "../fleet/poller-lease.ts";
+import { createRedisPollerStore } from "../fleet/poller-lease.ts";
+import type { PollerStore } from "../fleet/poller-store.ts";
 import type { FleetRedis, FleetRedisState } from "../fleet/redis.ts";
 import { createFleetSessionLimiter } from "../fleet/session-limits.ts";
+import {
+  createMemoryWindowBudget,
+  createRedisWindowBudget,
+  type WindowBudget,
+} from "../fleet/window-budget.ts";
 import type { KeyMemory } from "../upstream/key-memory.ts";
 import {
   createMemoryQueryStore,
@@ -20,7 +26,9 @@ export interface FleetOptions {
 
 /** The fleet-wide state one gateway uses: every piece falls back to the instance's own. */
 export interface FleetState {
-  pollers: PollerFleet;
+  pollers: PollerStore;
+  /** The live pollers' spending of each rate-limit window, fleet-wide. */
+  windowBudget: WindowBudget;
   apqStore: PersistedQueryStore;
   sessionLimiter(perMinute: number): RateLimiterAbstract;
   /** What /readyz says of Redis: its state, and the last refusal while it is degraded. */
@@ -43,7 +51,7 @@ export function createFleetState(
   },
 ): FleetState {
   const { redis } = options;
-  const pollers = createPollerFleet(redis, { intervalMs: settings.pollIntervalMs });
+  const pollers = createRedisPollerStore(redis, { intervalMs: settings.pollIntervalMs });
   const keyLimits = options.keyMemory ? shareKeyLimits(redis, options.keyMemory) : undefined;
   new Gauge({
     name: "voicegraph_redis_available",
@@ -80,6 +88,7 @@ export function createFleetState(
   });
   return {
     pollers,
+    windowBudget: createRedisWindowBudget(redis, createMemoryWindowBudget()),
     apqStore: createSharedQueryStore(redis, {
       maxDocumentBytes: settings.apq.maxDocumentBytes,
       fallback: createMemoryQueryStore(settings.apq),

@@ -25,16 +25,21 @@ function statusOf(error: GraphQLError): number {
 
 /**
  * The whole response to a request refused before any operation (a body too large, a form POST,
- * a stream that is not here): its catalogue error with the catalogue's status, written as every
- * other answer is.
+ * a stream that is not here): its catalogue error with the catalogue's status and the request's
+ * ID, written as every other answer is.
  */
 export function refusalResponse(
   error: GraphQLError,
+  requestId: string | undefined,
   fetchAPI: { Response: typeof Response } = { Response },
 ): Response {
-  return new fetchAPI.Response(stringifyWithHttpStatus({ errors: [requestLevel(error)] }), {
+  const body = stringifyWithHttpStatus({ errors: [requestLevel(error)] }, requestId);
+  return new fetchAPI.Response(body, {
     status: statusOf(error),
-    headers: { "content-type": "application/json; charset=utf-8" },
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      ...(requestId === undefined ? {} : { "x-request-id": requestId }),
+    },
   });
 }
 

@@ -70,11 +70,10 @@ export function fromUpstreamError(
 /** Maps a connection's own error to the catalogue: its code, and the upstream's refusal if any. */
 function fromConnectionError(error: ConnectionError, policy: UpstreamFactsPolicy): GraphQLError {
   const cause = error.cause;
-  return gatewayError(
-    error.code,
-    error.message,
-    cause instanceof UpstreamError ? { upstream: upstreamFactsFor(cause, policy) } : {},
-  );
+  return gatewayError(error.code, error.message, {
+    ...(error.argument === undefined ? {} : { argument: error.argument }),
+    ...(cause instanceof UpstreamError ? { upstream: upstreamFactsFor(cause, policy) } : {}),
+  });
 }
 
 /**

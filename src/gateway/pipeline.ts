@@ -1,8 +1,9 @@
 import type { Plugin } from "graphql-yoga";
+import type { FactFlow, FactName } from "./execution/operation-facts.ts";
 
 // Plugins of every context shape meet in one list, as in yoga's own `plugins` option.
 // biome-ignore lint/suspicious/noExplicitAny: each plugin states its own context's shape
-type AnyPlugin = Plugin<any, any, any>;
+export type AnyPlugin = Plugin<any, any, any>;
 
 /**
  * One entry of the gateway's pipeline: a plugin under a name, and the entries it must follow,
@@ -15,17 +16,31 @@ export interface PipelineEntry {
   plugin: AnyPlugin | undefined;
   /** Entries that must come before this one (when present), each with the reason. */
   after?: Readonly<Record<string, string>>;
+  /**
+   * Facts the plugin reads without declaring them itself (a plugin made by `factFlow` carries
+   * its own `facts`, which the pipeline reads).
+   */
+  reads?: readonly FactName[];
+}
+
+/** One stage's facts, as the running pipeline passes them on. */
+export interface StageFacts {
+  name: string;
+  produces: readonly FactName[];
+  reads: readonly FactName[];
 }
 
 export class PipelineOrderError extends Error {}
 
 /**
- * The plugins of a declared pipeline, in its order, once every stated `after` holds: an order
- * that breaks one fails at start-up, naming the guarantee, rather than answering wrongly.
+ * The plugins of a declared pipeline, in its order, once every stated `after` holds and every
+ * fact a stage reads was produced by one earlier stage: an order that breaks one fails at
+ * start-up, naming the guarantee or the fact, rather than answering wrongly.
  */
 export function declaredPipeline(entries: readonly PipelineEntry[]): {
   plugins: AnyPlugin[];
   names: string[];
+  facts: StageFacts[];
 } {
   const present = entries.filter((entry) => entry.plugin !== undefined);
   const position = new Map(present.map((entry, index) => [entry.name, index]));
@@ -42,5 +57,42 @@ export function declaredPipeline(entries: readonly PipelineEntry[]): {
   return {
     plugins: present.map((entry) => entry.plugin as AnyPlugin),
     names: present.map((entry) => entry.name),
+    facts: factsInOrder(present),
   };
+}
+
+/** Each stage's facts, once each read follows the one stage that produces it. */
+function factsInOrder(present: readonly PipelineEntry[]): StageFacts[] {
+  const stages = present.map((entry) => {
+    const own = (entry.plugin as { facts?: FactFlow }).facts;
+    return {
+      name: entry.name,
+      produces: own?.produces ?? [],
+      reads: [...(own?.reads ?? []), ...(entry.reads ?? [])],
+    };
+  });
+  const producer = new Map<FactName, string>();
+  for (const stage of stages) {
+    for (const fact of stage.produces) {
+      const other = producer.get(fact);
+      if (other !== undefined) {
+        throw new PipelineOrderError(`pipeline: ${fact} is produced by ${other} and ${stage.name}`);
+      }
+      producer.set(fact, stage.name);
+    }
+  }
+  const produced = new Set<FactName>();
+  for (const stage of stages) {
+    for (const fact of stage.reads) {
+      if (produced.has(fact)) continue;
+      const by = producer.get(fact);
+      throw new PipelineOrderError(
+        by === undefined
+          ? `pipeline: ${stage.name} reads ${fact}, which no stage produces`
+          : `pipeline: ${stage.name} reads ${fact}, which ${by} produces only after it`,
+      );
+    }
+    for (const fact of stage.produces) produced.add(fact);
+  }
+  return stages.filter((stage) => stage.produces.length > 0 || stage.reads.length > 0);
 }

@@ -123,6 +123,7 @@ export async function handleRequest(
   // Unknown callers have no organization: they share a bucket per remote address.
   const bucket = caller ? `org:${caller.organizationId}` : `addr:${req.socket.remoteAddress}`;
   const decision = runtime.limiter.consume(bucket, nowMs);
+  if (entry !== undefined) entry.rateLimitReset = decision.reset;
   res.setHeader("X-RateLimit-Limit", decision.limit);
   res.setHeader("X-RateLimit-Remaining", decision.remaining);
   res.setHeader("X-RateLimit-Reset", decision.reset);

@@ -59,6 +59,8 @@ export interface RecordedRequest {
   body: unknown;
   /** Status answered (0 if hung or destroyed). */
   status: number;
+  /** The rate-limit window it was counted in, by its reset (Unix seconds); unset if none was. */
+  rateLimitReset?: number;
 }
 
 /** One-shot/counted injected fault, matched in order before normal handling. */

@@ -9,22 +9,11 @@ import "./phone-number.ts";
 import "./property-definition.ts";
 import "./conversation-status.ts";
 import "./node.ts";
-import { GraphQLDeferDirective, GraphQLStreamDirective } from "@graphql-tools/utils";
-import { GraphQLLiveDirective } from "@n1ru4l/graphql-live-query";
-import { specifiedDirectives } from "graphql";
 import { builder, encodeNodeId } from "./builder.ts";
+import { SCHEMA_DIRECTIVES } from "./directives.ts";
 import { resolveNodeIdsAtOnce } from "./sync-ids.ts";
 
-// `@defer` and `@stream` are part of the schema, so codegen and clients validate documents that
-// use them against the committed SDL; the gateway serves them incrementally.
 export const schema = resolveNodeIdsAtOnce(
-  builder.toSchema({
-    directives: [
-      ...specifiedDirectives,
-      GraphQLDeferDirective,
-      GraphQLStreamDirective,
-      GraphQLLiveDirective,
-    ],
-  }),
+  builder.toSchema({ directives: SCHEMA_DIRECTIVES }),
   encodeNodeId,
 );

@@ -11,7 +11,7 @@ import { Document } from "./document.ts";
 import { assertIdLength, idRule, quoteId, typenameForId } from "./ids.ts";
 
 /** Loads any node by its ID's prefix, through the same per-request loaders as every field. */
-function loadNode(id: string, context: SchemaContext): Promise<unknown> | unknown {
+export function loadNode(id: string, context: SchemaContext): Promise<unknown> | unknown {
   switch (typenameForId(assertIdLength(id))) {
     case "Agent":
       return Agent.getDataloader(context).load(id);

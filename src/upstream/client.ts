@@ -1,23 +1,15 @@
-import { createRequire } from "node:module";
-import type { Pool as UndiciPool } from "undici";
 import type { CallCancel } from "./call-signal.ts";
 import { backoffDelay, type Deadline, startDeadline } from "./call-timing.ts";
 import { DEFAULT_READING, type UpstreamReading } from "./conversation-reading.ts";
 import { UpstreamError } from "./errors.ts";
-import { exchange } from "./exchange.ts";
+import { exchange, UnwrittenCalls } from "./exchange.ts";
 import { createKeyHasher, KeyMemory } from "./key-memory.ts";
 import { type OperationCall, operationOf } from "./operations.ts";
 import type { RateLimit } from "./rate-limit.ts";
 import { type AttemptOutcome, interpretResponse } from "./response-parsing.ts";
 import { isRetryableTransportError, toUnavailableError } from "./transport-errors.ts";
+import { createPool } from "./undici-adapter.ts";
 import { inUpstreamSpan } from "./upstream-span.ts";
-
-/**
- * undici's Pool from its own module: undici's index loads every dispatcher, mock, cache and the
- * whole fetch implementation with it, about 2.8 MB of heap a gateway never uses. The same class
- * (test/upstream/client-pool.test.ts).
- */
-const Pool = createRequire(import.meta.url)("undici/lib/dispatcher/pool.js") as typeof UndiciPool;
 
 export interface UpstreamClientOptions {
   /** Without `/v1`, e.g. "http://127.0.0.1:4010"; may contain a path prefix. */
@@ -75,7 +67,7 @@ export interface UpstreamRequest {
   /** Called for every response carrying the three X-RateLimit-* headers, retried ones included. */
   onRateLimit?: (rateLimit: RateLimit) => void;
   /** Told when the answer was another operation's call (joined) or the read cache's (sharing.ts). */
-  onShared?: (how: "joined" | "cached") => void;
+  onShared?: (how: "joined" | "cached" | "polled") => void;
   /** `bypass`: this read is not answered from the read cache (a client's `Cache-Control: no-cache`). */
   cache?: "use" | "bypass";
   /** Budget: asked before each retry (false: none, the last failure stands); told each answer's length. */
@@ -133,7 +125,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
   const retryDelayMs = options.retryDelayMs ?? UPSTREAM_DEFAULTS.retryDelayMs;
   const userAgent = options.userAgent ?? "voicegraph/0.1.0";
   // A Pool keeps connections alive between requests; undici follows no redirects by default.
-  const pool = new Pool(base.origin, {
+  const pool = createPool(base.origin, {
     connections: options.connections ?? UPSTREAM_DEFAULTS.connections,
     // An upstream cannot make the gateway buffer an unbounded body.
     maxResponseSize: options.maxResponseBytes ?? UPSTREAM_DEFAULTS.maxResponseBytes,
@@ -141,6 +133,8 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
   });
+  // This client's calls not yet written: its answers wait for them (exchange.ts), no other's.
+  const unwritten = new UnwrittenCalls();
   let closing: Promise<void> | undefined;
 
   /** One attempt: its answer interpreted, or its failure with whether a retry may help. */
@@ -168,6 +162,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     // Always read to the end (or fail, which destroys the socket's request): nothing dangles.
     return exchange(
       pool,
+      unwritten,
       {
         method: req.method,
         path,
@@ -243,6 +238,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
       // Any whole HTTP answer will do (read through the same dispatch handler as every call).
       return await exchange(
         pool,
+        unwritten,
         {
           method: "GET",
           path: `${prefix}/v1/organization`,

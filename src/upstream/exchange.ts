@@ -10,16 +10,14 @@ export interface Exchanged {
 }
 
 /**
- * Calls handed to a dispatcher whose request has not been written yet. Undici writes a request on
- * a reused connection in the check phase after it is made (it first checks the idle socket), so
- * an answer read in the same poll phase is interpreted after those writes: the work an answer
- * sets off (a page's items, the fields waiting on it) would otherwise hold them back.
+ * Calls handed to one client's dispatcher whose request has not been written yet. Undici writes a
+ * request on a reused connection in the check phase after it is made (it first checks the idle
+ * socket), so an answer read in the same poll phase is interpreted after those writes: the work
+ * an answer sets off (a page's items, the fields waiting on it) would otherwise hold them back.
+ * One per client, so no gateway's answers wait for another's writes.
  */
-let waitingToBeWritten = 0;
-
-/** The calls handed to a dispatcher and not yet written, in this process. */
-export function callsWaitingToBeWritten(): number {
-  return waitingToBeWritten;
+export class UnwrittenCalls {
+  count = 0;
 }
 
 /**
@@ -32,6 +30,7 @@ export function callsWaitingToBeWritten(): number {
  */
 export function exchange<O>(
   dispatcher: Dispatcher,
+  unwritten: UnwrittenCalls,
   options: Dispatcher.DispatchOptions,
   end: CallEnd,
   /** The answer read whole, as the call's outcome; what it throws rejects the promise. */
@@ -63,7 +62,7 @@ export function exchange<O>(
     const written = () => {
       if (waiting) {
         waiting = false;
-        waitingToBeWritten -= 1;
+        unwritten.count -= 1;
       }
     };
     const done = () => {
@@ -72,7 +71,7 @@ export function exchange<O>(
     };
     if (end.aborted) onAbort(end.reason);
     else end.follow(onAbort);
-    waitingToBeWritten += 1;
+    unwritten.count += 1;
     try {
       dispatcher.dispatch(options, {
         onRequestStart(started) {
@@ -92,7 +91,7 @@ export function exchange<O>(
         },
         onResponseEnd() {
           const answer = () => read({ statusCode, headers, text: decode(chunks, length) });
-          if (waitingToBeWritten === 0) settle(answer);
+          if (unwritten.count === 0) settle(answer);
           else setImmediate(settle, answer);
         },
         onResponseError(_controller, error) {

@@ -29,6 +29,18 @@ export interface RestOperation {
    * invalidated (fleet-wide) before the write is answered.
    */
   invalidates?: (call: { ids: readonly string[]; body: unknown }) => string[];
+  /**
+   * The reads whose answers this write may change, by operation, with the IDs they name (none:
+   * every ID): the live pollers that read them read again as soon as it is answered.
+   */
+  changes?: (call: { ids: readonly string[]; body: unknown }) => ReadOfWrite[];
+}
+
+/** A read a write may change: a GET operation, and the IDs it names (none: every ID). */
+export interface ReadOfWrite {
+  /** The GET's row name in OPERATIONS (a test holds every name to a row). */
+  read: string;
+  ids?: readonly string[];
 }
 
 export interface ListFacts {
@@ -67,9 +79,13 @@ const CONVERSATION_FILTERS = Object.keys({
   endDate: true,
 } satisfies Record<Exclude<keyof ListConversationsQuery, "limit" | "offset">, true>);
 
-const agentOf = (body: unknown): string[] => {
+const agentIdOf = (body: unknown): string | undefined => {
   const agentId = (body as { agentId?: unknown } | undefined)?.agentId;
-  return typeof agentId === "string" ? [`/v1/agents/${encodeURIComponent(agentId)}`] : [];
+  return typeof agentId === "string" ? agentId : undefined;
+};
+const agentOf = (body: unknown): string[] => {
+  const agentId = agentIdOf(body);
+  return agentId === undefined ? [] : [`/v1/agents/${encodeURIComponent(agentId)}`];
 };
 
 const read = { method: "GET", retry: true } as const;
@@ -83,6 +99,7 @@ export const OPERATIONS = {
     method: "PATCH",
     template: "/v1/organization",
     invalidates: () => ["/v1/organization"],
+    changes: () => [{ read: "getOrganization" }],
   },
   getAgent: { operation: 3, ...read, template: "/v1/agents/{id}", cacheable: true },
   updateAgent: {
@@ -91,6 +108,7 @@ export const OPERATIONS = {
     method: "PATCH",
     template: "/v1/agents/{id}",
     invalidates: ({ ids }) => [`/v1/agents/${ids[0]}`],
+    changes: ({ ids }) => [{ read: "getAgent", ids }, { read: "listAgents" }],
   },
   getAgentStats: { operation: 5, ...read, template: "/v1/agents/{id}/stats", cacheable: true },
   // The assignment shows on the agent (its phone numbers): the agent named in the body.
@@ -100,6 +118,11 @@ export const OPERATIONS = {
     method: "POST",
     template: "/v1/phone-numbers/assign",
     invalidates: ({ body }) => agentOf(body),
+    changes: ({ body }) => {
+      const agentId = agentIdOf(body);
+      const agent = agentId === undefined ? {} : { ids: [encodeURIComponent(agentId)] };
+      return [{ read: "getAgent", ...agent }, { read: "listAgents" }];
+    },
   },
   listConversations: {
     operation: 7,
@@ -121,6 +144,8 @@ export const OPERATIONS = {
     method: "DELETE",
     template: "/v1/properties/{id}",
     invalidates: () => [],
+    // No read of the gateway's shows a property definition.
+    changes: () => [],
   },
   getContactStats: { operation: 10, ...read, template: "/v1/contacts/{id}/stats", cacheable: true },
   deleteCampaign: {
@@ -129,6 +154,7 @@ export const OPERATIONS = {
     method: "DELETE",
     template: "/v1/campaigns/{id}",
     invalidates: ({ ids }) => [`/v1/campaigns/${ids[0]}`],
+    changes: ({ ids }) => [{ read: "getCampaign", ids }, { read: "listCampaigns" }],
   },
   retryCampaign: {
     operation: 12,
@@ -136,6 +162,7 @@ export const OPERATIONS = {
     method: "POST",
     template: "/v1/campaigns/{id}/retry",
     invalidates: ({ ids }) => [`/v1/campaigns/${ids[0]}`],
+    changes: ({ ids }) => [{ read: "getCampaign", ids }, { read: "listCampaigns" }],
   },
   getToolCatalog: { operation: 13, ...read, template: "/v1/tools/catalog", cacheable: true },
   getDocument: { operation: 14, ...read, template: "/v1/documents/{id}", cacheable: true },
@@ -145,6 +172,7 @@ export const OPERATIONS = {
     method: "POST",
     template: "/v1/agents",
     invalidates: () => [],
+    changes: () => [{ read: "listAgents" }],
   },
   listAgents: {
     operation: "assumed",
@@ -217,4 +245,27 @@ export function operationOf(call: {
 /** What metrics and spans name a call of this row by: its method and route template. */
 export function routeOf(row: RestOperation): string {
   return `${row.method} ${row.template}`;
+}
+
+/**
+ * The reads a write may have changed, as routes with the IDs they name; a write the table does
+ * not know may have changed anything of its key (every route, every ID).
+ */
+export function readsChangedBy(call: {
+  method: string;
+  path: string;
+  operation?: OperationCall;
+  body?: unknown;
+}): { route: string; ids?: readonly string[] }[] {
+  const found = operationOf(call);
+  const changes = found?.row.changes;
+  if (!found || !changes) {
+    return REST_OPERATIONS.filter((row) => row.method === "GET").map((row) => ({
+      route: routeOf(row),
+    }));
+  }
+  return changes({ ids: found.ids, body: call.body }).map(({ read, ids }) => ({
+    route: routeOf((OPERATIONS as Record<string, RestOperation>)[read] as RestOperation),
+    ...(ids === undefined ? {} : { ids }),
+  }));
 }

@@ -126,7 +126,7 @@ const TEMPLATE_PIECES: ReadonlyMap<RestOperation, readonly string[]> = new Map(
 );
 
 /** The row's template with each `{id}` replaced by the next ID, encoded as one path segment. */
-function pathOf(row: RestOperation, ids: readonly string[]): string {
+export function pathOf(row: RestOperation, ids: readonly string[]): string {
   const pieces = TEMPLATE_PIECES.get(row) as readonly string[];
   let path = pieces[0] as string;
   for (let i = 1; i < pieces.length; i++) path += (ids[i - 1] as string) + pieces[i];

@@ -13,8 +13,8 @@ import type { CachedAnswer, ReadCacheStore } from "./read-cache.ts";
 import { toUnavailableError } from "./transport-errors.ts";
 import type { FleetWriteVersion } from "./write-version.ts";
 
-/** How an operation's call was answered when it was not its own (UpstreamRequest.onShared). */
-export type SharedHow = "joined" | "cached";
+/** How an operation's call was answered when it was not its own: a live poller's read included. */
+export type SharedHow = "joined" | "cached" | "polled";
 
 export interface SharingOptions {
   /** Identical GETs of one key in flight at once share one call (UPSTREAM_COALESCE). */

@@ -172,11 +172,6 @@ function wrong(claims: Claim[]): string[] {
 describe("claims in README.md and docs/, read from their text", () => {
   it("give each setting the default the code declares", () => {
     const claims = defaultClaims();
-    console.log(
-      [...claims, ...statusClaims(), ...tableClaims()]
-        .map((c) => `${c.file}\t${c.claimed}\t${c.text.replace(/\s+/g, " ")}`)
-        .join("\n"),
-    );
     expect(claims.length).toBeGreaterThan(5);
     expect(wrong(claims)).toEqual([]);
   });

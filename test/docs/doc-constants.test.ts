@@ -7,7 +7,7 @@ import {
   MAX_UPSTREAM_CURSOR_LENGTH,
 } from "../../src/connections/cursor.ts";
 import { DEFAULT_MAX_SIZE } from "../../src/connections/types.ts";
-import { LEASE_MARGIN_MS } from "../../src/fleet/poller-lease.ts";
+import { LEASE_MARGIN_MS } from "../../src/fleet/poller-store.ts";
 import { FLEET_REDIS_DEFAULTS } from "../../src/fleet/redis-defaults.ts";
 import { AST_BYTES_PER_CHARACTER } from "../../src/gateway/admission/text-caches.ts";
 import { MAX_KEY_BYTES } from "../../src/gateway/admission/use-key-bound.ts";
@@ -23,7 +23,7 @@ import {
 import { GOING_AWAY } from "../../src/gateway/http/server.ts";
 import { IDLE_CLOSE } from "../../src/gateway/http/socket-bounds.ts";
 import { READINESS_CACHE_MS } from "../../src/gateway/http/use-readiness.ts";
-import { MAX_PAUSE_MS } from "../../src/gateway/live/live-hub.ts";
+import { MAX_PAUSE_MS } from "../../src/gateway/live/live-pace.ts";
 import { DIALECTS } from "../../src/sandbox/dialects.ts";
 import { MAX_BODY_BYTES } from "../../src/sandbox/request-body.ts";
 import { seedStore } from "../../src/sandbox/seed.ts";
@@ -150,7 +150,7 @@ const CLAIMS: Array<[string, string]> = [
   ["docs/operations.md", `\`Authorization\` longer than ${MAX_KEY_BYTES} bytes`],
   // docs/fleet.md
   ["docs/fleet.md", `under \`REDIS_PREFIX\` (default \`${FLEET_REDIS_DEFAULTS.prefix}\`)`],
-  ["docs/fleet.md", `(two poll intervals and ${LEASE_MARGIN_MS} ms, renewed at every poll)`],
+  ["docs/fleet.md", `(two poll intervals and ${LEASE_MARGIN_MS} ms, renewed at every tick)`],
   ["docs/fleet.md", `the command timeout (${FLEET_REDIS_DEFAULTS.commandTimeoutMs} ms)`],
   // docs/http.md
   ["docs/http.md", `one check serves every hit for ${READINESS_CACHE_MS / 1000} s`],

@@ -76,7 +76,7 @@ describe("conversationStatus pollers across a fleet", () => {
       const ids = fleet.sandbox.requests
         .filter((r) => r.url.includes("/status"))
         .map((r) => r.headers["x-request-id"]);
-      expect(ids.every((id) => typeof id === "string" && id.startsWith("poll-"))).toBe(true);
+      expect(ids.every((id) => typeof id === "string" && id.startsWith("live-"))).toBe(true);
       expect(
         metrics.map((text) => metric(text, 'voicegraph_fleet_pollers{role="owned"}')).sort(),
       ).toEqual([0, 0, 1]);

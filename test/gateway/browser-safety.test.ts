@@ -1,3 +1,5 @@
+import { get, type IncomingHttpHeaders } from "node:http";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACME, corsPreflight, type Harness, startHarness } from "./harness.ts";
 
@@ -33,7 +35,11 @@ describe("CSRF: a request a page can send cross-site without a preflight runs no
       });
       expect(response.status).toBe(415);
       const answer = await response.json();
-      expect(answer.errors[0].extensions.code).toBe("UNSUPPORTED_MEDIA_TYPE");
+      expect(answer.errors[0].extensions).toEqual({
+        code: "UNSUPPORTED_MEDIA_TYPE",
+        http: { status: 415 },
+        requestId: response.headers.get("x-request-id"),
+      });
       expect(answer.data).toBeUndefined();
       expect(harness.takeUpstreamRequests()).toEqual([]);
     });
@@ -136,4 +142,44 @@ describe("GraphiQL", () => {
     expect(missing.status).toBe(404);
     await missing.arrayBuffer();
   });
+
+  it.each([
+    ["gzip, deflate, br, zstd", "br"],
+    ["gzip, deflate", "gzip"],
+    ["br;q=0, gzip;q=0.5", "gzip"],
+    ["identity", undefined],
+    [undefined, undefined],
+  ])("sends its assets as Accept-Encoding %s asks: %s", async (acceptEncoding, expected) => {
+    const html = await (await page(withGraphiql.url)).text();
+    const path = /"(\/graphiql\/assets\/[^"]+\/graphiql\.js)"/.exec(html)?.[1] as string;
+    const plain = await raw(`${withGraphiql.url}${path}`, undefined);
+    const sent = await raw(`${withGraphiql.url}${path}`, acceptEncoding);
+    expect(sent.headers["content-encoding"]).toBe(expected);
+    expect(sent.headers.vary).toBe("accept-encoding");
+    expect(sent.headers["cache-control"]).toBe("public, max-age=31536000, immutable");
+    expect(Number(sent.headers["content-length"])).toBe(sent.body.byteLength);
+    const decoded =
+      expected === "br"
+        ? brotliDecompressSync(sent.body)
+        : expected === "gzip"
+          ? gunzipSync(sent.body)
+          : sent.body;
+    expect(decoded.equals(plain.body)).toBe(true);
+    // The 5 MB script: about a quarter of it on the wire when compressed.
+    if (expected !== undefined)
+      expect(sent.body.byteLength).toBeLessThan(plain.body.byteLength / 3);
+  });
 });
+
+/** A GET as node:http makes it: no encoding asked unless given, and none undone. */
+function raw(url: string, acceptEncoding: string | undefined) {
+  return new Promise<{ headers: IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+    const headers = acceptEncoding === undefined ? {} : { "accept-encoding": acceptEncoding };
+    get(url, { headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on("data", (chunk: Buffer) => chunks.push(chunk));
+      response.on("end", () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+      response.on("error", reject);
+    }).on("error", reject);
+  });
+}

@@ -1,4 +1,6 @@
+import type { Client } from "graphql-ws";
 import { describe, expect, it, vi } from "vitest";
+import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { manualClock } from "../support/clock.ts";
 import { WAIT_MS } from "../support/wait.ts";
 import { ACME } from "./harness.ts";
@@ -57,5 +59,40 @@ describe.concurrent("live queries within the rate limit", () => {
       () => expect(harness.gateway.liveHub.pacing(ACME)).toBeGreaterThanOrEqual(20_000),
       { timeout: WAIT_MS },
     );
+  });
+
+  it("keep the pollers of one organization within their share of its window, whatever its keys", async ({
+    onTestFinished,
+  }) => {
+    // A 2-second window of 40 calls for the organization: its pollers may spend 20 of each
+    // (LIVE_RATE_LIMIT_PERCENT 50), here through two keys that spend one bucket.
+    const harness = await start(
+      onTestFinished,
+      { rateLimit: 40, rateWindowSeconds: 2 },
+      { pollIntervalMs: 20 },
+    );
+    const clients = [ACME, `Bearer ${DEMO_KEYS.acmeReadonly}`].map((key) => wsClient(harness, key));
+    onTestFinished(async () => {
+      await Promise.all(clients.map((client) => client.dispose()));
+    });
+    const lives = [
+      followWs(clients[0] as Client, LIVE_AGENT),
+      followWs(clients[1] as Client, "query Org @live { organization { id name } }", {}),
+    ];
+    await Promise.all(lives.map((live) => live.count(1)));
+    // Each poll by the window the sandbox counted it in: two whole windows after the first.
+    const firstReset = Math.ceil(Date.now() / 2_000) * 2 + 2;
+    await new Promise((resolve) => setTimeout(resolve, (firstReset + 2) * 1_000 - Date.now() + 50));
+    const pollsIn = (reset: number) =>
+      harness.sandbox.requests.filter(
+        (request) =>
+          (request.headers["x-request-id"] ?? "").startsWith("live-") &&
+          request.rateLimitReset === reset,
+      ).length;
+    const perWindow = [pollsIn(firstReset), pollsIn(firstReset + 2)];
+    for (const spent of perWindow) {
+      expect(spent).toBeGreaterThan(0);
+      expect(spent).toBeLessThanOrEqual(20);
+    }
   });
 });

@@ -1,10 +1,29 @@
 import { describe, expect, it } from "vitest";
+import { useApiKeyGate } from "../../src/gateway/admission/use-api-key-gate.ts";
+import { useCostLimit } from "../../src/gateway/admission/use-cost-limit.ts";
+import { useVariableErrors } from "../../src/gateway/admission/use-variable-errors.ts";
+import { createDocumentFacts } from "../../src/gateway/document-facts.ts";
+import { factFlow, MissingFactError } from "../../src/gateway/execution/operation-facts.ts";
 import {
   declaredPipeline,
   type PipelineEntry,
   PipelineOrderError,
 } from "../../src/gateway/pipeline.ts";
 import { startHarness } from "./harness.ts";
+
+/** Admission's stages that pass facts on, as the gateway makes them, in the order given. */
+function admission(order: readonly string[]): PipelineEntry[] {
+  const documents = createDocumentFacts();
+  const made: Record<string, PipelineEntry> = {
+    "variable-errors": { name: "variable-errors", plugin: useVariableErrors(documents) },
+    "cost-limit": {
+      name: "cost-limit",
+      plugin: useCostLimit({ maxUpstreamCalls: 200, documents }),
+    },
+    "api-key-gate": { name: "api-key-gate", plugin: useApiKeyGate() },
+  };
+  return order.map((name) => made[name] as PipelineEntry);
+}
 
 describe("the gateway's declared pipeline", () => {
   it("applies its rules in one stated order, the conditional ones only when set", async () => {
@@ -16,7 +35,8 @@ describe("the gateway's declared pipeline", () => {
       expect(names).not.toContain("answer-redaction");
       const at = (name: string) => names.indexOf(name);
       // The guarantees the pipeline states, as they stand in the running gateway.
-      expect(at("request-size-limit")).toBeLessThan(at("request-id"));
+      expect(at("request-id")).toBeLessThan(at("request-size-limit"));
+      expect(at("request-id")).toBeLessThan(at("csrf-prevention"));
       expect(at("request-id")).toBeLessThan(at("sse-single-connection"));
       expect(at("compiled-execution")).toBeLessThan(at("operation-spans"));
     } finally {
@@ -27,18 +47,62 @@ describe("the gateway's declared pipeline", () => {
   it("refuses, at start-up, an order that breaks a stated guarantee, naming it", () => {
     const plugin = {};
     const entries = [
-      { name: "request-id", plugin, after: { "size-limit": "a refused request has no ID" } },
-      { name: "size-limit", plugin },
+      { name: "size-limit", plugin, after: { "request-id": "a refusal names its request ID" } },
+      { name: "request-id", plugin },
     ];
     expect(() => declaredPipeline(entries)).toThrow(PipelineOrderError);
     expect(() => declaredPipeline(entries)).toThrow(
-      "pipeline: request-id must come after size-limit: a refused request has no ID",
+      "pipeline: size-limit must come after request-id: a refusal names its request ID",
     );
     // The same entries in the stated order, and with the one it must follow left out.
-    const [requestId, sizeLimit] = entries as [PipelineEntry, PipelineEntry];
-    expect(declaredPipeline([sizeLimit, requestId]).names).toEqual(["size-limit", "request-id"]);
-    const unset = { name: "size-limit", plugin: undefined };
-    expect(declaredPipeline([requestId, unset]).names).toEqual(["request-id"]);
+    const [sizeLimit, requestId] = entries as [PipelineEntry, PipelineEntry];
+    expect(declaredPipeline([requestId, sizeLimit]).names).toEqual(["request-id", "size-limit"]);
+    const unset = { name: "request-id", plugin: undefined };
+    expect(declaredPipeline([sizeLimit, unset]).names).toEqual(["size-limit"]);
+  });
+
+  it("passes each fact of an operation from the one stage that produces it to those that read it", async () => {
+    const plain = await startHarness();
+    try {
+      expect(plain.gateway.pipelineFacts).toEqual([
+        { name: "variable-errors", produces: ["variables"], reads: [] },
+        { name: "input-rules", produces: [], reads: ["variables"] },
+        { name: "cost-limit", produces: ["estimatedUpstreamCalls"], reads: ["variables"] },
+        { name: "api-key-gate", produces: [], reads: ["estimatedUpstreamCalls"] },
+        { name: "upstream-report", produces: [], reads: ["estimatedUpstreamCalls"] },
+        { name: "live-queries", produces: [], reads: ["estimatedUpstreamCalls"] },
+      ]);
+    } finally {
+      await plain.close();
+    }
+  });
+
+  it("refuses, at start-up, the key gate above the stages whose estimate it reads", () => {
+    const order = ["variable-errors", "cost-limit", "api-key-gate"];
+    expect(declaredPipeline(admission(order)).names).toEqual(order);
+    expect(() =>
+      declaredPipeline(admission(["api-key-gate", "variable-errors", "cost-limit"])),
+    ).toThrow(
+      "pipeline: api-key-gate reads estimatedUpstreamCalls, which cost-limit produces only after it",
+    );
+    expect(() => declaredPipeline(admission(["cost-limit", "variable-errors"]))).toThrow(
+      "pipeline: cost-limit reads variables, which variable-errors produces only after it",
+    );
+    expect(() => declaredPipeline(admission(["variable-errors", "api-key-gate"]))).toThrow(
+      "pipeline: api-key-gate reads estimatedUpstreamCalls, which no stage produces",
+    );
+  });
+
+  it("refuses a fact produced by two stages, and a read no stage answers at run time", () => {
+    const producer = () => ({ onExecute() {}, facts: factFlow({ produces: ["variables"] }) });
+    const twice = [
+      { name: "a", plugin: producer() },
+      { name: "b", plugin: producer() },
+    ];
+    expect(() => declaredPipeline(twice)).toThrow("pipeline: variables is produced by a and b");
+    // Outside a checked pipeline, a missing fact is a defect: it throws, it never reads as zero.
+    const reader = factFlow({ reads: ["estimatedUpstreamCalls"] });
+    expect(() => reader.read({}, "estimatedUpstreamCalls")).toThrow(MissingFactError);
   });
 
   it("refuses a name given twice", () => {

@@ -2,9 +2,10 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { answeredMediaType } from "../../src/gateway/execution/prepared-lane.ts";
 import { isJsonOnly } from "../../src/gateway/http/fast-path-eligibility.ts";
+import { answeredMediaType } from "../../src/gateway/yoga-adapter.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import { schema } from "../../src/schema/index.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { WAIT_MS } from "../support/wait.ts";
 import { selectionOf } from "./generated-selections.ts";
@@ -141,6 +142,36 @@ describe("the prepared lane", () => {
     ]);
     const runs = await harness.gateway.metrics.operations.get();
     expect(runs.values.find((v) => v.labels.outcome === "NOT_FOUND")?.value).toBe(2);
+  });
+
+  it("does not run a query that met an error compiled a second time when yoga answers it", async () => {
+    // Counted where every run passes: graphql-jit takes a field's resolver as it compiles.
+    const field = schema.getQueryType()?.getFields().agent;
+    const resolve = field?.resolve;
+    if (field === undefined || resolve === undefined) throw new Error("no Query.agent resolver");
+    let runs = 0;
+    field.resolve = (...args) => {
+      runs += 1;
+      return resolve(...args);
+    };
+    try {
+      const harness = await start();
+      const query = "query Agent($id: ID!) { agent(id: $id) { id name } }";
+      const missing = { id: "agt_acme_missing" };
+      await post(harness, query, { id: SEED_IDS.acmeAgent });
+      runs = 0;
+      const byYoga = await post(harness, query, missing);
+      const yogaRuns = runs;
+      runs = 0;
+      const afterLane = await post(harness, query, missing);
+      expect(afterLane).toEqual(byYoga);
+      // yoga's own path: the compiled run, then graphql-js for the error's answer. After the
+      // lane's compiled run, yoga's goes to graphql-js at once: no compiled run again.
+      expect(yogaRuns).toBe(2);
+      expect(runs).toBe(2);
+    } finally {
+      field.resolve = resolve;
+    }
   });
 
   it("leaves every refusal to yoga, before anything goes upstream", async () => {

@@ -9,7 +9,10 @@ beforeAll(async () => {
 afterAll(() => harness.close());
 
 /** POSTs raw bytes to /graphql, chunked (no Content-Length) when asked. */
-function post(body: string, chunked: boolean): Promise<{ status: number; body: string }> {
+function post(
+  body: string,
+  chunked: boolean,
+): Promise<{ status: number; body: string; requestId: string | undefined }> {
   const url = new URL(`${harness.url}/graphql`);
   return new Promise((resolve, reject) => {
     const req = request(
@@ -31,7 +34,10 @@ function post(body: string, chunked: boolean): Promise<{ status: number; body: s
         res.on("data", (chunk) => {
           text += chunk;
         });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+        res.on("end", () => {
+          const requestId = res.headers["x-request-id"];
+          resolve({ status: res.statusCode ?? 0, body: text, requestId: requestId?.toString() });
+        });
       },
     );
     req.on("error", reject);
@@ -54,11 +60,16 @@ describe("request limits", () => {
     async (chunked) => {
       const response = await post(large, chunked);
       expect(response.status).toBe(413);
+      expect(response.requestId).toMatch(/^[0-9a-f-]{36}$/);
       expect(JSON.parse(response.body)).toEqual({
         errors: [
           {
             message: "The request body is larger than 2048 bytes.",
-            extensions: { code: "PAYLOAD_TOO_LARGE", http: { status: 413 } },
+            extensions: {
+              code: "PAYLOAD_TOO_LARGE",
+              http: { status: 413 },
+              requestId: response.requestId,
+            },
           },
         ],
       });

@@ -6,9 +6,13 @@ import {
   type GraphQLSchema,
   isInterfaceType,
   isObjectType,
+  Kind,
+  parse,
+  print,
 } from "graphql";
 import { describe, expect, it } from "vitest";
-import { printedSchema } from "../../src/schema/print.ts";
+import { printedSchema, printedSubgraph } from "../../src/schema/print.ts";
+import { subgraphSchema } from "../../src/schema/subgraph.ts";
 
 // A breaking schema change fails unless the field was deprecated in a release first.
 
@@ -46,5 +50,38 @@ describe("schema changes against the last release (schema/released.graphql)", ()
     const before = buildSchema("type Query { a(x: Int): Int }");
     const after = buildSchema("type Query { a(x: Int, y: Int!): String }");
     expect(unannouncedBreaks(before, after)).toHaveLength(2);
+  });
+});
+
+/** The key fields of each entity of a subgraph SDL, by type. */
+function entityKeys(sdl: string): Record<string, string[]> {
+  const keys: Record<string, string[]> = {};
+  for (const definition of parse(sdl).definitions) {
+    if (definition.kind !== Kind.OBJECT_TYPE_DEFINITION) continue;
+    const fields = (definition.directives ?? [])
+      .filter((directive) => directive.name.value === "key")
+      .map((key) => print(key.arguments?.find((arg) => arg.name.value === "fields")?.value ?? key));
+    if (fields.length > 0) keys[definition.name.value] = fields;
+  }
+  return keys;
+}
+
+describe("the subgraph (schema/subgraph.graphql) against the last release", () => {
+  // The subgraph leaves `@live` out (a router serves it itself); the release predates `@live`.
+  it("breaks nothing a client's documents may use, unless deprecated first", () => {
+    expect(unannouncedBreaks(released, subgraphSchema)).toEqual([]);
+  });
+
+  it("keeps every node type of the release that an ID can load an entity keyed by that ID", () => {
+    // Other subgraphs extend and reference these types by their key: dropping one breaks them.
+    // Organization's ID has no prefix, so neither `node` nor a router can load it by ID.
+    const nodeTypes = Object.values(released.getTypeMap())
+      .filter((type) => isObjectType(type) && type.getInterfaces().some((i) => i.name === "Node"))
+      .map((type) => type.name)
+      .filter((name) => name !== "Organization")
+      .sort();
+    const keys = entityKeys(printedSubgraph());
+    expect(Object.keys(keys).sort()).toEqual(nodeTypes);
+    for (const name of nodeTypes) expect(keys[name]).toEqual(['"id"']);
   });
 });

@@ -118,6 +118,26 @@ describe("session mode: keys stay on the server", () => {
     expect(harness.takeUpstreamRequests()).toEqual([]);
   });
 
+  it.each([
+    ["a bad token", "Bearer not-a-token"],
+    ["no token", null],
+  ])("answers %s with an ad-hoc query 401, not PERSISTED_QUERY_ONLY", async (_what, header) => {
+    const response = await run(header, "{ agents(first: 1) { nodes { id } } }");
+    expect(response.status).toBe(401);
+    expect(response.body.errors?.map((error) => error.extensions?.code)).toEqual([
+      "UNAUTHENTICATED",
+    ]);
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it("tells a browser at the endpoint to send its session token, never an API key", async () => {
+    const response = await fetch(`${harness.url}/graphql`, { headers: { accept: "text/html" } });
+    const page = await response.text();
+    expect(response.status).toBe(200);
+    expect(page).toContain("Bearer &lt;session token&gt;");
+    expect(page).not.toContain("API key&gt;");
+  });
+
   it("answers FORBIDDEN for an organization with no key configured", async () => {
     const response = await run(`Bearer ${await token({ org: "org_unknown" })}`);
     expect(response.status).toBe(403);

@@ -32,14 +32,19 @@ async function reserved(sse: ReturnType<typeof singleConnection>, authorization:
   return response.text();
 }
 
-/** The one answer to a token this instance does not hold for this key. */
+/** The one answer to a token this instance does not hold for this key: only its request ID differs. */
 async function expectNotHere(response: Promise<Response>) {
   const answer = await response;
+  const requestId = answer.headers.get("x-request-id");
+  expect(requestId).toMatch(/^[0-9a-f-]{36}$/);
   expect({ status: answer.status, body: await answer.json() }).toEqual({
     status: 404,
     body: {
       errors: [
-        { message: STREAM_NOT_HERE, extensions: { code: "NOT_FOUND", http: { status: 404 } } },
+        {
+          message: STREAM_NOT_HERE,
+          extensions: { code: "NOT_FOUND", http: { status: 404 }, requestId },
+        },
       ],
     },
   });

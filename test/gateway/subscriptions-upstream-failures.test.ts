@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it, vi } from "vitest";
-import { ConversationStatusHub } from "../../src/gateway/subscriptions/conversation-status-hub.ts";
+import { ConversationStatusHub } from "../../src/gateway/live/conversation-status-hub.ts";
+import { LiveHub } from "../../src/gateway/live/live-hub.ts";
 import type { UpstreamClient } from "../../src/upstream/client.ts";
 import { createKeyHasher } from "../../src/upstream/key-memory.ts";
 import { manualClock } from "../support/clock.ts";
@@ -109,11 +110,9 @@ describe.concurrent("conversationStatus when the upstream fails", () => {
       isReachable: async () => true,
       close: async () => {},
     };
-    const hub = new ConversationStatusHub({
-      upstream,
-      keyHash: createKeyHasher(),
-      intervalMs: 0,
-    });
+    const keyHash = createKeyHasher();
+    const live = new LiveHub({ upstream, keyHash, intervalMs: 0, rateLimitShare: 0.5 });
+    const hub = new ConversationStatusHub({ hub: live, keyHash });
     const stalled = hub.subscribe(ACME, "cnv_fast");
     const reader = hub.subscribe(ACME, "cnv_fast");
     try {
@@ -140,7 +139,7 @@ describe.concurrent("conversationStatus when the upstream fails", () => {
     } finally {
       await stalled.return?.();
       await reader.return?.();
-      hub.close();
+      live.close();
     }
     expect(hub.pollerCount).toBe(0);
     const after = polls;

@@ -128,6 +128,17 @@ describe("the static cost check", () => {
   });
 });
 
+describe("aliases of `__typename`", () => {
+  it("counts them as any other alias: three pass a limit of 2 no more than three fields do", async () => {
+    const response = await harness.graphql("{ a: __typename b: __typename c: __typename }");
+
+    expect(response.status).toBe(400);
+    expect(response.body.errors?.map((error) => error.extensions.code)).toEqual([
+      "ALIAS_LIMIT_EXCEEDED",
+    ]);
+  });
+});
+
 describe("connection bounds, judged before any upstream call", () => {
   it.each([
     ["{ agents(first: 101) { totalCount } }", "`first` must be between 0 and 100, got 101"],
@@ -137,7 +148,7 @@ describe("connection bounds, judged before any upstream call", () => {
       `{ agent(id: "${SEED_IDS.acmeAgent}") { conversations(first: 101) { totalCount } } }`,
       "`first` must be between 0 and 100, got 101",
     ],
-  ])("refuses %s with BAD_USER_INPUT", async (query, message) => {
+  ])("refuses %s with BAD_USER_INPUT naming the argument", async (query, message) => {
     const response = await harness.graphql(query);
 
     expect(response.status).toBe(400);
@@ -149,6 +160,7 @@ describe("connection bounds, judged before any upstream call", () => {
             code: "BAD_USER_INPUT",
             requestId: GATEWAY_REQUEST_ID,
             http: { status: 400 },
+            argument: message.startsWith("`last`") ? "last" : "first",
           },
         },
       ],
@@ -163,7 +175,10 @@ describe("connection bounds, judged before any upstream call", () => {
     );
 
     expect(response.status).toBe(400);
-    expect(response.body.errors?.[0]?.extensions.code).toBe("BAD_USER_INPUT");
+    expect(response.body.errors?.[0]?.extensions).toMatchObject({
+      code: "BAD_USER_INPUT",
+      argument: "first",
+    });
     expect(harness.takeUpstreamRequests()).toEqual([]);
   });
 

@@ -15,6 +15,9 @@ const OFF_BY_DEFAULT = [
   "/node_modules/@opentelemetry/sdk-trace-node/",
   "/node_modules/@opentelemetry/exporter-trace-otlp-http/",
   "/node_modules/@graphql-yoga/render-graphiql/", // GraphiQL, off away from the embedded sandbox
+  "/node_modules/@apollo/subgraph/", // FEDERATION=on
+  "/node_modules/@pothos/plugin-federation/",
+  "/src/schema/subgraph.ts",
   "/src/fleet/redis.ts",
   "/src/fleet/redis-start.ts", // the store's start-up check, REDIS_URL or REDIS_CLUSTER_NODES
   "/src/gateway/session/verify-session.ts",
@@ -60,6 +63,17 @@ describe("an idle gateway with the default settings", () => {
       expect(
         modules.some((url) => url.includes("/node_modules/@opentelemetry/sdk-trace-node/")),
       ).toBe(true);
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it("loads federation's modules with FEDERATION=on", async () => {
+    const upstream = await startSandbox({ port: 0 });
+    try {
+      const modules = await loadedModules({ UPSTREAM_URL: upstream.url, FEDERATION: "on" });
+      expect(modules.some((url) => url.includes("/node_modules/@apollo/subgraph/"))).toBe(true);
+      expect(modules.some((url) => url.endsWith("/src/schema/subgraph.ts"))).toBe(true);
     } finally {
       await upstream.close();
     }

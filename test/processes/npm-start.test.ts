@@ -120,6 +120,11 @@ describe("npm start", () => {
       'MAX_UPSTREAM_CALLS must be an integer from 1 to 100000 (got "0")',
     ],
     [{ GRAPHIQL: "yes" }, 'GRAPHIQL must be true or false (got "yes")'],
+    [{ FEDERATION: "yes" }, 'FEDERATION must be on or off (got "yes")'],
+    [
+      { FEDERATION: "on", AUTH_MODE: "session", SESSION_JWT_SECRET: "s".repeat(32) },
+      "FEDERATION=on cannot run trusted documents only (the default of AUTH_MODE=session): a router sends its own query plans' operations; set TRUSTED_DOCUMENTS_ONLY=false and enforce trusted documents at the router (docs/federation.md)",
+    ],
     [
       { CORS_ORIGINS: "https://app.example.com,null" },
       'CORS_ORIGINS must not list the "null" origin (any sandboxed frame or local file has it) (got "https://app.example.com,null")',

@@ -24,8 +24,6 @@ const ALLOWED: Record<string, string> = {
     "which fields a selection names, weakly keyed by its field nodes: a pure function of them",
   "gateway/execution/use-upstream-report.ts resetInstants":
     "ISO instants of reset seconds, bounded: a pure function of the second",
-  "upstream/exchange.ts waitingToBeWritten":
-    "calls not yet written on the process's one event loop: it moves when an answer is read, not what it says",
   "fleet/rate-limiter.ts loaded":
     "rate-limiter-flexible's module, required on first use: node's module cache holds it anyway",
 };

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { Pool } from "undici";
 import { afterEach, describe, expect, it } from "vitest";
 import { Deadline } from "../../src/upstream/call-timing.ts";
-import { callsWaitingToBeWritten, exchange } from "../../src/upstream/exchange.ts";
+import { exchange, UnwrittenCalls } from "../../src/upstream/exchange.ts";
 
 const closing: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -38,6 +38,17 @@ async function upstreamAnsweringTogether(together: { count: number }) {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
+/** Each pool's calls not yet written, as a client keeps them for its own pool. */
+const unwrittenOf = new WeakMap<Pool, UnwrittenCalls>();
+function unwritten(pool: Pool): UnwrittenCalls {
+  let calls = unwrittenOf.get(pool);
+  if (calls === undefined) {
+    calls = new UnwrittenCalls();
+    unwrittenOf.set(pool, calls);
+  }
+  return calls;
+}
+
 /** One exchange on `pool`, its deadline disposed after; `read` sees the answer's text. */
 function call(
   pool: Pool,
@@ -47,6 +58,7 @@ function call(
   const deadline = new Deadline(10_000, undefined);
   return exchange(
     pool,
+    unwritten(pool),
     { method: "GET", path, headers: {} },
     deadline,
     (answer) => {
@@ -111,6 +123,7 @@ describe("an exchange's answer", () => {
     await expect(written).rejects.toThrow();
     await expect(queued).rejects.toThrow();
 
-    expect(callsWaitingToBeWritten()).toBe(0);
+    expect(unwritten(silentPool).count).toBe(0);
+    expect(unwritten(nobodyPool).count).toBe(0);
   });
 });

@@ -2,7 +2,13 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { schema } from "../../src/schema/index.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
 import { createKeyHasher } from "../../src/upstream/key-memory.ts";
-import { OPERATIONS, type OperationName } from "../../src/upstream/operations.ts";
+import {
+  OPERATIONS,
+  type OperationName,
+  REST_OPERATIONS,
+  type RestOperation,
+  readsChangedBy,
+} from "../../src/upstream/operations.ts";
 import { createRestApi, type RestApi } from "../../src/upstream/rest-api.ts";
 import { type RecordingUpstream, sendJson, startRecordingUpstream } from "./recording-upstream.ts";
 
@@ -80,6 +86,28 @@ describe("the operations table", () => {
       expect(row.retry).toBe(row.method === "GET");
     },
   );
+
+  it("names only GET rows among the reads a write may change, and every write says which", () => {
+    for (const [name, row] of Object.entries(OPERATIONS) as [string, RestOperation][]) {
+      if (row.method === "GET") {
+        expect(row.changes, `${name} is a read`).toBeUndefined();
+        continue;
+      }
+      expect(row.changes, `${name} says which reads it may change`).toBeDefined();
+      const reads = row.changes?.({ ids: ["x_1"], body: { agentId: "agt_1" } }) ?? [];
+      for (const { read } of reads) {
+        const target = (OPERATIONS as Record<string, RestOperation>)[read];
+        expect(target?.method, `${name} changes ${read}`).toBe("GET");
+      }
+    }
+    // A write the table does not know may have changed any read of its key.
+    const unknown = readsChangedBy({ method: "POST", path: "/v1/somewhere-new" });
+    expect(unknown.length).toBe(REST_OPERATIONS.filter((row) => row.method === "GET").length);
+    expect(readsChangedBy({ method: "PATCH", path: "/v1/agents/agt_1", body: {} })).toEqual([
+      { route: "GET /v1/agents/{id}", ids: ["agt_1"] },
+      { route: "GET /v1/agents" },
+    ]);
+  });
 
   it("names every REST client method once, and no row without one", () => {
     expect(Object.keys(OPERATIONS).sort()).toEqual(Object.keys(CALLS).sort());

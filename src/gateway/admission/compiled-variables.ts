@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import {
   type GraphQLSchema,
   getNamedType,
@@ -7,15 +6,9 @@ import {
   type OperationDefinitionNode,
   typeFromAST,
 } from "graphql";
-import type { CoercedVariableValues } from "graphql-jit/dist/variables";
+import { type CoercedVariableValues, compileVariableParsing } from "../graphql-jit-adapter.ts";
 
-// graphql-jit's ES module of this file imports "./generate" without an extension, which Node's
-// ESM loader refuses; its CommonJS build loads (the same graphql, which is CommonJS either way).
-const jitVariables = createRequire(import.meta.url)(
-  "graphql-jit/dist/variables.js",
-) as typeof import("graphql-jit/dist/variables");
-
-export const { failToParseVariables } = jitVariables;
+export { failToParseVariables } from "../graphql-jit-adapter.ts";
 
 export type VariableParser = (inputs: Record<string, unknown>) => CoercedVariableValues;
 
@@ -44,7 +37,7 @@ export function compiledVariablesOf(
       const named = type && getNamedType(type);
       return named !== undefined && (isScalarType(named) || isEnumType(named));
     });
-    parser = simple ? jitVariables.compileVariableParsing(schema, definitions) : null;
+    parser = simple ? compileVariableParsing(schema, definitions) : null;
     parsers.set(operation, parser);
   }
   return parser;

@@ -1,11 +1,15 @@
 import type { ExecutionArgs, ExecutionResult } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import type { FactFlow } from "../execution/operation-facts.ts";
 
 /** A check of an operation before it runs: its refusal, or undefined to let it run. */
 export type Judge = (args: ExecutionArgs) => ExecutionResult | undefined;
 
-/** A plugin of the refuse-before-running shape: its judge is readable (the prepared lane runs it). */
-export type JudgingPlugin = Plugin & { readonly judge: Judge };
+/**
+ * A plugin of the refuse-before-running shape: its judge is readable (the prepared lane runs it),
+ * and so are the facts it produces and reads (the pipeline checks their order at start-up).
+ */
+export type JudgingPlugin = Plugin & { readonly judge: Judge; readonly facts?: FactFlow };
 
 /**
  * The plugin shape every pre-execution check shares: the same judge for queries, mutations and
@@ -13,9 +17,10 @@ export type JudgingPlugin = Plugin & { readonly judge: Judge };
  * kept on the plugin: the prepared lane (execution/prepared-lane.ts) runs every judge, in yoga's
  * order, from the same plugins.
  */
-export function refuseBeforeRunning(judge: Judge): JudgingPlugin {
+export function refuseBeforeRunning(judge: Judge, facts?: FactFlow): JudgingPlugin {
   return {
     judge,
+    ...(facts ? { facts } : {}),
     onExecute({ args, setResultAndStopExecution }) {
       const refusal = judge(args);
       if (refusal) setResultAndStopExecution(refusal);

@@ -1,19 +1,19 @@
 import type { ExecutionArgs } from "graphql";
-import type { Plugin } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
 import type { GatewayContext } from "../execution/context.ts";
-import { factsOf } from "../execution/operation-facts.ts";
+import { factFlow } from "../execution/operation-facts.ts";
 import { requestLevel } from "../http-status.ts";
-import { refuseBeforeRunning } from "./refuse-before-running.ts";
+import { type JudgingPlugin, refuseBeforeRunning } from "./refuse-before-running.ts";
 
 /**
  * An operation that reaches the upstream needs a key: without one it is UNAUTHENTICATED, HTTP
  * 401, with no upstream call. Operations that make no call (introspection) need none.
  */
-export function useApiKeyGate(): Plugin {
+export function useApiKeyGate(): JudgingPlugin {
+  // Whether the operation reaches the upstream at all is the cost estimate's to say.
+  const facts = factFlow({ reads: ["estimatedUpstreamCalls"] });
   function judge(args: ExecutionArgs) {
-    const facts = factsOf(args.contextValue as object);
-    const estimated = facts.estimatedUpstreamCalls ?? 0;
+    const estimated = facts.read(args.contextValue as object, "estimatedUpstreamCalls");
     if (
       estimated === 0 ||
       (args.contextValue as unknown as GatewayContext).authorization !== undefined
@@ -29,5 +29,5 @@ export function useApiKeyGate(): Plugin {
       extensions: { cost: { estimated, upstreamCalls: 0 } },
     };
   }
-  return refuseBeforeRunning(judge);
+  return refuseBeforeRunning(judge, facts);
 }

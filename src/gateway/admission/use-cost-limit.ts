@@ -4,15 +4,14 @@ import {
   GraphQLError,
   type OperationDefinitionNode,
 } from "graphql";
-import type { Plugin } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
 import type { DocumentFactsCache } from "../document-facts.ts";
 import { estimateUpstreamCalls } from "../estimate-upstream-calls.ts";
 import type { GatewayContext } from "../execution/context.ts";
-import { factsOf } from "../execution/operation-facts.ts";
+import { factFlow } from "../execution/operation-facts.ts";
 import { requestLevel } from "../http-status.ts";
 import { catalogueErrorOf } from "../mask-error.ts";
-import { refuseBeforeRunning } from "./refuse-before-running.ts";
+import { type JudgingPlugin, refuseBeforeRunning } from "./refuse-before-running.ts";
 
 export interface CostLimitOptions {
   /** Most upstream calls one operation may be estimated to make (MAX_UPSTREAM_CALLS). */
@@ -26,8 +25,9 @@ export interface CostLimitOptions {
  * `maxUpstreamCalls`, before any upstream call (the runtime budget in the context backs it).
  * A subscription's context outlives its events: its polls, not the runtime budget, bound it.
  */
-export function useCostLimit(options: CostLimitOptions): Plugin {
+export function useCostLimit(options: CostLimitOptions): JudgingPlugin {
   const { maxUpstreamCalls, documents } = options;
+  const facts = factFlow({ reads: ["variables"], produces: ["estimatedUpstreamCalls"] });
   /**
    * An operation whose count reads no variable (none of its page sizes or list arguments is one)
    * costs the same every time: its estimate (or the error it raises) is kept per document object,
@@ -77,20 +77,24 @@ export function useCostLimit(options: CostLimitOptions): Plugin {
   }
 
   function judge(args: ExecutionArgs) {
+    const context = args.contextValue as object;
     const operation = documents.of(args.document).operation(args.operationName);
-    if (!operation) return undefined;
+    if (!operation) {
+      // Execution reports the missing operation, and calls nothing upstream.
+      facts.produce(context, "estimatedUpstreamCalls", 0);
+      return undefined;
+    }
     if (operation.operation === "subscription") {
       (args.contextValue as unknown as GatewayContext).usage.limit = undefined;
     }
-    const facts = factsOf(args.contextValue as object);
     let estimated: number;
     try {
-      estimated = estimateOf(args, operation, facts.variables ?? {});
+      estimated = estimateOf(args, operation, facts.read(context, "variables"));
     } catch (error) {
       if (error instanceof GraphQLError) return { errors: [requestLevel(error)] };
       throw error;
     }
-    facts.estimatedUpstreamCalls = estimated;
+    facts.produce(context, "estimatedUpstreamCalls", estimated);
     if (estimated <= maxUpstreamCalls) return undefined;
     // Refused operations report their cost too: nothing was called upstream.
     const cost = { estimated, upstreamCalls: 0 };
@@ -103,5 +107,5 @@ export function useCostLimit(options: CostLimitOptions): Plugin {
     return { errors: [requestLevel(refusal)], extensions: { cost } };
   }
 
-  return refuseBeforeRunning(judge);
+  return refuseBeforeRunning(judge, facts);
 }

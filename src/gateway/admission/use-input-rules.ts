@@ -17,13 +17,13 @@ import {
   visit,
   visitWithTypeInfo,
 } from "graphql";
-import { createGraphQLError, type Plugin } from "graphql-yoga";
+import { createGraphQLError } from "graphql-yoga";
 import { badUserInput } from "../../errors.ts";
 import { type IdRule, idProblem, nullProblem } from "../../schema/ids.ts";
 import type { DocumentFacts, DocumentFactsCache } from "../document-facts.ts";
-import { factsOf } from "../execution/operation-facts.ts";
+import { factFlow } from "../execution/operation-facts.ts";
 import { requestLevel } from "../http-status.ts";
-import { refuseBeforeRunning } from "./refuse-before-running.ts";
+import { type JudgingPlugin, refuseBeforeRunning } from "./refuse-before-running.ts";
 
 /**
  * Arguments the schema declares rules for, judged for the whole operation before it runs: an ID
@@ -31,7 +31,8 @@ import { refuseBeforeRunning } from "./refuse-before-running.ts";
  * explicit `null` in an input type that refuses it (`refusesNull`). Inline values and variables
  * alike: BAD_USER_INPUT, HTTP 400, naming the argument's path, and nothing goes upstream.
  */
-export function useInputRules(documents: DocumentFactsCache): Plugin {
+export function useInputRules(documents: DocumentFactsCache): JudgingPlugin {
+  const facts = factFlow({ reads: ["variables"] });
   // yoga's parse cache hands back the same document for the same text: its argument sites are
   // found once per operation name, and an operation without any is judged at no cost.
   const sitesByDocument = new WeakMap<DocumentNode, Map<string, Site[]>>();
@@ -55,7 +56,7 @@ export function useInputRules(documents: DocumentFactsCache): Plugin {
     const sites = sitesOf(args);
     if (sites.length === 0) return undefined;
     // Coerced by use-variable-errors.ts, which runs before: a variable reads as its type holds it.
-    const variables = factsOf(args.contextValue as object).variables ?? {};
+    const variables = facts.read(args.contextValue as object, "variables");
     for (const { argument, node } of sites) {
       const value = valueFromAST(node.value, argument.type, variables);
       if (value === undefined) continue; // absent, or refused by coercion already
@@ -65,7 +66,7 @@ export function useInputRules(documents: DocumentFactsCache): Plugin {
     return undefined;
   }
 
-  return refuseBeforeRunning(judge);
+  return refuseBeforeRunning(judge, facts);
 }
 
 function refusal(problem: Problem, node: ArgumentNode): GraphQLError {

@@ -10,7 +10,7 @@ import { requestLevel } from "../http-status.ts";
 export interface OperationLimitsOptions {
   /** Deepest selection allowed (introspection's `__schema` not counted); default 12. */
   maxDepth?: number;
-  /** Most aliases in one operation (`__typename` not counted); default 30. */
+  /** Most aliases in one operation, `__typename`'s counted; default 30. */
   maxAliases?: number;
   /** Most tokens in one document, checked while parsing; default 5000. */
   maxTokens?: number;
@@ -32,6 +32,9 @@ export function useOperationLimits(options: OperationLimitsOptions = {}): Plugin
   });
   const aliasesRule = maxAliasesRule({
     n: maxAliases,
+    // graphql-armor lets `__typename` aliases pass uncounted by default: a thousand of them
+    // still cost parsing, validation and an answer's bytes.
+    allowList: [],
     exposeLimits: true,
     propagateOnRejection: false,
     onReject: [report("ALIAS_LIMIT_EXCEEDED", maxAliases)],

@@ -2,14 +2,13 @@ import { initContextCache } from "@pothos/core";
 import type { Plugin } from "graphql-yoga";
 import type { CursorKey } from "../../connections/cursor.ts";
 import { gatewayError } from "../../errors.ts";
-import type { SchemaContext } from "../../schema/context.ts";
+import type { ConversationStatusFeed, SchemaContext } from "../../schema/context.ts";
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from "../../upstream/client.ts";
 import type { KeyHasher } from "../../upstream/key-memory.ts";
 import type { RateLimit } from "../../upstream/rate-limit.ts";
 import { createRestApi, type RestTransport } from "../../upstream/rest-api.ts";
 import type { SharedHow } from "../../upstream/sharing.ts";
 import type { Session } from "../session/verify-session.ts";
-import type { ConversationStatusHub } from "../subscriptions/conversation-status-hub.ts";
 import type { OperationFacts } from "./operation-facts.ts";
 
 /** What one GraphQL operation did upstream: reported in `extensions` and response headers. */
@@ -59,7 +58,7 @@ export class UpstreamUsage {
   recordShared = (how: SharedHow): void => {
     this.calls -= 1;
     if (how === "joined") this.joinedCalls += 1;
-    else this.cacheHits += 1;
+    else if (how === "cached") this.cacheHits += 1;
   };
 
   recordCall = (): void => {
@@ -94,7 +93,12 @@ export interface GatewayContext extends SchemaContext {
   /** In session mode, who the token says is calling. */
   readonly session?: Session;
   /** What the plugins learned about the operation before it ran (operation-facts.ts). */
-  facts?: OperationFacts;
+  facts?: Partial<OperationFacts>;
+  /**
+   * Set when the prepared lane's compiled run met an error and handed the operation to yoga:
+   * yoga's run goes straight to graphql-js, which answers errors, not to the compiled query again.
+   */
+  compiledRunFailed?: boolean;
   /** Where this operation's upstream calls go: a live query records or answers them (live/). */
   readonly reads: ReadRoute;
 }
@@ -114,7 +118,7 @@ export interface ContextDependencies {
   upstream: UpstreamClient;
   /** The gateway's naming of keys (createKeyHasher): the upstream's per-key state is keyed by it. */
   keyHash: KeyHasher;
-  conversationStatusHub: ConversationStatusHub;
+  conversationStatusHub: ConversationStatusFeed;
   cursorKey: CursorKey;
   /** The runtime budget of real upstream calls per operation (MAX_UPSTREAM_CALLS). */
   maxUpstreamCalls: number;
@@ -125,7 +129,7 @@ export interface ContextDependencies {
   /** Told of every call answered without an upstream call of its own (metrics). */
   onCallShared?: (call: { route: string; how: SharedHow }) => void;
   /** Told of every write answered 2xx, by the key that made it (live queries re-read at once). */
-  onWrite?: (authorization: string) => void;
+  onWrite?: (req: UpstreamRequest) => void;
 }
 
 /**
@@ -171,31 +175,36 @@ export function authorizationParam(connectionParams: unknown): unknown {
 export function eventContextFor(deps: ContextDependencies, deadlineMs: number) {
   return (subscriber: GatewayContext): GatewayContext => ({
     ...subscriber,
-    ...createContext(
-      deps,
-      subscriber.authorization,
-      AbortSignal.timeout(deadlineMs),
-      subscriber.requestId,
-    ),
+    ...createContext(deps, {
+      authorization: subscriber.authorization,
+      signal: AbortSignal.timeout(deadlineMs),
+      requestId: subscriber.requestId,
+    }),
   });
+}
+
+/** What one operation's context is made of, beside the gateway's dependencies. */
+export interface OperationOrigin {
+  /** The caller's key (or the key a session was exchanged for); absent without one. */
+  authorization: string | undefined;
+  requestId: string;
+  /** Aborts the operation when its caller goes away (or at an event's deadline). */
+  signal?: AbortSignal | undefined;
+  /** The HTTP request, when there is one (its `Cache-Control`). */
+  request?: Request | undefined;
+  /** Where the operations of one HTTP request share their usage (useBatchUsage). */
+  batch?: BatchUsageContext["batchUsage"];
+  /** How this operation names its key: the gateway's hasher, or one kept per connection. */
+  keyHash?: KeyHasher | undefined;
 }
 
 /**
  * A fresh context per operation: its DataLoaders (kept by Pothos in the context cache) and its
  * usage figures never outlive it, so nothing is shared across requests or API keys.
  */
-export function createContext(
-  deps: ContextDependencies,
-  authorization: string | undefined,
-  signal: AbortSignal | undefined,
-  requestId: string,
-  /** The HTTP request, when there is one (its `Cache-Control`). */
-  request?: Request,
-  /** Where the operations of one HTTP request share their usage (useBatchUsage). */
-  batch?: BatchUsageContext["batchUsage"],
-  /** How this operation names its key: the gateway's hasher, or one kept per connection. */
-  keyHash: KeyHasher = deps.keyHash,
-): GatewayContext {
+export function createContext(deps: ContextDependencies, origin: OperationOrigin): GatewayContext {
+  const { authorization, requestId, signal, request, batch } = origin;
+  const keyHash = origin.keyHash ?? deps.keyHash;
   let usage = batch?.usage;
   if (usage === undefined) {
     usage = new UpstreamUsage(deps.maxUpstreamCalls, deps.maxUpstreamBytes);
@@ -212,7 +221,7 @@ export function createContext(
   const send: SendUpstream = (req) => client.request(req);
   const routed = async <T>(req: UpstreamRequest) => {
     const response = reads.hook ? await reads.hook(req, send) : await send(req);
-    if (req.method !== "GET" && response.status < 300) deps.onWrite?.(req.authorization);
+    if (req.method !== "GET" && response.status < 300) deps.onWrite?.(req);
     return response as UpstreamResponse<T>;
   };
   const upstream: RestTransport = {

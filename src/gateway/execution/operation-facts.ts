@@ -1,21 +1,67 @@
 /**
- * What the plugins learn about one operation before it runs, passed from one to the next in one
- * typed field of the operation's context (`facts`), never in a module-level map.
+ * What the stages learn about one operation before it runs, passed from one to the next in one
+ * typed field of the operation's context (`facts`), never in a module-level map. Each fact has
+ * one producing stage; a stage reads a fact only by a name it declared (`factFlow`), and the
+ * pipeline refuses, at start-up, a stage that reads what no earlier stage produces (pipeline.ts).
  */
 export interface OperationFacts {
   /** The variables coerced to their types (use-variable-errors.ts). */
-  variables?: Record<string, unknown>;
+  variables: Record<string, unknown>;
   /** The static estimate of upstream calls (use-cost-limit.ts). */
-  estimatedUpstreamCalls?: number;
+  estimatedUpstreamCalls: number;
+}
+
+export type FactName = keyof OperationFacts;
+
+/** What one stage does with the facts, as the pipeline checks it. */
+export interface FactFlow {
+  readonly produces: readonly FactName[];
+  readonly reads: readonly FactName[];
+}
+
+/** A fact read before its stage produced it: a defect of the gateway, never a client's. */
+export class MissingFactError extends Error {}
+
+/**
+ * A stage's declared facts, and the only way it touches them: `produce` takes only a name it
+ * declared it produces and `read` only a name it declared it reads (the compiler holds the stage
+ * to its declaration, the pipeline holds the order). A read finds the fact or throws: no default
+ * stands in for a missing one.
+ */
+export function factFlow<
+  const Produces extends readonly FactName[] = [],
+  const Reads extends readonly FactName[] = [],
+>(flow: { produces?: Produces; reads?: Reads }) {
+  const produces = (flow.produces ?? []) as Produces;
+  const reads = (flow.reads ?? []) as Reads;
+  return {
+    produces,
+    reads,
+    produce<Name extends Produces[number]>(
+      context: object,
+      name: Name,
+      value: OperationFacts[Name],
+    ): void {
+      const holder = context as { facts?: Partial<OperationFacts> };
+      holder.facts ??= {};
+      holder.facts[name] = value;
+    },
+    read<Name extends Reads[number]>(context: object, name: Name): OperationFacts[Name] {
+      const value = (context as { facts?: Partial<OperationFacts> }).facts?.[name];
+      if (value === undefined) {
+        throw new MissingFactError(`the operation's ${name} was read before it was produced`);
+      }
+      return value as OperationFacts[Name];
+    },
+  };
 }
 
 /**
- * The facts of the operation whose context this is: a typed field of the context itself
- * (GatewayContext.facts), made here on the first plugin's ask, so they live and die with the
- * operation. The facts of its document, the same for every operation of it, are document-facts.ts's.
+ * The facts as they stand, each possibly absent: for a reader outside the declared pipeline,
+ * which must say itself what an absent fact means. Stages read through `factFlow`.
  */
-export function factsOf(context: object): OperationFacts {
-  const holder = context as { facts?: OperationFacts };
+export function factsOf(context: object): Partial<OperationFacts> {
+  const holder = context as { facts?: Partial<OperationFacts> };
   holder.facts ??= {};
   return holder.facts;
 }

@@ -11,6 +11,7 @@ import { LRUCache } from "lru-cache";
 import { tracingIsOn } from "../../upstream/upstream-span.ts";
 import type { DocumentFacts, DocumentFactsCache } from "../document-facts.ts";
 import { stringifyWithHttpStatus } from "../http-status.ts";
+import { answeredMediaType, yogaCoreOf } from "../yoga-adapter.ts";
 import type { GatewayContext } from "./context.ts";
 import type { CompiledQueries } from "./use-compiled-execution.ts";
 import { startOperationDeadline } from "./use-operation-deadline.ts";
@@ -18,49 +19,6 @@ import { reportedIn, upstreamReport } from "./use-upstream-report.ts";
 
 /** A judge of the pipeline (admission's refuse-before-running shape): its refusal, or undefined. */
 type Judge = (args: ExecutionArgs) => ExecutionResult | undefined;
-
-/**
- * Every plugin of the pipeline, and what the prepared lane does in its place for the requests it
- * serves (a JSON POST of a query yoga has validated and compiled, from a non-browser client, with
- * no directive on the operation). A plugin added to the pipeline must say here what the lane
- * does about it: test/structure/prepared-lane.test.ts fails until it does.
- */
-export const LANE_ACCOUNTS_FOR: Readonly<Record<string, string>> = {
-  "fast-path": "the lane is a step of the fast path: only requests the fast path serves",
-  "batch-refusal": "one operation per request: the fast path takes no batch",
-  "landing-page": "answers GET only",
-  metrics: "the operation's time and outcome are recorded with the plugin's startOperationMeter",
-  "csrf-prevention": "a JSON POST is no simple request: the fast path takes only JSON",
-  "graphiql-assets": "answers GET only",
-  "no-body-echo": "acts on an error only: the lane answers no error",
-  "request-size-limit": "the fast path reads only a body declared within the limit",
-  "request-id": "the ID is taken with the plugin's requestIdOf and named in the log scope",
-  "batch-usage": "one operation per request: its context holds its own usage",
-  "sse-single-connection": "answers its own endpoint only",
-  "compiled-execution": "the lane runs the query compiled there, and nothing else",
-  "operation-spans": "the lane stands aside while tracing is on",
-  "persisted-documents": "the fast path takes no extensions: no persisted query reaches the lane",
-  "incremental-delivery": "a document with @defer or @stream is never prepared",
-  readiness: "answers its own endpoint only",
-  "execution-cancellation": "the operation follows the client's signal through its context",
-  "operation-limits": "a validation rule: the lane serves only texts yoga validated",
-  "well-formed-input": "its judge runs; its document check ran when yoga validated the text",
-  "operation-deadline": "the deadline is started with startOperationDeadline",
-  "key-bound": "its judge runs",
-  "read-only-sessions": "session mode keeps the lane off",
-  "answer-redaction": "session mode keeps the lane off",
-  "no-introspection": "a validation rule; an introspective document is never prepared",
-  "variable-errors": "its judge runs",
-  "input-rules": "its judge runs",
-  "cost-limit": "its judge runs",
-  "api-key-gate": "its judge runs",
-  "upstream-report": "the result is reported with upstreamReport, as withReport reports it",
-  "subscription-bounds": "queries only",
-  "live-queries": "an operation with a directive (@live) is never prepared",
-  "http-status-in-errors":
-    "an answer without errors is serialised as stringifyWithHttpStatus would; others with it",
-  "prepared-lane": "the lane itself: it learns the texts yoga validated",
-};
 
 /** The request the fast path read: what the lane needs of it. */
 export interface LaneRequest {
@@ -110,7 +68,7 @@ export interface LaneParams {
   operationName?: string | null;
 }
 
-/** What the lane hands yoga when it does not answer (create-gateway.ts's context factory reads it). */
+/** What the lane hands yoga when it does not answer (yoga-app.ts's context factory reads it). */
 export interface Handover {
   requestId?: string;
   preparedContext?: GatewayContext;
@@ -121,7 +79,8 @@ export interface Handover {
  * validated, and whose operation it has compiled, runs again without yoga's request and response
  * machinery: every judge of the pipeline, the deadline, the compiled query, the report and the
  * metrics, then the answer written straight to the socket. It answers only a result without an
- * error, as yoga would answer it (test/gateway/prepared-lane.test.ts compares them);
+ * error, as yoga would answer it: test/gateway/fast-path-differential.property.test.ts holds it
+ * to yoga alone over generated requests, test/gateway/prepared-lane.test.ts over selections;
  * anything else (a refusal, an error, a throw) goes to yoga with the same context, whose reads
  * hand back what the lane read, so yoga answers it and nothing goes upstream twice.
  */
@@ -139,9 +98,7 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
   const plugin: Plugin = {
     onYogaInit({ yoga }) {
       // Every judge of yoga's plugins, in yoga's order (plugins added by plugins included).
-      const plugins = (yoga as unknown as { plugins: Array<{ judge?: unknown } | undefined> })
-        .plugins;
-      judges = plugins.flatMap((p) => (typeof p?.judge === "function" ? [p.judge as Judge] : []));
+      judges = yogaCoreOf(yoga).pluginFunctions("judge") as Judge[];
     },
     onExecute({ args }) {
       if (!options.enabled) return;
@@ -207,7 +164,10 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
     } finally {
       stopDeadline();
     }
-    if (result.errors?.length) return false;
+    if (result.errors?.length) {
+      context.compiledRunFailed = true;
+      return false;
+    }
     meter.done();
     options.onAnswered();
     const report = upstreamReport(result, context, operation);
@@ -231,40 +191,4 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
   }
 
   return { plugin, serve };
-}
-
-/** The media types yoga answers a whole result in, in the order it tries them. */
-const REGULAR_MEDIA_TYPES = ["application/graphql-response+json", "application/json"] as const;
-
-/**
- * The media type yoga's result processor answers a whole result in for this Accept header
- * (graphql-yoga's result-processor/accept.js and use-result-processor.js, which it does not
- * export): UTF-8 types only, the last match winning over the reversed list; undefined where it
- * would answer 406. The property test holds the two to the same answer.
- */
-export function answeredMediaType(accept: string | null): string | undefined {
-  // What most clients send, answered without the walk (the same answers as the walk's).
-  if (accept === null || accept === "" || accept === "*/*") return "application/json";
-  if (accept === "application/json" || accept === "application/graphql-response+json") {
-    return accept;
-  }
-  const asked = (accept || "*/*").replace(/\s/g, "").toLowerCase().split(",");
-  const types: string[] = [];
-  for (const item of asked) {
-    const [type, ...parameters] = item.split(";");
-    if (type === undefined) continue;
-    const charset = parameters.find((p) => p.includes("charset=")) ?? "charset=utf-8";
-    if (charset === "charset=utf-8") types.push(type);
-  }
-  let chosen: string | undefined;
-  for (const type of types.reverse()) {
-    const [askedMain, askedSub] = type.split("/");
-    for (const candidate of REGULAR_MEDIA_TYPES) {
-      const [main, sub] = candidate.split("/");
-      if ((askedMain === "*" || askedMain === main) && (askedSub === "*" || askedSub === sub)) {
-        chosen = candidate;
-      }
-    }
-  }
-  return chosen;
 }

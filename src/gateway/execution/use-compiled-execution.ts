@@ -146,6 +146,11 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
         // A later plugin may run another form of the document (incremental delivery's whole form).
         const runFacts =
           run.document === args.document ? facts : options.documents.of(run.document);
+        // The prepared lane ran it compiled already and met an error: graphql-js answers errors.
+        if ((run.contextValue as { compiledRunFailed?: boolean }).compiledRunFailed) {
+          options.onRun?.("recomputed");
+          return executeFn(run);
+        }
         const runOperation = runFacts.operation(run.operationName);
         const compiled = runOperation ? compiledFor(run, runOperation, runFacts) : undefined;
         if (compiled === undefined) {

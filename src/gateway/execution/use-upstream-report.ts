@@ -11,15 +11,21 @@ import { DEFAULT_RETRY_AFTER_S, rateLimitHeaders } from "../../upstream/rate-lim
 import type { DocumentFactsCache } from "../document-facts.ts";
 import { retryAfterSeconds, upstreamFailureOf } from "../mask-error.ts";
 import type { GatewayContext } from "./context.ts";
-import { factsOf } from "./operation-facts.ts";
+import { type FactFlow, factFlow } from "./operation-facts.ts";
+
+/** The report states the estimate beside the calls made: both paths that execute read it so. */
+const REPORT_FACTS = factFlow({ reads: ["estimatedUpstreamCalls"] });
 
 /**
  * Reports an operation's upstream traffic: `extensions.cost { estimated upstreamCalls }`,
  * `extensions.rateLimit { limit remaining resetAt }` with the same three `X-RateLimit-*`
  * response headers, and HTTP 429 with `Retry-After` when every root field was rate-limited.
  */
-export function useUpstreamReport(documents: DocumentFactsCache): Plugin<GatewayContext> {
+export function useUpstreamReport(
+  documents: DocumentFactsCache,
+): Plugin<GatewayContext> & { facts: FactFlow } {
   return {
+    facts: REPORT_FACTS,
     onExecute({ args }) {
       return {
         onExecuteDone({ result, setResult }) {
@@ -68,7 +74,7 @@ export function upstreamReport(
 ): { extensions: Record<string, unknown>; http: ReportedHttp | undefined } {
   const { usage } = context;
   const cost: Record<string, number> = {
-    estimated: factsOf(context).estimatedUpstreamCalls ?? 0,
+    estimated: REPORT_FACTS.read(context, "estimatedUpstreamCalls"),
     upstreamCalls: usage.calls,
   };
   // Calls this operation did not make itself (docs/upstream-sharing.md), when there were any.

@@ -3,22 +3,9 @@ import { Readable } from "node:stream";
 import { handleErrorFromRequestHandler, sendNodeResponse } from "@whatwg-node/server";
 import type { Plugin } from "graphql-yoga";
 import { inThisRequestScope } from "../observability/logger.ts";
+import { type AdapterHook, type YogaCore, type YogaHandler, yogaCoreOf } from "../yoga-adapter.ts";
 import { createEligibility, type Eligibility, isJsonOnly } from "./fast-path-eligibility.ts";
 import { declaredWithin } from "./use-request-size-limit.ts";
-
-/** The Fetch API request hooks of the server adapter (whatwg-node), as yoga's plugins declare them. */
-type AdapterHook = (payload: Record<string, unknown>) => unknown;
-type Handler = (request: Request, serverContext: Record<string, unknown>) => unknown;
-/** What the fast path uses of yoga's server (the YogaServer its plugins are given). */
-interface Core {
-  readonly graphqlEndpoint: string;
-  readonly fetchAPI: { Headers: typeof Headers; Response: typeof Response; URL: typeof URL };
-  readonly handle: Handler;
-  readonly plugins: Array<Record<string, unknown> | false | undefined>;
-  readonly instrumentation?: unknown;
-  /** yoga's logger: the gateway's, with its levels and redaction. */
-  readonly logger: { error(...args: unknown[]): void };
-}
 
 /** yoga's node:http listener (the server adapter), with the adapter's `waitUntil`. */
 type Fallback = ((req: IncomingMessage, res: ServerResponse) => unknown) & {
@@ -135,22 +122,18 @@ function onDisconnect(res: ServerResponse, gone: (reason: unknown) => void): voi
  */
 export function createFastPath(options: FastPathOptions): FastPath {
   const eligibility = createEligibility(options.maxTokens);
-  let core: Core | undefined;
+  let core: YogaCore | undefined;
   let onRequest: AdapterHook[] = [];
   let onResponse: AdapterHook[] = [];
 
   const plugin: Plugin = {
     onYogaInit({ yoga }) {
-      const server = yoga as unknown as Core;
+      const server = yogaCoreOf(yoga);
       // Instrumented servers wrap every stage: they keep the adapter's own path.
-      if (!options.enabled || server.instrumentation !== undefined) return;
+      if (!options.enabled || server.instrumented) return;
       core = server;
-      const hooks = (name: string) =>
-        server.plugins.flatMap((p) =>
-          p && typeof p[name] === "function" ? [p[name] as AdapterHook] : [],
-        );
-      onRequest = hooks("onRequest");
-      onResponse = hooks("onResponse");
+      onRequest = server.hooks("onRequest");
+      onResponse = server.hooks("onResponse");
     },
   };
 
@@ -180,7 +163,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
     res: ServerResponse,
     waitUntil: Fallback["waitUntil"],
   ) {
-    const c = core as Core;
+    const c = core as YogaCore;
     // The context the adapter gives yoga for a node:http request.
     const serverContext: Record<string, unknown> = { req, res, waitUntil };
     if (options.lane) {
@@ -202,7 +185,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
       fetchAPI: c.fetchAPI,
       url: new c.fetchAPI.URL(request.url, "http://localhost"),
       requestHandler: c.handle,
-      setRequestHandler(next: Handler) {
+      setRequestHandler(next: YogaHandler) {
         payload.requestHandler = next;
       },
       endResponse(early: Response) {
@@ -260,7 +243,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
             fallback(req, res);
             return;
           }
-          const c = core as Core;
+          const c = core as YogaCore;
           const headers = new c.fetchAPI.Headers(req.headers as Record<string, string>);
           const url = `http://${req.headers.host}${req.url}`;
           const request = new BufferedJsonRequest(url, headers, parsed, res);

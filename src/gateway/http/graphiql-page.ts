@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { GraphiQLOptions, Plugin } from "graphql-yoga";
+import { chosenEncoding, createEncodedAssets } from "./asset-encoding.ts";
 
 /**
  * GraphiQL as a small page plus separate files: the package's own renderer inlines 9 MB of
- * script, styles and workers into every page load; here each asset is fetched once and cached
- * by the browser (its path carries a content hash, so it can be cached for a year).
+ * script, styles and workers into every page load; here each asset is fetched once, compressed,
+ * and cached by the browser (its path carries a content hash, so it can be cached for a year).
  */
 interface Asset {
   readonly body: Uint8Array<ArrayBuffer>;
@@ -98,10 +99,14 @@ export function renderGraphiQLPage(options: GraphiQLOptions): string {
 `;
 }
 
-/** Serves the assets under ASSET_PREFIX, immutable for a year; anything else passes. */
+/**
+ * Serves the assets under ASSET_PREFIX, immutable for a year, compressed as the client's
+ * `Accept-Encoding` asks (brotli, else gzip: 9 MB of text becomes about 2); anything else passes.
+ */
 export function useGraphiQLAssets(): Plugin {
+  const encodedAsset = createEncodedAssets();
   return {
-    onRequest({ url, request, endResponse, fetchAPI }) {
+    async onRequest({ url, request, endResponse, fetchAPI }) {
       if (!url.pathname.startsWith("/graphiql/assets/")) return;
       const { prefix: ASSET_PREFIX, files: ASSETS } = assets();
       const name = url.pathname.slice(ASSET_PREFIX.length + 1);
@@ -111,12 +116,16 @@ export function useGraphiQLAssets(): Plugin {
         endResponse(new fetchAPI.Response("Not found", { status: 404 }));
         return;
       }
+      const encoding = chosenEncoding(request.headers.get("accept-encoding"));
+      const body = encoding ? await encodedAsset(name, asset.body, encoding) : asset.body;
       endResponse(
-        new fetchAPI.Response(request.method === "HEAD" ? null : asset.body, {
+        new fetchAPI.Response(request.method === "HEAD" ? null : body, {
           status: 200,
           headers: {
             "content-type": asset.type,
-            "content-length": String(asset.body.byteLength),
+            "content-length": String(body.byteLength),
+            ...(encoding ? { "content-encoding": encoding } : {}),
+            vary: "accept-encoding",
             "cache-control": "public, max-age=31536000, immutable",
           },
         }),

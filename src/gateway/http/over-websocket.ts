@@ -3,10 +3,14 @@ import type { Context, SubscribePayload } from "graphql-ws";
 import type { Extra } from "graphql-ws/use/ws";
 import { createGraphQLError } from "graphql-yoga";
 import type { Gateway } from "../create-gateway.ts";
+import { formatWithHttpStatus } from "../http-status.ts";
+import { requestIdOf } from "./request-id.ts";
 
 /** An operation's result as yoga gave it: one result, or the stream of a subscription. */
 export interface OperationOutcome {
   result: ExecutionResult | AsyncIterable<ExecutionResult>;
+  /** The operation's own request ID: every error it answers names it, as over HTTP. */
+  requestId: string;
 }
 
 /**
@@ -34,8 +38,11 @@ export async function runOverWebSocket(
     method: "POST",
     headers: { "content-type": "application/json" },
   });
+  // One ID per operation, as each HTTP request has its own: a socket carries many operations.
+  const requestId = requestIdOf(undefined);
   const serverContext = {
     ...context,
+    requestId,
     req: upgrade,
     socket: context.extra.socket,
     connectionParams: context.connectionParams,
@@ -50,17 +57,31 @@ export async function runOverWebSocket(
       ...documentIdOf(payload),
     };
     const result = await gateway.getResultForParams({ params, request }, serverContext);
-    return { result: result as OperationOutcome["result"] };
+    return { result: result as OperationOutcome["result"], requestId };
   } catch (error) {
     // onParams refusals (PERSISTED_QUERY_ONLY, …) are GraphQL errors meant for the client.
-    if (error instanceof GraphQLError) return { errors: [error] };
+    if (error instanceof GraphQLError) return refused(error, requestId);
     gateway.logger.error(error);
-    return {
-      errors: [
-        createGraphQLError("Unexpected error.", { extensions: { code: "INTERNAL_SERVER_ERROR" } }),
-      ],
-    };
+    const unexpected = createGraphQLError("Unexpected error.", {
+      extensions: { code: "INTERNAL_SERVER_ERROR" },
+    });
+    return refused(unexpected, requestId);
   }
+}
+
+/** A refusal as graphql-ws sends it (an `error` message): with its status and request ID. */
+function refused(error: GraphQLError, requestId: string) {
+  const [shown] = formatWithHttpStatus({ errors: [error] }, requestId).errors ?? [];
+  const extensions = (shown as { extensions?: Record<string, unknown> } | undefined)?.extensions;
+  // graphql-ws takes GraphQLError objects only: the same error, its extensions as shown.
+  const copy = createGraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    ...(extensions ? { extensions } : {}),
+  });
+  return { errors: [copy] };
 }
 
 function documentIdOf(payload: SubscribePayload): { documentId?: string } {

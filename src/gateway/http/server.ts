@@ -1,4 +1,10 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingMessage,
+  maxHeaderSize,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { listenHttp } from "../../listen.ts";
@@ -6,7 +12,9 @@ import type { Gateway } from "../create-gateway.ts";
 import { GATEWAY_DEFAULTS } from "../defaults.ts";
 import { formatWithHttpStatus } from "../http-status.ts";
 import { inRequestScope } from "../observability/logger.ts";
+import { answerClientError } from "./client-errors.ts";
 import { CARRIER, type OperationOutcome, runOverWebSocket } from "./over-websocket.ts";
+import { createSessionCookies, type SessionCookieOptions } from "./session-cookie.ts";
 import { createIdleSweeper, verifyUpgrade, webSocketShare } from "./socket-bounds.ts";
 
 export interface ListeningGateway {
@@ -47,6 +55,8 @@ export interface ListenOptions {
   fastPath?: boolean;
   /** Told each time a request is served on the fast path (tests prove it is taken). */
   onFastPath?: () => void;
+  /** Session mode over a cookie (SESSION_COOKIE): its name and the origins that may use it. */
+  sessionCookie?: SessionCookieOptions;
 }
 
 /** graphql-ws close code and reason for a socket closed by a drain: the server is going away. */
@@ -73,10 +83,20 @@ export async function listen(
   );
   let draining = false;
   const fastPath = options.fastPath ?? true;
-  const handle = fastPath
+  const serve = fastPath
     ? (req: IncomingMessage, res: ServerResponse) =>
         gateway.fastPath.serve(req, res, gateway, options.onFastPath)
     : gateway;
+  const cookies =
+    options.sessionCookie &&
+    createSessionCookies(options.sessionCookie, (authorization) =>
+      gateway.connectionRefusal({ Authorization: authorization }),
+    );
+  const handle = cookies
+    ? async (req: IncomingMessage, res: ServerResponse) => {
+        if (await cookies.admit(req, res)) await serve(req, res);
+      }
+    : serve;
   const server = createServer(
     {
       headersTimeout,
@@ -92,6 +112,8 @@ export async function listen(
     },
   );
   server.maxConnections = options.maxConnections ?? GATEWAY_DEFAULTS.maxConnections;
+  // Headers too large, too slow or malformed get a GraphQL error, not node's empty reply.
+  server.on("clientError", (error, socket) => answerClientError(error, socket, maxHeaderSize));
   // ws refuses (close 1009) a message over maxPayload from its length header, before reading it.
   // Upgrades past the WebSocket share are refused: the rest of the slots stay for HTTP.
   const share = webSocketShare(server.maxConnections, options.maxWebSockets);
@@ -123,6 +145,19 @@ export async function listen(
       // Acknowledged only for a key that passes the local checks (else close 4403 Forbidden).
       // The close reason names the catalogue code, as an HTTP client's error would.
       onConnect: async (context) => {
+        if (cookies) {
+          const admitted = cookies.admitSocket(
+            context.extra.request,
+            context.connectionParams,
+            context.extra.socket,
+          );
+          if ("refusal" in admitted) {
+            context.extra.socket.close(4403, closeReason(admitted.refusal));
+            return false;
+          }
+          // The cookie's token, where the page sent none in its connection params.
+          (context as { connectionParams: unknown }).connectionParams = admitted.params;
+        }
         const refusal = await gateway.connectionRefusal(context.connectionParams);
         if (refusal === undefined) {
           idle.watch(context.extra.socket, context);
@@ -135,7 +170,8 @@ export async function listen(
       execute: (args) => (args.rootValue as OperationOutcome).result as never,
       subscribe: (args) => (args.rootValue as OperationOutcome).result as never,
       // graphql-ws serialises results itself: catalogue errors get `http.status` here.
-      onNext: (_context, _id, _payload, _args, result) => formatWithHttpStatus(result) as never,
+      onNext: (_context, _id, _payload, args, result) =>
+        formatWithHttpStatus(result, (args.rootValue as OperationOutcome).requestId) as never,
       onSubscribe: async (context, _id, payload) => {
         // Every rule of an HTTP request (too deep to parse included) holds here too: one pipeline.
         const outcome = await runOverWebSocket(gateway, context, payload);
@@ -171,7 +207,6 @@ export async function listen(
       // Idle kept-alive sockets go as soon as their last answer is out.
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
       try {
-        gateway.conversationStatusHub.shutDown();
         gateway.liveHub.shutDown();
         await new Promise((resolve) => setTimeout(resolve, Math.min(FAREWELL_MS, graceMs)));
         for (const socket of webSockets.clients) socket.close(GOING_AWAY.code, GOING_AWAY.reason);
@@ -186,7 +221,7 @@ export async function listen(
     },
     async close() {
       idle.stop();
-      gateway.conversationStatusHub.close();
+      gateway.liveHub.close();
       gateway.sseStreams.closeAll();
       gateway.closeFleet();
       await graphqlWs.dispose();

@@ -1,6 +1,7 @@
 import type { Plugin } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
 import { refusalResponse } from "../http-status.ts";
+import type { RequestIdContext } from "./request-id.ts";
 
 /** Content types a browser may POST cross-site without a CORS preflight (a plain HTML form). */
 const SIMPLE_CONTENT_TYPES = ["application/x-www-form-urlencoded", "text/plain"];
@@ -12,9 +13,9 @@ const SIMPLE_CONTENT_TYPES = ["application/x-www-form-urlencoded", "text/plain"]
  * Authorization header, which no browser sends cross-site without a preflight; and multipart
  * is refused (415, yoga's `multipart: false`).
  */
-export function useCsrfPrevention(): Plugin {
+export function useCsrfPrevention(): Plugin<Record<string, never>, RequestIdContext> {
   return {
-    onRequest({ request, endResponse, fetchAPI }) {
+    onRequest({ request, endResponse, fetchAPI, serverContext }) {
       if (request.method !== "POST") return;
       const type = (request.headers.get("content-type") ?? "").trim().toLowerCase();
       // No content type at all (a Blob body from fetch in no-cors mode) is as simple as a form.
@@ -22,7 +23,8 @@ export function useCsrfPrevention(): Plugin {
       const message =
         "This content type can be sent cross-site without a CORS preflight, so it runs nothing: " +
         "send application/json.";
-      endResponse(refusalResponse(gatewayError("UNSUPPORTED_MEDIA_TYPE", message), fetchAPI));
+      const refusal = gatewayError("UNSUPPORTED_MEDIA_TYPE", message);
+      endResponse(refusalResponse(refusal, serverContext.requestId, fetchAPI));
     },
   };
 }

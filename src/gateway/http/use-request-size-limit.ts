@@ -1,6 +1,7 @@
 import type { Plugin } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
 import { refusalResponse } from "../http-status.ts";
+import type { RequestIdContext } from "./request-id.ts";
 
 export interface RequestSizeLimitOptions {
   /** Largest request body read (MAX_REQUEST_BYTES). */
@@ -11,25 +12,29 @@ export interface RequestSizeLimitOptions {
  * Refuses a request body over `maxBytes` with HTTP 413 before yoga buffers and parses it: by its
  * Content-Length when it states one, else by counting the bytes of a streamed (chunked) body.
  */
-export function useRequestSizeLimit(options: RequestSizeLimitOptions): Plugin {
+export function useRequestSizeLimit(
+  options: RequestSizeLimitOptions,
+): Plugin<Record<string, never>, RequestIdContext> {
   const { maxBytes } = options;
-  const tooLarge = (fetchAPI: { Response: typeof Response }) =>
+  const tooLarge = (fetchAPI: { Response: typeof Response }, requestId: string | undefined) =>
     refusalResponse(
       gatewayError("PAYLOAD_TOO_LARGE", `The request body is larger than ${maxBytes} bytes.`),
+      requestId,
       fetchAPI,
     );
 
   return {
-    async onRequest({ request, setRequest, endResponse, fetchAPI }) {
+    async onRequest({ request, setRequest, endResponse, fetchAPI, serverContext }) {
       if (request.body === null) return;
       const declared = request.headers.get("content-length");
       if (declared !== null) {
-        if (!declaredWithin(declared, maxBytes)) endResponse(tooLarge(fetchAPI));
+        if (!declaredWithin(declared, maxBytes))
+          endResponse(tooLarge(fetchAPI, serverContext.requestId));
         return;
       }
       const body = await readAtMost(request.body, maxBytes);
       if (body === undefined) {
-        endResponse(tooLarge(fetchAPI));
+        endResponse(tooLarge(fetchAPI, serverContext.requestId));
         return;
       }
       setRequest(

@@ -143,7 +143,9 @@ export function useSseSingleConnection(options: SseSingleConnectionOptions): {
           }
         },
         onNext(_context, req, result) {
-          const formatted = formatWithHttpStatus(result as never);
+          // Each operation names the request that sent it (its POST into the stream).
+          const requestId = requestIdIn(req.context.serverContext ?? {});
+          const formatted = formatWithHttpStatus(result as never, requestId);
           const reservation = req.context.reservation;
           if (reservation) {
             const bytes = Buffer.byteLength(JSON.stringify(formatted));
@@ -189,7 +191,10 @@ export function useSseSingleConnection(options: SseSingleConnectionOptions): {
     if (token === null) return respond(await run(request, { serverContext }), request);
     const reservation = reservations.find(token, await options.holderOf(request));
     if (reservation === undefined)
-      return refusalResponse(gatewayError("NOT_FOUND", STREAM_NOT_HERE));
+      return refusalResponse(
+        gatewayError("NOT_FOUND", STREAM_NOT_HERE),
+        requestIdIn(serverContext),
+      );
     const carried: Carried = { reservation, token, serverContext };
     const accept = request.headers.get("accept") ?? "*/*";
     if (accept !== "text/event-stream" || reservation.opened) {
@@ -221,6 +226,7 @@ export function useSseSingleConnection(options: SseSingleConnectionOptions): {
           "UNAUTHENTICATED",
           "Reserving a stream needs a key that passes the gateway's checks (in session mode, a valid session token): send `Authorization: Bearer <key>` with every request of the stream.",
         ),
+        requestIdIn(serverContext),
       );
     }
     const reservation = reservations.reserve(holder, options.vouchedFor(request));
@@ -248,6 +254,7 @@ export function useSseSingleConnection(options: SseSingleConnectionOptions): {
           `Stream refused: ${why} ${limit} single-connection streams. Close one before reserving another.`,
           { streams: { limit, scope } },
         ),
+        requestIdIn(serverContext),
       );
     }
     reservation.close = () => void closeUnopened(reservation);
@@ -352,4 +359,9 @@ function asResult(result: unknown): unknown {
   if (typeof result !== "object" || result === null || Symbol.asyncIterator in result)
     return result;
   return "data" in result ? result : { data: undefined, ...result };
+}
+
+/** The request's ID as request-id.ts put it in the server context, for a refusal to name. */
+function requestIdIn(serverContext: Record<string, unknown>): string | undefined {
+  return typeof serverContext.requestId === "string" ? serverContext.requestId : undefined;
 }

@@ -1,17 +1,24 @@
 import { randomUUID } from "node:crypto";
-import { gatewayError } from "../../errors.ts";
-import type { PollerFleet, PollerUpdate, SharedPoller } from "../../fleet/poller-lease.ts";
-import type { UpstreamClient } from "../../upstream/client.ts";
-import { UpstreamError } from "../../upstream/errors.ts";
+import type { Mark, PollerStore, PollerUpdate, WriteNotice } from "../../fleet/poller-store.ts";
+import { createMemoryPollerStore, isNewer, LEASE_MARGIN_MS } from "../../fleet/poller-store.ts";
+import { createMemoryWindowBudget, type WindowBudget } from "../../fleet/window-budget.ts";
+import type { UpstreamClient, UpstreamRequest } from "../../upstream/client.ts";
+import { isAnsweredLocally, UpstreamError } from "../../upstream/errors.ts";
 import type { KeyHasher } from "../../upstream/key-memory.ts";
-import { routeOf } from "../../upstream/operations.ts";
+import { readsChangedBy, routeOf } from "../../upstream/operations.ts";
 import type { RateLimit } from "../../upstream/rate-limit.ts";
+import type { FleetWriteVersion } from "../../upstream/write-version.ts";
+import { GATEWAY_DEFAULTS } from "../defaults.ts";
 import { retryAfterSeconds } from "../mask-error.ts";
+import { shuttingDown } from "../subscriptions/stream-lifetime.ts";
+import { KeyPace } from "./live-pace.ts";
 import {
   answerOf,
   answerText,
+  failureOf,
   type ReadAnswer,
   type ReadTemplate,
+  refusalOf,
   requestDigest,
 } from "./live-reads.ts";
 
@@ -22,41 +29,66 @@ export interface LiveHubOptions {
   keyHash: KeyHasher;
   /** POLL_INTERVAL_MS: the shortest time between two reads of one resource. */
   intervalMs: number;
-  /**
-   * LIVE_RATE_LIMIT_SHARE: the part of a key's advertised `remaining` its pollers may spend
-   * before the window resets; past it their intervals stretch.
-   */
+  /** LIVE_RATE_LIMIT_PERCENT / 100: the part of each rate-limit window pollers may spend. */
   rateLimitShare: number;
-  /** With REDIS_URL: one poller per (key, request) for the fleet (fleet/poller-lease.ts). */
-  fleet?: PollerFleet;
+  /** The pollers' shared state: Redis in a fleet (fleet/poller-lease.ts); default in process. */
+  store?: PollerStore;
+  /** The spending of each rate-limit window: the fleet's; default this instance's. */
+  budget?: WindowBudget;
+  /** A fleet's write version: a poller's answer serves a new live query only if none moved it. */
+  writeVersion?: FleetWriteVersion;
+  /** Consecutive failures (5xx, unreachable) a poller rides out before it ends its streams. */
+  maxTransientFailures?: number;
+  /** Told of every upstream call a poller made (metrics), once, on the instance that made it. */
   onCallDone?: (call: { route: string; status: string; seconds: number }) => void;
+  /** Told when a poller starts: its request ID (sent upstream with every read) and instance. */
+  onPollerStart?: (poller: { requestId: string; instanceId: string }) => void;
   now?: () => number;
 }
 
-/** Told when a read's answer changed. */
-export type ReadListener = () => void;
-
-/** Longest a 429 or a spent share pauses a key's pollers, whatever the reset time says. */
-export const MAX_PAUSE_MS = 60_000;
+/**
+ * Told of a followed read: it changed, or it ended, with the error every stream of it ends
+ * with (none: the gateway closed, and its streams simply complete).
+ */
+export interface ReadWatcher {
+  changed(): void;
+  ended(error?: Error): void;
+}
 
 /**
- * The pollers of live queries: one per (key hash, GET) however many live queries of however
- * many subscribers read it. Each re-reads its request once per interval (stretched by the key's
- * rate limit, paused by its 429) and tells its listeners only when the answer changed; a live
- * query's re-execution reads the poller's answer instead of calling the upstream again.
+ * The one poller mechanism of live data, for `@live` queries and `conversationStatus` alike:
+ * one poller per (key hash, GET) however many streams follow it, and across a fleet one reader
+ * per (key hash, GET) through the store's lease. Each update is ordered by the store's mark and
+ * delivered only when newer (fleet/poller-store.ts: isNewer); streams are told only when the
+ * answer changed. A 401 or 403 ends every stream of the read at once; so do failures past the
+ * tolerated count. A write, answered on any instance, makes the readers of what it changed read
+ * again at once. Reads are paced by the one rule of live-pace.ts and counted once, here.
  */
 export class LiveHub {
   readonly #pollers = new Map<string, ReadPoller>();
   readonly #keys = new Map<string, KeyPace>();
-  readonly #options: LiveHubOptions;
+  readonly options: Required<
+    Pick<LiveHubOptions, "maxTransientFailures" | "now" | "store" | "budget">
+  > &
+    LiveHubOptions;
   /** The live streams of this instance: each ends with the error a drain gives it. */
   readonly #streams = new Set<(error: Error) => void>();
+  readonly #stopHearing: () => void;
   #shutDown = false;
   /** Counts the changes heard: live queries executed at one count read the same answers. */
   #changes = 0;
+  /** Writes answered by this gateway (the write version when there is no fleet). */
+  #writes = 0;
 
   constructor(options: LiveHubOptions) {
-    this.#options = options;
+    this.options = {
+      maxTransientFailures: GATEWAY_DEFAULTS.pollMaxTransientFailures,
+      now: Date.now,
+      store: options.store ?? createMemoryPollerStore({ intervalMs: options.intervalMs }),
+      budget: options.budget ?? createMemoryWindowBudget(options.now),
+      ...options,
+    };
+    this.#stopHearing = this.options.store.onWrite((notice) => this.#heardWrite(notice));
   }
 
   /** The changes heard so far (any key, any read). */
@@ -69,25 +101,6 @@ export class LiveHub {
     return this.#shutDown;
   }
 
-  /** A live stream, ended by `end` at a drain; returns its removal. */
-  addStream(end: (error: Error) => void): () => void {
-    this.#streams.add(end);
-    return () => this.#streams.delete(end);
-  }
-
-  /**
-   * A drain: every live stream ends with a SHUTTING_DOWN error (the client should run the query
-   * again elsewhere), and none starts after.
-   */
-  shutDown(): void {
-    this.#shutDown = true;
-    const error = gatewayError(
-      "SHUTTING_DOWN",
-      "The server is shutting down; run this live query again to keep following it.",
-    );
-    for (const end of [...this.#streams]) end(error);
-  }
-
   get pollerCount(): number {
     return this.#pollers.size;
   }
@@ -98,177 +111,264 @@ export class LiveHub {
     return owned;
   }
 
+  /** A live stream, ended by `end` at a drain; returns its removal. */
+  addStream(end: (error: Error) => void): () => void {
+    this.#streams.add(end);
+    return () => this.#streams.delete(end);
+  }
+
+  /** A drain: every live stream ends with SHUTTING_DOWN, and none starts after. */
+  shutDown(): void {
+    this.#shutDown = true;
+    const error = shuttingDown();
+    for (const end of [...this.#streams]) end(error);
+  }
+
+  /** The write version now: what a read that starts now is stamped with. */
+  versionNow(): string | undefined {
+    return this.options.writeVersion ? this.options.writeVersion.view() : `local:${this.#writes}`;
+  }
+
+  /** Whether this instance read the upstream for this key's read at its last tick. */
+  owns(hash: string, requestKey: string): boolean {
+    return this.#pollers.get(`${hash}\n${requestKey}`)?.owns ?? false;
+  }
+
   /** The newest answer of this key's read, when a poller holds one. */
   answer(hash: string, requestKey: string): ReadAnswer | undefined {
     return this.#pollers.get(`${hash}\n${requestKey}`)?.answer;
   }
 
   /**
-   * Follows one read of one key: `seen` is the answer the caller just read itself (it becomes
-   * the poller's if newer). Returns the release.
+   * The poller's answer only if it was read after every write answered so far (on any
+   * instance): a live query that starts after a write never begins from older data.
+   */
+  async freshAnswer(hash: string, requestKey: string): Promise<ReadAnswer | undefined> {
+    const poller = this.#pollers.get(`${hash}\n${requestKey}`);
+    if (poller?.answer === undefined || poller.version === undefined) return undefined;
+    const now = this.options.writeVersion
+      ? await this.options.writeVersion.current()
+      : `local:${this.#writes}`;
+    return now !== undefined && now === poller.version ? poller.answer : undefined;
+  }
+
+  /**
+   * Follows one read of one key: `seen` is the answer the caller just read itself, at write
+   * version `version`. Returns the release.
    */
   watch(
     authorization: string,
     requestKey: string,
     template: ReadTemplate,
-    seen: ReadAnswer | undefined,
-    listener: ReadListener,
+    seen: { answer: ReadAnswer; version: string | undefined } | undefined,
+    watcher: ReadWatcher,
   ): () => void {
-    const hash = this.#options.keyHash(authorization);
+    const hash = this.options.keyHash(authorization);
     const id = `${hash}\n${requestKey}`;
     let poller = this.#pollers.get(id);
     if (!poller) {
-      let pace = this.#keys.get(hash);
-      if (!pace) {
-        pace = new KeyPace(this.#options);
-        this.#keys.set(hash, pace);
-      }
-      const keyPace = pace;
-      poller = new ReadPoller(this.#options, keyPace, authorization, hash, requestKey, template);
-      const created = poller;
+      const pace = this.#paceOf(hash);
+      const created = new ReadPoller(this, pace, authorization, hash, requestKey, template, seen);
       created.onChange = () => {
         this.#changes += 1;
       };
       created.onEmpty = () => {
         if (this.#pollers.get(id) === created) this.#pollers.delete(id);
-        keyPace.pollers -= 1;
-        if (keyPace.pollers === 0) this.#keys.delete(hash);
+        pace.pollers -= 1;
+        if (pace.pollers === 0) this.#keys.delete(hash);
       };
-      keyPace.pollers += 1;
-      this.#pollers.set(id, poller);
+      pace.pollers += 1;
+      this.#pollers.set(id, created);
+      poller = created;
+    } else if (seen) {
+      poller.offer(seen.answer, seen.version);
     }
-    if (seen) poller.offer(seen);
-    return poller.add(listener);
+    return poller.add(watcher);
+  }
+
+  #paceOf(hash: string): KeyPace {
+    let pace = this.#keys.get(hash);
+    if (!pace) {
+      pace = new KeyPace({
+        share: this.options.rateLimitShare,
+        intervalMs: this.options.intervalMs,
+        budget: this.options.budget,
+        now: this.options.now,
+      });
+      this.#keys.set(hash, pace);
+    }
+    return pace;
   }
 
   /** The wait of this key's pollers before their next read, as things stand; undefined: none. */
   pacing(authorization: string): number | undefined {
-    return this.#keys.get(this.#options.keyHash(authorization))?.delayMs();
-  }
-
-  /** A write of this key went through the gateway: each of its pollers reads again now. */
-  invalidate(authorization: string): void {
-    const hash = this.#options.keyHash(authorization);
-    for (const poller of this.#pollers.values()) if (poller.hash === hash) poller.now();
-  }
-
-  close(): void {
-    for (const poller of [...this.#pollers.values()]) poller.end();
-  }
-}
-
-/** What one key's pollers know of its rate limit: the newest figures, and a 429's pause. */
-class KeyPace {
-  pollers = 0;
-  rateLimit: RateLimit | undefined;
-  pausedUntilMs = 0;
-  readonly #options: LiveHubOptions;
-
-  constructor(options: LiveHubOptions) {
-    this.#options = options;
+    return this.#keys.get(this.options.keyHash(authorization))?.delayMs();
   }
 
   /**
-   * The wait before a poller's next read: the interval, unless the key's pollers would spend
-   * more than their share of what is left of the window before it resets; then as long as
-   * spreading that share over the time left gives each.
+   * A write of this key was answered here: the fleet is told, and the reader of each read it
+   * may have changed reads again now.
    */
-  delayMs(): number {
-    const now = this.#options.now?.() ?? Date.now();
-    if (this.pausedUntilMs > now) return this.pausedUntilMs - now;
-    const interval = this.#options.intervalMs;
-    const limit = this.rateLimit;
-    if (!limit) return interval;
-    const untilReset = limit.reset * 1000 - now;
-    if (untilReset <= 0) return interval;
-    const budget = Math.floor(limit.remaining * this.#options.rateLimitShare);
-    // At least once a minute each poller looks again: the upstream's figures may change.
-    if (budget < this.pollers) return Math.min(untilReset + 1, MAX_PAUSE_MS);
-    const spread = Math.ceil((this.pollers * untilReset) / budget);
-    return Math.max(interval, Math.min(spread, MAX_PAUSE_MS));
+  invalidate(
+    req: Pick<UpstreamRequest, "authorization" | "method" | "path" | "operation" | "body">,
+  ): void {
+    this.#writes += 1;
+    const keyHash = this.options.keyHash(req.authorization);
+    void this.options.store.announce({ keyHash, reads: readsChangedBy(req) });
   }
 
-  pause(error: UpstreamError): void {
-    const now = this.#options.now?.() ?? Date.now();
-    const waitMs = Math.min(Math.max(1, retryAfterSeconds(error)) * 1000, MAX_PAUSE_MS);
-    this.pausedUntilMs = Math.max(this.pausedUntilMs, now + waitMs);
+  #heardWrite(notice: WriteNotice): void {
+    const shared = this.options.store.shared();
+    for (const poller of this.#pollers.values()) {
+      if (poller.hash !== notice.keyHash || !poller.changedBy(notice)) continue;
+      // In a fleet the owner reads for everyone; alone, this instance reads for itself.
+      if (poller.owns || !shared) poller.now();
+    }
+  }
+
+  close(): void {
+    this.#stopHearing();
+    for (const poller of [...this.#pollers.values()]) poller.end();
+    this.options.store.close();
   }
 }
 
 class ReadPoller {
-  readonly #listeners = new Set<ReadListener>();
-  readonly #options: LiveHubOptions;
+  readonly #watchers = new Set<ReadWatcher>();
+  readonly #hub: LiveHub;
   readonly #pace: KeyPace;
   readonly #authorization: string;
   readonly #template: ReadTemplate;
-  readonly #shared: SharedPoller | undefined;
+  readonly #watch: string;
   readonly #abort = new AbortController();
   readonly #requestId = `live-${randomUUID()}`;
   readonly hash: string;
   answer: ReadAnswer | undefined;
+  /** The write version the answer was read at. */
+  version: string | undefined;
   #text: string | undefined;
-  #seq = 0;
+  /** The newest update delivered here, in the store's order. */
+  #mark: Mark | undefined;
+  /** Whether the store was shared when the mark was taken: marks of two stores do not compare. */
+  #sharedMode: boolean | undefined;
+  #listening = false;
   #timer: NodeJS.Timeout | undefined;
-  #polling = false;
+  #busy = false;
   #again = false;
   #ended = false;
-  owns = true;
+  #failures = 0;
+  /** Whether this instance read the upstream at its last tick. */
+  owns = false;
   onEmpty: () => void = () => undefined;
   onChange: () => void = () => undefined;
 
   constructor(
-    options: LiveHubOptions,
+    hub: LiveHub,
     pace: KeyPace,
     authorization: string,
     hash: string,
     requestKey: string,
     template: ReadTemplate,
+    seen: { answer: ReadAnswer; version: string | undefined } | undefined,
   ) {
-    this.#options = options;
+    this.#hub = hub;
     this.#pace = pace;
     this.#authorization = authorization;
     this.hash = hash;
     this.#template = template;
-    this.#shared = options.fleet?.join(`live:${hash}:${requestDigest(requestKey)}`, (update) =>
-      this.#hear(update),
-    );
+    this.#watch = `${hash}:${requestDigest(requestKey)}`;
+    if (seen) {
+      this.answer = seen.answer;
+      this.version = seen.version;
+      this.#text = answerText(seen.answer);
+    }
+    hub.options.onPollerStart?.({
+      requestId: this.#requestId,
+      instanceId: hub.options.store.instanceId,
+    });
     void this.#start();
   }
 
-  add(listener: ReadListener): () => void {
-    this.#listeners.add(listener);
+  get #store(): PollerStore {
+    return this.#hub.options.store;
+  }
+
+  add(watcher: ReadWatcher): () => void {
+    this.#watchers.add(watcher);
     return () => {
-      this.#listeners.delete(listener);
-      if (this.#listeners.size === 0) this.end();
+      this.#watchers.delete(watcher);
+      if (this.#watchers.size === 0) this.end();
     };
   }
 
-  /** An answer read by a live query itself: kept when it differs (it is at least as new). */
-  offer(answer: ReadAnswer): void {
-    // A new poller's first answer is the caller's own: no one needs telling.
-    this.#deliver(answer, this.#text === undefined);
+  /** An answer a live query read itself: kept when it differs (it is at least as new). */
+  offer(answer: ReadAnswer, version: string | undefined): void {
+    this.#deliver(answer, version);
   }
 
-  /** Reads again at once (a write through the gateway), whatever the lease says. */
+  /** Whether a write of its key may have changed this read. */
+  changedBy(notice: WriteNotice): boolean {
+    const call = this.#template.operation;
+    if (!call) return true;
+    const route = routeOf(call.row);
+    return notice.reads.some(
+      (change) =>
+        change.route === route &&
+        (change.ids === undefined || change.ids.every((id, i) => call.ids[i] === id)),
+    );
+  }
+
+  /** Reads again at once (a write was answered), outside the lease's schedule. */
   now(): void {
     if (this.#ended) return;
+    if (this.#busy) {
+      this.#again = true;
+      return;
+    }
     clearTimeout(this.#timer);
-    void this.#poll(true);
+    void this.#urgent();
   }
 
-  end(): void {
+  /** Ends the poller and every stream that follows it (with the error, when there is one). */
+  end(error?: Error): void {
     if (this.#ended) return;
     this.#ended = true;
     clearTimeout(this.#timer);
     this.#abort.abort();
-    this.#shared?.leave();
+    if (this.#listening) this.#store.leave(this.#watch);
     this.onEmpty();
+    for (const watcher of [...this.#watchers]) watcher.ended(error);
+  }
+
+  /**
+   * A key the upstream has not accepted lately is read outside the fleet's lease: a key it
+   * refuses leaves nothing in the store.
+   */
+  #proven(): boolean {
+    return this.#hub.options.upstream.knowsKey?.(this.hash) ?? true;
   }
 
   async #start(): Promise<void> {
-    const latest = await this.#shared?.latest();
-    if (latest) this.#hear(latest);
-    this.#schedule(this.#options.intervalMs);
+    if (this.#proven()) {
+      // Not awaited: a subscription waits for its connection, and a follower also finds each
+      // update at its tick, so nothing hangs on a link that is down.
+      this.#listen();
+      const latest = await this.#store.latest(this.#watch);
+      if (this.#ended) return;
+      if (latest && this.answer !== undefined) {
+        // The caller's own read is at least as new: it starts from the fleet's place, quietly.
+        this.#noteMode();
+        if (isNewer(latest, this.#mark)) this.#mark = latest;
+      } else if (latest) {
+        this.#hear(latest);
+      }
+    }
+    this.#schedule(this.answer === undefined ? 0 : this.#hub.options.intervalMs);
+  }
+
+  #listen(): void {
+    this.#listening = true;
+    void this.#store.listen(this.#watch, (update) => this.#hear(update));
   }
 
   #schedule(delayMs: number): void {
@@ -278,42 +378,105 @@ class ReadPoller {
   }
 
   async #tick(): Promise<void> {
-    const role = this.#shared ? await this.#shared.tick() : "owner";
-    if (this.#ended) return;
-    this.owns = role === "owner";
-    if (this.owns) await this.#poll(false);
-    else this.#schedule(this.#options.intervalMs);
+    if (this.#ended || this.#busy) return;
+    this.#busy = true;
+    let next = this.#hub.options.intervalMs;
+    try {
+      if (!this.#proven()) {
+        this.owns = true;
+        next = await this.#read(undefined);
+        return;
+      }
+      // A subscription lost with its connection is made again before the store is relied on.
+      if (!this.#store.listening(this.#watch)) this.#listen();
+      const tick = await this.#store.tick(this.#watch, 2 * next + LEASE_MARGIN_MS);
+      if (this.#ended) return;
+      this.#noteMode();
+      if (tick.role === "follower") {
+        this.owns = false;
+        // What the owner published is found here too, should its message have been missed.
+        if (tick.latest) this.#hear(tick.latest);
+        return;
+      }
+      this.owns = true;
+      next = await this.#read(tick.mark);
+    } finally {
+      this.#busy = false;
+      this.#afterwards(next);
+    }
   }
 
-  /** One read; a read asked for while one is under way runs right after it. */
-  async #poll(urgent: boolean): Promise<void> {
-    if (this.#polling) {
-      this.#again ||= urgent;
-      return;
-    }
-    this.#polling = true;
+  async #urgent(): Promise<void> {
+    this.#busy = true;
+    let next = this.#hub.options.intervalMs;
     try {
-      const answer = await this.#read();
-      if (this.#ended) return;
-      if (answer && answerText(answer) !== this.#text) {
-        this.#deliver(answer);
-        await this.#shared?.publish({ status: answer });
-      }
+      const mark = this.#proven() ? await this.#store.mark(this.#watch) : undefined;
+      if (!this.#ended) next = await this.#read(mark);
     } finally {
-      this.#polling = false;
+      this.#busy = false;
+      this.#afterwards(next);
     }
+  }
+
+  #afterwards(delayMs: number): void {
+    if (this.#ended) return;
     if (this.#again) {
       this.#again = false;
-      return this.#poll(false);
+      void this.#urgent();
+      return;
     }
-    this.#schedule(this.#pace.delayMs());
+    this.#schedule(delayMs);
   }
 
-  async #read(): Promise<ReadAnswer | undefined> {
+  /**
+   * One read of the upstream under `mark` (none: outside the store), published and delivered
+   * when nothing newer was; the wait before the next.
+   */
+  async #read(mark: Mark | undefined): Promise<number> {
+    const wait = await this.#pace.admit();
+    if (wait > 0 || this.#ended) return wait;
+    const version = this.#hub.versionNow();
+    const outcome = await this.#call();
+    if (this.#ended) return 0;
+    const answer = answerOf(outcome);
+    if (answer === undefined) return this.#failed(outcome);
+    this.#failures = 0;
+    if (!mark) {
+      this.#deliver(answer, version);
+    } else {
+      const update: PollerUpdate & { version?: string } = {
+        ...mark,
+        from: this.#store.instanceId,
+        answer,
+        ...(version === undefined ? {} : { version }),
+      };
+      // Not published: a newer read was, and its update reaches this instance too.
+      if (await this.#store.publish(this.#watch, update)) this.#hear(update);
+    }
+    return this.#pace.delayMs();
+  }
+
+  /** A read that said nothing of the resource: ridden out, up to the tolerated count. */
+  #failed(outcome: unknown): number {
+    if (outcome instanceof UpstreamError && outcome.status === 429) {
+      this.#pace.pause(retryAfterSeconds(outcome) * 1000);
+      return this.#pace.delayMs();
+    }
+    this.#failures += 1;
+    if (this.#failures > this.#hub.options.maxTransientFailures) {
+      this.end(failureOf(outcome));
+      return 0;
+    }
+    return this.#pace.delayMs();
+  }
+
+  async #call(): Promise<unknown> {
     const started = performance.now();
+    let joined = false;
+    let rateLimit: RateLimit | undefined;
     let outcome: unknown;
     try {
-      outcome = await this.#options.upstream.request({
+      outcome = await this.#hub.options.upstream.request({
         method: "GET",
         ...this.#template,
         authorization: this.#authorization,
@@ -322,40 +485,59 @@ class ReadPoller {
         signal: this.#abort.signal,
         // A poll is a read of the upstream's present: never the read cache's copy.
         cache: "bypass",
-        onRateLimit: (rateLimit) => {
-          this.#pace.rateLimit = rateLimit;
+        onRateLimit: (figures) => {
+          rateLimit = figures;
+        },
+        onShared: () => {
+          joined = true;
         },
       });
     } catch (error) {
       outcome = error;
-      if (error instanceof UpstreamError && error.status === 429) this.#pace.pause(error);
     }
-    this.#options.onCallDone?.({
-      route: this.#template.operation ? routeOf(this.#template.operation.row) : "GET (unknown)",
-      status: outcomeStatus(outcome),
-      seconds: (performance.now() - started) / 1000,
-    });
-    return answerOf(outcome);
+    await this.#pace.landed(rateLimit);
+    if (!joined && !isAnsweredLocally(outcome)) {
+      this.#hub.options.onCallDone?.({
+        route: this.#template.operation ? routeOf(this.#template.operation.row) : "GET (unknown)",
+        status: outcomeStatus(outcome),
+        seconds: (performance.now() - started) / 1000,
+      });
+    }
+    return outcome;
   }
 
-  #hear(update: PollerUpdate): void {
-    if (this.#ended || update.seq <= this.#seq) return;
-    this.#seq = update.seq;
-    if (update.status !== undefined) this.#deliver(update.status as ReadAnswer);
+  /** The store's mode changed (Redis went or came back): its next update starts the order anew. */
+  #noteMode(): void {
+    const shared = this.#store.shared();
+    if (shared !== this.#sharedMode) {
+      this.#sharedMode = shared;
+      this.#mark = undefined;
+    }
   }
 
-  /**
-   * A newer answer: kept, and its listeners told (a poller that began without one, because its
-   * first read failed, tells them of its first answer too).
-   */
-  #deliver(answer: ReadAnswer, quiet = false): void {
+  #hear(update: PollerUpdate & { version?: string }): void {
+    if (this.#ended) return;
+    this.#noteMode();
+    if (!isNewer(update, this.#mark)) return;
+    this.#mark = { epoch: update.epoch, seq: update.seq };
+    this.#deliver(update.answer as ReadAnswer, update.version);
+  }
+
+  /** A newer answer: kept, and its streams told when it changed; a refusal ends them. */
+  #deliver(answer: ReadAnswer, version: string | undefined): void {
     const text = answerText(answer);
+    this.version = version;
     if (text === this.#text) return;
     this.answer = answer;
     this.#text = text;
-    if (quiet) return;
+    // A refusal ends the streams with it at once: executing them again would call the upstream.
+    const refusal = refusalOf(answer);
+    if (refusal) {
+      this.end(refusal);
+      return;
+    }
     this.onChange();
-    for (const listener of [...this.#listeners]) listener();
+    for (const watcher of [...this.#watchers]) watcher.changed();
   }
 }
 

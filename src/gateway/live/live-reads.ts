@@ -80,3 +80,21 @@ export function replay(answer: ReadAnswer): UpstreamResponse<unknown> {
 export function answerText(answer: ReadAnswer): string {
   return JSON.stringify(answer);
 }
+
+/** A refusal of the key (401, 403): it ends every stream that follows the read. */
+export function refusalOf(answer: ReadAnswer): UpstreamError | undefined {
+  if (!("error" in answer)) return undefined;
+  const { status } = answer.error;
+  if (status !== 401 && status !== 403) return undefined;
+  try {
+    replay(answer);
+  } catch (error) {
+    return error as UpstreamError;
+  }
+  return undefined;
+}
+
+/** What a poller that gave up ends its streams with: the last failure, as it was. */
+export function failureOf(outcome: unknown): Error {
+  return outcome instanceof Error ? outcome : new Error("the upstream did not answer");
+}

@@ -5,7 +5,7 @@ import {
   NoLiveMixedWithDeferStreamRule,
 } from "@n1ru4l/graphql-live-query";
 import jsonPatch from "fast-json-patch";
-import type { ExecutionArgs, ExecutionResult } from "graphql";
+import { type ExecutionArgs, type ExecutionResult, GraphQLError } from "graphql";
 import { isAsyncIterable, type Plugin, Repeater, SlidingBuffer } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
 import type { UpstreamRequest } from "../../upstream/client.ts";
@@ -13,13 +13,16 @@ import type { KeyHasher } from "../../upstream/key-memory.ts";
 import { type DocumentFactsCache, selectionKey } from "../document-facts.ts";
 import type { GatewayContext, ReadRoute, SendUpstream } from "../execution/context.ts";
 import { factsOf } from "../execution/operation-facts.ts";
+import { upstreamReport } from "../execution/use-upstream-report.ts";
 import { requestLevel } from "../http-status.ts";
+import { endAtExpiry, shuttingDown } from "../subscriptions/stream-lifetime.ts";
 import type { SubscriptionCounts } from "../subscriptions/subscription-bounds.ts";
 import type { LiveHub } from "./live-hub.ts";
 import {
   answerOf,
   type ReadAnswer,
   type ReadTemplate,
+  refusalOf,
   replay,
   requestKeyOf,
   templateOf,
@@ -52,6 +55,12 @@ export const NOT_LIVE = {
     "This answer is not kept current: ask for text/event-stream or multipart/mixed, or use graphql-ws.",
 } as const;
 
+/** What an operation whose `@live(if:)` is false or null is told: the answer, once. */
+export const SWITCHED_OFF = {
+  live: false,
+  reason: "This answer is not kept current: `@live(if:)` is false or null.",
+} as const;
+
 type Execute = (args: ExecutionArgs) => unknown;
 type Execution = { result: ExecutionResult; reads: Reads };
 type Reads = Map<string, { template: ReadTemplate; answer: ReadAnswer | undefined }>;
@@ -82,7 +91,14 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
     },
     onExecute({ args, executeFn, setExecuteFn }) {
       const operation = options.documents.of(args.document).operation(args.operationName);
-      if (!operation || !isLiveQueryOperationDefinitionNode(operation, args.variableValues)) {
+      if (!operation) return undefined;
+      if (!isLiveQueryOperationDefinitionNode(operation, args.variableValues)) {
+        // `@live(if: false)` or `if: null`: answered once, and the answer says so.
+        if (getLiveDirectiveNode(operation)) {
+          setExecuteFn(async (run) =>
+            notLive((await executeFn(run)) as ExecutionResult, SWITCHED_OFF),
+          );
+        }
         return undefined;
       }
       const context = args.contextValue as unknown as LiveContext;
@@ -102,43 +118,45 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
   async function runLive(args: ExecutionArgs, execute: Execute) {
     const context = args.contextValue as LiveContext;
     const authorization = context.authorization ?? "";
-    if (hub.shuttingDown) {
-      const refusal = gatewayError(
-        "SHUTTING_DOWN",
-        "The server is shutting down; run this live query again to keep following it.",
-      );
-      return { errors: [requestLevel(refusal)] };
-    }
+    if (hub.shuttingDown) return { errors: [requestLevel(shuttingDown() as GraphQLError)] };
     // Judged before any call from the static estimate, and again from the reads actually made.
     const estimated = factsOf(context).estimatedUpstreamCalls ?? 0;
     if (estimated > options.maxReads) return tooManyReads(estimated, options.maxReads);
-    let release: () => void;
+    const hash = options.keyHash(authorization);
+    const connection = context.socket ?? context.request;
+    // A full server refuses before any call; the slot itself is taken only once the first
+    // answer shows the key accepted, so no refused key ever holds one.
     try {
-      release = options.counts.acquire(
-        options.keyHash(authorization),
-        context.socket ?? context.request,
-      );
+      options.counts.check(hash, connection);
     } catch (error) {
-      return { errors: [requestLevel(error as ReturnType<typeof gatewayError>)] };
+      return { errors: [requestLevel(error as GraphQLError)] };
     }
     const reads: Reads = new Map();
-    // A read another live query of this key already polls is answered from its poller: a new
-    // subscriber costs no upstream call for what is already followed.
-    context.reads.hook = answering(reads, options.keyHash(authorization));
+    const version = hub.versionNow();
+    // A read another live query of this key already polls is answered from its poller, if no
+    // write was answered since it was read: a new subscriber costs no call for what is followed.
+    context.reads.hook = answering(reads, hash, true);
     let first: ExecutionResult;
     try {
       first = (await execute(args)) as ExecutionResult;
-    } catch (error) {
-      release();
-      throw error;
     } finally {
       context.reads.hook = undefined;
     }
-    if (reads.size > options.maxReads) {
-      release();
-      return tooManyReads(reads.size, options.maxReads);
+    // The first result reports its upstream traffic as the same query's plain answer does.
+    const operation = options.documents.of(args.document).operation(args.operationName);
+    first = { ...first, extensions: upstreamReport(first, context, operation).extensions };
+    if (reads.size > options.maxReads) return tooManyReads(reads.size, options.maxReads);
+    // The upstream refused the key: the answer says so, once, and nothing is followed.
+    for (const read of reads.values()) {
+      if (read.answer !== undefined && refusalOf(read.answer)) return first;
     }
-    return follow(args, execute, context, authorization, first, reads, release);
+    let release: () => void;
+    try {
+      release = options.counts.acquire(hash, connection);
+    } catch (error) {
+      return { errors: [requestLevel(error as GraphQLError)] };
+    }
+    return follow(args, execute, context, authorization, first, reads, version, release);
   }
 
   function follow(
@@ -148,6 +166,7 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
     authorization: string,
     first: ExecutionResult,
     firstReads: Reads,
+    version: string | undefined,
     release: () => void,
   ) {
     const hash = options.keyHash(authorization);
@@ -173,11 +192,20 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
       let stopped = false;
       let dirty = false;
       let running = false;
+      /** Ends the stream with one last result: the error that ended it. */
+      const end = (error?: Error) => {
+        if (stopped) return;
+        if (error) void push({ errors: [asGraphQLError(error)] });
+        stop();
+      };
+      const watcher = { changed, ended: end };
 
-      const watch = (reads: Reads) => {
+      const watch = (reads: Reads, readAt: string | undefined) => {
         for (const [key, read] of reads) {
           if (!watches.has(key)) {
-            watches.set(key, hub.watch(authorization, key, read.template, read.answer, changed));
+            const seen =
+              read.answer === undefined ? undefined : { answer: read.answer, version: readAt };
+            watches.set(key, hub.watch(authorization, key, read.template, seen, watcher));
           }
         }
         for (const [key, unwatch] of watches) {
@@ -193,15 +221,22 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
         try {
           while (dirty && !stopped) {
             dirty = false;
+            const readAt = hub.versionNow();
             const { result, reads } = await shared(selection, () => {
               const fresh = options.freshContext(context);
               const reads: Reads = new Map();
-              fresh.reads.hook = answering(reads, hash);
+              fresh.reads.hook = answering(reads, hash, false);
               const run = execute({ ...args, contextValue: fresh }) as Promise<ExecutionResult>;
               return Promise.resolve(run).then((result) => ({ result, reads }));
             });
             if (stopped) return;
-            watch(reads);
+            // The bound holds on every execution: a change may make a query read more.
+            if (reads.size > options.maxReads) {
+              const refusal = tooManyReads(reads.size, options.maxReads);
+              end(refusal.errors?.[0] as GraphQLError);
+              return;
+            }
+            watch(reads, readAt);
             pace.offer(result);
           }
         } catch (error) {
@@ -216,13 +251,12 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
         if (!running && !stopped) void again();
       }
 
-      watch(firstReads);
-      const forget = hub.addStream((error) => {
-        void push({ errors: [error as ReturnType<typeof gatewayError>] });
-        stop();
-      });
+      watch(firstReads, version);
+      const forget = hub.addStream(end);
+      const expiry = endAtExpiry(context.session, end);
       await stop;
       forget();
+      expiry();
       stopped = true;
       pace.stop();
       for (const unwatch of watches.values()) unwatch();
@@ -246,15 +280,20 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
     return run;
   }
 
-  /** A re-execution's reads: a polled one from its poller's answer, any other from the upstream. */
-  function answering(reads: Reads, hash: string): NonNullable<ReadRoute["hook"]> {
+  /**
+   * A live query's reads: a polled one from its poller's answer (for a first execution, only one
+   * read since the last write answered), any other from the upstream.
+   */
+  function answering(reads: Reads, hash: string, first: boolean): NonNullable<ReadRoute["hook"]> {
     const record = recording(reads);
     return async (req, send) => {
       if (req.method !== "GET") return send(req);
       const key = requestKeyOf(req);
-      const known = hub.answer(hash, key);
+      const known = first ? await hub.freshAnswer(hash, key) : hub.answer(hash, key);
       if (known === undefined) return record(req, send);
       reads.set(key, { template: templateOf(req), answer: known });
+      // Answered by the poller's read, which was counted when it was made.
+      req.onShared?.("polled");
       return replay(known);
     };
   }
@@ -293,6 +332,13 @@ function comparable(result: ExecutionResult): string {
   ]);
 }
 
+/** An error a stream ends with, as its last result carries it (masked like any other). */
+function asGraphQLError(error: Error): GraphQLError {
+  return error instanceof GraphQLError
+    ? error
+    : new GraphQLError(error.message, { originalError: error });
+}
+
 function tooManyReads(reads: number, maxReads: number): ExecutionResult {
   const refusal = gatewayError(
     "COST_LIMIT_EXCEEDED",
@@ -303,8 +349,11 @@ function tooManyReads(reads: number, maxReads: number): ExecutionResult {
   return { errors: [requestLevel(refusal)] };
 }
 
-function notLive(result: ExecutionResult): ExecutionResult {
-  return { ...result, extensions: { ...result.extensions, live: NOT_LIVE } };
+function notLive(
+  result: ExecutionResult,
+  notice: typeof NOT_LIVE | typeof SWITCHED_OFF = NOT_LIVE,
+): ExecutionResult {
+  return { ...result, extensions: { ...result.extensions, live: notice } };
 }
 
 type Result = ExecutionResult & { revision?: number; patch?: unknown };

@@ -5,6 +5,7 @@ import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { ERROR_CODES, type ErrorCode, gatewayError } from "../../errors.ts";
 import { rateLimiterFlexible } from "../../fleet/rate-limiter.ts";
 import type { DocumentFactsCache } from "../document-facts.ts";
+import { authorizationFrom, authorizationParam } from "../execution/context.ts";
 import { requestLevel } from "../http-status.ts";
 import { SessionRefused } from "./session-refused.ts";
 import type { Session } from "./verify-session.ts";
@@ -88,6 +89,27 @@ function refusal(
   return createGraphQLError(message, {
     extensions: { code, ...extensions, http: { status: ERROR_CODES[code], headers } },
   });
+}
+
+/**
+ * A token is judged before the document: a refused token answers 401, whatever the document,
+ * rather than PERSISTED_QUERY_ONLY, which would tell a signed-out page to change its query.
+ */
+export function useSessionTokenFirst(
+  verify: (authorization: string | undefined) => Promise<Session>,
+): Plugin<Record<string, never>, { connectionParams?: unknown }> {
+  return {
+    async onParams({ request, context }) {
+      // As the context factory reads it: the header, or graphql-ws's connection params.
+      const header = request.headers.get("authorization");
+      try {
+        await verify(authorizationFrom(header ?? authorizationParam(context.connectionParams)));
+      } catch (error) {
+        if (error instanceof SessionRefused) throw refusal("UNAUTHENTICATED", error.message);
+        throw error;
+      }
+    },
+  };
 }
 
 /** Mutations of a read-only session (claim `readOnly: true`) are refused before they run. */

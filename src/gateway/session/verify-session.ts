@@ -17,6 +17,8 @@ export interface Session {
   subject: string;
   /** Claim `readOnly: true`: mutations are refused before any upstream call. */
   readOnly: boolean;
+  /** Claim `exp`, in milliseconds: every long-lived operation the session opened ends then. */
+  expiresAt: number;
 }
 
 export interface SessionVerifierOptions {
@@ -69,7 +71,9 @@ export function createSessionVerifier(options: SessionVerifierOptions) {
         "The session token was refused (it needs the claims `org` and `sub`).",
       );
     }
-    return { organization: org, subject: sub, readOnly: readOnly === true };
+    // `exp` is required above, so it is a number here.
+    const expiresAt = (payload.exp as number) * 1000;
+    return { organization: org, subject: sub, readOnly: readOnly === true, expiresAt };
   };
 
   function verifyOptions() {

@@ -3,13 +3,15 @@ import {
   type ExecutionArgs,
   type ExecutionResult,
   execute,
+  type GraphQLError,
 } from "graphql";
-import { isAsyncIterable, mapAsyncIterator, type Plugin } from "graphql-yoga";
+import { isAsyncIterable, mapAsyncIterator, type Plugin, Repeater } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
 import type { KeyHasher } from "../../upstream/key-memory.ts";
 import { type DocumentFactsCache, selectionKey } from "../document-facts.ts";
 import type { GatewayContext } from "../execution/context.ts";
 import { requestLevel } from "../http-status.ts";
+import { endAtExpiry } from "./stream-lifetime.ts";
 
 export interface SubscriptionLimits {
   /** Most live subscriptions of one API key (MAX_SUBSCRIPTIONS_PER_KEY). */
@@ -41,8 +43,8 @@ export class SubscriptionCounts {
     return this.#total;
   }
 
-  /** Counts one more subscription, or throws SUBSCRIPTION_LIMIT_EXCEEDED; returns its release. */
-  acquire(key: string, connection: object | undefined): () => void {
+  /** Throws SUBSCRIPTION_LIMIT_EXCEEDED if one more would pass a bound; counts nothing. */
+  check(key: string, connection: object | undefined): void {
     const ofKey = this.#byKey.get(key) ?? 0;
     const ofConnection = connection ? (this.#byConnection.get(connection) ?? 0) : 0;
     const perKey = this.#limits.maxSubscriptionsPerKey;
@@ -66,6 +68,13 @@ export class SubscriptionCounts {
         scope: "server",
       });
     }
+  }
+
+  /** Counts one more subscription, or throws SUBSCRIPTION_LIMIT_EXCEEDED; returns its release. */
+  acquire(key: string, connection: object | undefined): () => void {
+    this.check(key, connection);
+    const ofKey = this.#byKey.get(key) ?? 0;
+    const ofConnection = connection ? (this.#byConnection.get(connection) ?? 0) : 0;
     this.#byKey.set(key, ofKey + 1);
     if (connection) this.#byConnection.set(connection, ofConnection + 1);
     this.#total += 1;
@@ -82,6 +91,32 @@ export class SubscriptionCounts {
       }
     };
   }
+}
+
+/** A subscription's results until its session expires, then the error that says so. */
+function untilExpiry(
+  results: AsyncIterableIterator<ExecutionResult>,
+  session: { expiresAt: number },
+): AsyncIterableIterator<ExecutionResult> {
+  return new Repeater<ExecutionResult>(async (push, stop) => {
+    const cancel = endAtExpiry(session, (error) => {
+      void push({ errors: [requestLevel(error as GraphQLError)] });
+      stop();
+    });
+    void (async () => {
+      try {
+        for await (const result of results) {
+          await push(result);
+        }
+        stop();
+      } catch (error) {
+        stop(error);
+      }
+    })();
+    await stop;
+    cancel();
+    await results.return?.();
+  });
 }
 
 function limitExceeded(why: string, extensions: { limit: number; scope: string }) {
@@ -151,7 +186,7 @@ export function useSubscriptionBounds(
       return stream;
     }
     const selection = selectionKey(gateway.documents, args);
-    return mapAsyncIterator(
+    const results = mapAsyncIterator(
       stream,
       (event) => resolveShared(args, selection, event),
       (error: unknown) => {
@@ -160,6 +195,7 @@ export function useSubscriptionBounds(
       },
       release,
     );
+    return context.session ? untilExpiry(results, context.session) : results;
   }
 
   return {

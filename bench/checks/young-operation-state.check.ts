@@ -9,7 +9,8 @@ import { describe, expect, it } from "vitest";
  * operations' Agent loaders with 1 000 objects each (the dataloader plugin's caches) and makes
  * one read of our own per operation (read-once.ts), drops them, and runs two young collections:
  * what is still in the heap is what those could not free. It also counts the full collections in
- * between, which would free the held state too and so hide it.
+ * between, which would free the held state too and so hide it. Counting collections is the
+ * bench's (a busy machine's collector runs on its own schedule), not `npm test`'s.
  */
 const CHILD = `
 import { constants, PerformanceObserver } from "node:perf_hooks";

@@ -1,0 +1,283 @@
+import { randomUUID } from "node:crypto";
+
+/**
+ * Where one update of a watched read stands in the order of all its updates: `epoch` is the
+ * life of the watch's counter (the store's clock when the counter was made, zero-padded, so two
+ * epochs compare as strings by age) and `seq` counts within it. A counter that expired after a
+ * quiet spell, or a store that restarted empty, starts a new epoch, which is newer than any before.
+ */
+export interface Mark {
+  epoch: string;
+  seq: number;
+}
+
+/** What one read of a watched request answered, published once for every instance. */
+export interface PollerUpdate extends Mark {
+  /** The instance that read it. */
+  from: string;
+  /** The answer, as the poller keeps it (live/live-reads.ts: ReadAnswer). */
+  answer: unknown;
+}
+
+/**
+ * The one ordering rule of every poller, on every instance: an update is delivered only when it
+ * is newer than the last one delivered, so a follower never goes back and never repeats.
+ */
+export function isNewer(update: Mark, last: Mark | undefined): boolean {
+  if (last === undefined) return true;
+  if (update.epoch !== last.epoch) return update.epoch > last.epoch;
+  return update.seq > last.seq;
+}
+
+/** What one tick of a watch gives this instance. */
+export type Tick =
+  /** It holds the lease: it reads now, and publishes under this mark. */
+  | { role: "owner"; mark: Mark }
+  /** Another instance reads: the newest update it published, if any (a missed message is found here). */
+  | { role: "follower"; latest: PollerUpdate | undefined };
+
+/** A write answered by some instance: the reads it may have changed, for one key's pollers. */
+export interface WriteNotice {
+  /** The key's hash (never the key). */
+  keyHash: string;
+  /** Read routes (`GET /v1/agents/{id}`) with the IDs it names, or none for every ID. */
+  reads: ReadChange[];
+  from: string;
+}
+
+export interface ReadChange {
+  route: string;
+  ids?: readonly string[];
+}
+
+/**
+ * The state the pollers of a fleet share: one lease per watched read, a counter that orders its
+ * updates, the newest update, and a channel per watch and one for writes. `createMemoryPollerStore`
+ * keeps it in process (one instance, or the fallback while Redis is away); poller-lease.ts keeps
+ * it in Redis. Both follow the same rules, which a differential test holds them to.
+ */
+export interface PollerStore {
+  /** This process, as logs and updates name it. */
+  readonly instanceId: string;
+  /** Whether this store is shared with other instances right now. */
+  shared(): boolean;
+  /**
+   * Once per interval: renews or takes the watch's lease (owner, with a fresh mark for the read
+   * it is about to make), or answers with the newest update (follower).
+   */
+  tick(watch: string, leaseMs: number): Promise<Tick>;
+  /** A mark for a read made outside the lease (a write asked for it): newer than any before. */
+  mark(watch: string): Promise<Mark>;
+  /**
+   * Keeps and announces an update read under `mark`; false when a newer read was published
+   * first (the caller then drops it: what it read is no longer the newest).
+   */
+  publish(watch: string, update: PollerUpdate): Promise<boolean>;
+  /** The newest update of the watch. */
+  latest(watch: string): Promise<PollerUpdate | undefined>;
+  /**
+   * Hears the watch's updates from other instances; resolves once the store has confirmed the
+   * subscription (a follower relies on it only then).
+   */
+  listen(watch: string, onUpdate: (update: PollerUpdate) => void): Promise<void>;
+  /** Whether `listen` is confirmed right now (false again while a connection is re-made). */
+  listening(watch: string): boolean;
+  /** This instance no longer watches it: it stops hearing, and its lease (if held) goes. */
+  leave(watch: string): void;
+  /** Tells every instance that a write was answered (its own listeners included). */
+  announce(notice: Omit<WriteNotice, "from">): Promise<void>;
+  onWrite(listener: (notice: WriteNotice) => void): () => void;
+  close(): void;
+}
+
+/** A lease outlives two poll intervals by this much: a tick late by less keeps its owner. */
+export const LEASE_MARGIN_MS = 250;
+
+/**
+ * How long a watch's counter and newest update outlive its last tick: ten intervals. A quiet
+ * spell longer than that starts a new epoch, which the ordering rule takes as newer.
+ */
+export function keepMsOf(intervalMs: number): number {
+  return Math.max(1_000, 10 * intervalMs);
+}
+
+/** An epoch from a clock reading in microseconds: fixed width, so strings compare as numbers. */
+export function epochOf(micros: bigint | number): string {
+  return String(micros).padStart(20, "0");
+}
+
+interface MemoryWatch {
+  lease?: { holder: string; until: number };
+  epoch?: string;
+  seq: number;
+  /** When the counter (and the newest update) expire. */
+  keepUntil: number;
+  published?: Mark;
+  latest?: PollerUpdate;
+}
+
+/**
+ * The shared state of several in-process instances: the store of a gateway without REDIS_URL,
+ * and the model that property tests run fleets against. `restart()` loses everything, as a
+ * Redis without persistence does; `deliver` decides how a published message reaches each
+ * listener (at once by default; a test may delay or drop it).
+ */
+export class MemoryPollerServer {
+  readonly #watches = new Map<string, MemoryWatch>();
+  readonly #listeners = new Map<string, Map<string, (update: PollerUpdate) => void>>();
+  readonly #writeListeners = new Set<(notice: WriteNotice) => void>();
+  #lastMicros = 0n;
+  readonly #now: () => number;
+  deliver: (send: () => void) => void = (send) => send();
+
+  constructor(options: { now?: () => number } = {}) {
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Loses every lease, counter and update, as a Redis that restarts empty does. */
+  restart(): void {
+    this.#watches.clear();
+  }
+
+  #watch(name: string): MemoryWatch {
+    const now = this.#now();
+    let watch = this.#watches.get(name);
+    if (watch && watch.keepUntil <= now) {
+      watch = {
+        ...(watch.lease && watch.lease.until > now ? { lease: watch.lease } : {}),
+        seq: 0,
+        keepUntil: 0,
+      };
+      this.#watches.set(name, watch);
+    }
+    if (!watch) {
+      watch = { seq: 0, keepUntil: 0 };
+      this.#watches.set(name, watch);
+    }
+    return watch;
+  }
+
+  /** A strictly increasing clock reading, as the Redis scripts take from TIME. */
+  #micros(): bigint {
+    const now = BigInt(Math.floor(this.#now() * 1000));
+    this.#lastMicros = now > this.#lastMicros ? now : this.#lastMicros + 1n;
+    return this.#lastMicros;
+  }
+
+  #next(watch: MemoryWatch, keepMs: number): Mark {
+    if (watch.epoch === undefined) {
+      watch.epoch = epochOf(this.#micros());
+      watch.seq = 0;
+    }
+    watch.seq += 1;
+    watch.keepUntil = this.#now() + keepMs;
+    return { epoch: watch.epoch, seq: watch.seq };
+  }
+
+  tick(name: string, instanceId: string, leaseMs: number, keepMs: number): Tick {
+    const watch = this.#watch(name);
+    const now = this.#now();
+    const lease = watch.lease;
+    if (!lease || lease.until <= now || lease.holder === instanceId) {
+      watch.lease = { holder: instanceId, until: now + leaseMs };
+      return { role: "owner", mark: this.#next(watch, keepMs) };
+    }
+    return { role: "follower", latest: watch.latest };
+  }
+
+  mark(name: string, keepMs: number): Mark {
+    return this.#next(this.#watch(name), keepMs);
+  }
+
+  publish(name: string, update: PollerUpdate, keepMs: number): boolean {
+    const watch = this.#watch(name);
+    // A mark of an epoch the store no longer holds (it restarted since) is not published.
+    if (watch.epoch !== update.epoch) return false;
+    if (watch.published && !isNewer(update, watch.published)) return false;
+    watch.published = { epoch: update.epoch, seq: update.seq };
+    watch.latest = update;
+    watch.keepUntil = this.#now() + keepMs;
+    for (const [from, listener] of this.#listeners.get(name) ?? []) {
+      if (from !== update.from) this.deliver(() => listener(update));
+    }
+    return true;
+  }
+
+  latest(name: string): PollerUpdate | undefined {
+    return this.#watch(name).latest;
+  }
+
+  listen(name: string, instanceId: string, listener: (update: PollerUpdate) => void): void {
+    let listeners = this.#listeners.get(name);
+    if (!listeners) {
+      listeners = new Map();
+      this.#listeners.set(name, listeners);
+    }
+    listeners.set(instanceId, listener);
+  }
+
+  leave(name: string, instanceId: string): void {
+    const listeners = this.#listeners.get(name);
+    listeners?.delete(instanceId);
+    if (listeners?.size === 0) this.#listeners.delete(name);
+    const watch = this.#watches.get(name);
+    if (watch?.lease?.holder === instanceId) delete watch.lease;
+  }
+
+  announce(notice: WriteNotice): void {
+    for (const listener of this.#writeListeners) this.deliver(() => listener(notice));
+  }
+
+  onWrite(listener: (notice: WriteNotice) => void): () => void {
+    this.#writeListeners.add(listener);
+    return () => this.#writeListeners.delete(listener);
+  }
+}
+
+/**
+ * One instance's view of a MemoryPollerServer. Without REDIS_URL each gateway has a server of its
+ * own, so it always holds every lease.
+ */
+export function createMemoryPollerStore(options: {
+  intervalMs: number;
+  server?: MemoryPollerServer;
+  instanceId?: string;
+}): PollerStore {
+  const server = options.server ?? new MemoryPollerServer();
+  const instanceId = options.instanceId ?? randomUUID();
+  const keepMs = keepMsOf(options.intervalMs);
+  const listened = new Set<string>();
+  const stops = new Set<() => void>();
+  return {
+    instanceId,
+    shared: () => options.server !== undefined,
+    tick: async (watch, leaseMs) => server.tick(watch, instanceId, leaseMs, keepMs),
+    mark: async (watch) => server.mark(watch, keepMs),
+    publish: async (watch, update) => server.publish(watch, update, keepMs),
+    latest: async (watch) => server.latest(watch),
+    async listen(watch, onUpdate) {
+      server.listen(watch, instanceId, onUpdate);
+      listened.add(watch);
+    },
+    listening: (watch) => listened.has(watch),
+    leave(watch) {
+      listened.delete(watch);
+      server.leave(watch, instanceId);
+    },
+    announce: async (notice) => server.announce({ ...notice, from: instanceId }),
+    onWrite(listener) {
+      const stop = server.onWrite(listener);
+      stops.add(stop);
+      return () => {
+        stops.delete(stop);
+        stop();
+      };
+    },
+    close() {
+      for (const watch of listened) server.leave(watch, instanceId);
+      listened.clear();
+      for (const stop of stops) stop();
+      stops.clear();
+    },
+  };
+}

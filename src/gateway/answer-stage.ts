@@ -1,0 +1,42 @@
+import { GATEWAY_DEFAULTS } from "./defaults.ts";
+import { eventContextFor } from "./execution/context.ts";
+import { useUpstreamReport } from "./execution/use-upstream-report.ts";
+import type { GatewayParts } from "./gateway-parts.ts";
+import { useHttpStatusInErrors } from "./http/use-http-status-in-errors.ts";
+import { useLiveQueries } from "./live/use-live-queries.ts";
+import type { PipelineEntry } from "./pipeline.ts";
+import { SubscriptionCounts, useSubscriptionBounds } from "./subscriptions/subscription-bounds.ts";
+
+/**
+ * An operation running and answered: its upstream report, the subscriptions and live queries
+ * that stay open, and the HTTP status its errors ask for.
+ */
+export function answerStage(parts: GatewayParts): PipelineEntry[] {
+  const { options, documents, keyHash } = parts;
+  const freshContext = eventContextFor(parts.dependencies, parts.operationDeadlineMs);
+  const subscriptionCounts = new SubscriptionCounts(parts.bounds);
+  return [
+    { name: "upstream-report", plugin: useUpstreamReport(documents) },
+    {
+      name: "subscription-bounds",
+      plugin: useSubscriptionBounds(freshContext, subscriptionCounts, { documents, keyHash }),
+    },
+    {
+      name: "live-queries",
+      plugin: useLiveQueries({
+        hub: parts.liveHub,
+        documents,
+        keyHash,
+        counts: subscriptionCounts,
+        freshContext,
+        maxReads: options.live?.maxReads ?? GATEWAY_DEFAULTS.maxLiveQueryReads,
+        ...(options.live?.timers ? { timers: options.live.timers } : {}),
+      }),
+      after: {
+        "answer-redaction": "a live result and its patch are made of what the client may see",
+      },
+      reads: ["estimatedUpstreamCalls"], // judged against MAX_LIVE_QUERY_READS before a call
+    },
+    { name: "http-status-in-errors", plugin: useHttpStatusInErrors() },
+  ];
+}

@@ -1,0 +1,103 @@
+import type { Plugin } from "graphql-yoga";
+import { keyProblem } from "./admission/use-key-bound.ts";
+import { authorizationFrom, useBatchUsage } from "./execution/context.ts";
+import type { FastLane } from "./fast-lane.ts";
+import type { GatewayParts } from "./gateway-parts.ts";
+import { useGraphiQLAssets } from "./http/graphiql-page.ts";
+import { useRequestId } from "./http/request-id.ts";
+import { useBatchRefusal } from "./http/use-batch-refusal.ts";
+import { useCsrfPrevention } from "./http/use-csrf-prevention.ts";
+import { useLandingPage } from "./http/use-landing-page.ts";
+import { useNoBodyEcho } from "./http/use-no-body-echo.ts";
+import { useRequestSizeLimit } from "./http/use-request-size-limit.ts";
+import { type SseStreams, useSseSingleConnection } from "./http/use-sse-single-connection.ts";
+import { useMetrics } from "./observability/use-metrics.ts";
+import type { PipelineEntry } from "./pipeline.ts";
+
+/** graphql-sse's single-connection streams: their plugin, and the streams listen() bounds. */
+export type SingleConnectionSse = { plugin: Plugin; streams: SseStreams };
+
+/**
+ * A request arriving (http/): the fast path, the endpoints that answer by themselves, the
+ * request's size and ID, and graphql-sse's own endpoint.
+ */
+export function arrivalStage(
+  parts: GatewayParts,
+  lane: FastLane,
+  sse: SingleConnectionSse,
+): PipelineEntry[] {
+  const { options } = parts;
+  const answeredFirst = "a page or file another plugin answers is no operation: no request ID";
+  const namesIt = "a refused request's error names its request ID, as every error does";
+  return [
+    { name: "fast-path", plugin: lane.fastPath.plugin },
+    { name: "batch-refusal", plugin: useBatchRefusal(options.maxBatchSize ?? 0) },
+    {
+      name: "landing-page",
+      plugin: useLandingPage("/graphql", !!options.graphiql, !!options.session),
+    },
+    { name: "metrics", plugin: useMetrics(parts.metrics, parts.documents, options.metricsAccess) },
+    { name: "graphiql-assets", plugin: options.graphiql ? useGraphiQLAssets() : undefined },
+    {
+      name: "request-id",
+      plugin: useRequestId(),
+      after: {
+        "batch-refusal": answeredFirst,
+        "landing-page": answeredFirst,
+        metrics: answeredFirst,
+        "graphiql-assets": answeredFirst,
+      },
+    },
+    { name: "csrf-prevention", plugin: useCsrfPrevention(), after: { "request-id": namesIt } },
+    { name: "no-body-echo", plugin: useNoBodyEcho() },
+    {
+      name: "request-size-limit",
+      plugin: useRequestSizeLimit({ maxBytes: parts.maxRequestBytes }),
+      after: { "request-id": namesIt },
+    },
+    { name: "batch-usage", plugin: useBatchUsage() },
+    {
+      // graphql-sse's own endpoint (/graphql/stream).
+      name: "sse-single-connection",
+      plugin: sse.plugin,
+      after: {
+        "request-size-limit": "a stream's operations are bounded in bytes like any request's",
+        "request-id": "every answer on a stream names its request ID",
+      },
+    },
+  ];
+}
+
+/**
+ * The single-connection streams, each held by who reserved it as the local checks see them: a
+ * key's hash, or a verified session's organization and subject (its key is the organization's).
+ */
+export function singleConnectionSse(parts: GatewayParts): SingleConnectionSse {
+  const { options, keyHash } = parts;
+  const session = options.session;
+  const holderOf = async (request: Request): Promise<string | undefined> => {
+    const header = authorizationFrom(request.headers.get("authorization"));
+    if (header === undefined || keyProblem(header) !== undefined) return undefined;
+    if (!session) return `key\n${keyHash(header)}`;
+    return session.verify(header).then(
+      (verified) => `session\n${verified.organization}\n${verified.subject}`,
+      () => undefined,
+    );
+  };
+  return useSseSingleConnection({
+    holderOf,
+    // A verified session's key is the gateway's own; a passthrough key counts once accepted.
+    vouchedFor: (request) => {
+      const header = authorizationFrom(request.headers.get("authorization"));
+      if (session) return true;
+      return header !== undefined && (options.upstream.knowsKey?.(keyHash(header)) ?? false);
+    },
+    ...(options.sseTokenPrefix === undefined ? {} : { tokenPrefix: options.sseTokenPrefix }),
+    limits: {
+      reservationTtlMs: parts.bounds.sseReservationTtlMs,
+      reservationsPerKey: parts.bounds.sseReservationsPerKey,
+      reservationsTotal: parts.bounds.sseReservationsTotal,
+      maxQueuedBytes: parts.bounds.sseMaxQueuedBytes,
+    },
+  });
+}

@@ -1,0 +1,240 @@
+import { createHash, randomUUID } from "node:crypto";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { gatewayError } from "../../errors.ts";
+import { stringifyWithHttpStatus } from "../http-status.ts";
+
+/** Session mode over a cookie (SESSION_COOKIE): where the browser's session token travels. */
+export interface SessionCookieOptions {
+  /** The cookie the frontend's sign-in sets (`HttpOnly; Secure; SameSite`), holding the token. */
+  name: string;
+  /** Origins whose pages may use it besides the gateway's own (CORS_ORIGINS; `*` adds none). */
+  origins: readonly string[];
+}
+
+/**
+ * The header a cookie-carrying request must send: no page of another site can add it without a
+ * CORS preflight, which only the listed origins pass. Apollo Client's own name is accepted too.
+ */
+export const CSRF_HEADERS = ["x-graphql-csrf", "apollo-require-preflight"] as const;
+
+/** Where a signed-in page ends its session: the token is refused from then on, everywhere. */
+export const LOGOUT_PATH = "/graphql/logout";
+
+/** Something a session's token holds open: a stream's response, a socket. */
+type Closer = () => void;
+
+/**
+ * Session mode over a cookie, on node:http before yoga: a request or a graphql-ws upgrade that
+ * carries the cookie and no `Authorization` is admitted as if it sent `Authorization: Bearer
+ * <cookie>`, once it passes the CSRF checks (its origin, the header above). Every rule of session
+ * mode then applies unchanged downstream. A logout refuses the token until it expires and closes
+ * whatever it holds open, so its live operations end on every transport.
+ */
+export function createSessionCookies(
+  options: SessionCookieOptions,
+  /** Why the token is refused (undefined: it verifies), as the gateway's session mode judges it. */
+  refusalOf: (authorization: string) => Promise<string | undefined>,
+) {
+  const listed = options.origins.filter((origin) => origin !== "*");
+  /** Hash of a logged-out token → when it expires anyway (ms). */
+  const loggedOut = new Map<string, number>();
+  const open = new Map<string, Set<Closer>>();
+
+  const allowedOrigin = (origin: string | undefined, host: string | undefined) => {
+    if (origin === undefined) return true;
+    if (listed.includes(origin)) return true;
+    return URL.canParse(origin) && new URL(origin).host === host;
+  };
+
+  function hold(hash: string, closer: Closer): () => void {
+    let held = open.get(hash);
+    if (held === undefined) {
+      held = new Set();
+      open.set(hash, held);
+    }
+    held.add(closer);
+    return () => {
+      held.delete(closer);
+      if (held.size === 0 && open.get(hash) === held) open.delete(hash);
+    };
+  }
+
+  function isLoggedOut(hash: string): boolean {
+    const until = loggedOut.get(hash);
+    if (until === undefined) return false;
+    if (until > Date.now()) return true;
+    loggedOut.delete(hash);
+    return false;
+  }
+
+  /** The token the request carries, and whether it came in the cookie; or a refusal. */
+  function credentialOf(
+    req: IncomingMessage,
+  ): { token: string; cookie: boolean } | string | undefined {
+    const header = req.headers.authorization;
+    if (header !== undefined && header.trim() !== "") {
+      return { token: header.replace(/^Bearer\s+/i, "").trim(), cookie: false };
+    }
+    const token = cookieValue(req.headers.cookie, options.name);
+    if (token === undefined) return undefined;
+    const origin = req.headers.origin;
+    if (!allowedOrigin(origin, req.headers.host)) {
+      return `A page of ${origin} may not use this gateway's session cookie.`;
+    }
+    if (!CSRF_HEADERS.some((name) => (req.headers[name] ?? "") !== "")) {
+      return `A request carrying the session cookie must send the header \`${CSRF_HEADERS[0]}: 1\` (CSRF protection).`;
+    }
+    return { token, cookie: true };
+  }
+
+  return {
+    /**
+     * Admits an HTTP request, true when it goes on to yoga (its cookie turned into
+     * `Authorization`), false when answered here: a CSRF refusal, a logged-out token, a logout.
+     */
+    async admit(req: IncomingMessage, res: ServerResponse): Promise<boolean> {
+      const origin = req.headers.origin;
+      // Browsers send credentials cross-origin only where the answer allows them.
+      if (origin !== undefined && listed.includes(origin)) {
+        res.setHeader("access-control-allow-credentials", "true");
+        // Answered here (a refusal, a logout), the page may read it too; yoga's CORS says the same.
+        res.setHeader("access-control-allow-origin", origin);
+        res.setHeader("vary", "Origin");
+      }
+      const url = new URL(req.url ?? "/", "http://localhost");
+      // The cookie rides on every request to this site: only operations read it. A page, a
+      // preflight, /healthz and /metrics go on without it, so no CSRF check can refuse them.
+      if (!isOperation(req, url)) return true;
+      const path = url.pathname;
+      const credential = credentialOf(req);
+      if (typeof credential === "string") return refuse(res, 403, "FORBIDDEN", credential);
+      if (path === LOGOUT_PATH && req.method === "POST") {
+        await logout(credential, res);
+        return false;
+      }
+      if (credential === undefined) return true;
+      const hash = sha256(credential.token);
+      if (isLoggedOut(hash)) {
+        return refuse(res, 401, "UNAUTHENTICATED", "This session has logged out: sign in again.");
+      }
+      if (credential.cookie) req.headers.authorization = `Bearer ${credential.token}`;
+      // Streams (SSE) and operations in flight end when their session logs out.
+      const release = hold(hash, () => res.destroy());
+      res.once("close", release);
+      return true;
+    },
+
+    /**
+     * The connection params a graphql-ws socket runs with (the cookie's token added when it sent
+     * none), or why it is refused: another origin's socket, a logged-out token.
+     */
+    admitSocket(
+      upgrade: IncomingMessage,
+      params: unknown,
+      socket: {
+        close(code: number, reason: string): void;
+        once(event: "close", f: () => void): unknown;
+      },
+    ): { params: unknown } | { refusal: string } {
+      const given = params !== null && typeof params === "object" ? params : {};
+      const sent = Object.entries(given).find(([key]) => key.toLowerCase() === "authorization");
+      let token = typeof sent?.[1] === "string" ? sent[1].replace(/^Bearer\s+/i, "").trim() : "";
+      let admitted = params;
+      if (token === "") {
+        const cookie = cookieValue(upgrade.headers.cookie, options.name);
+        if (cookie === undefined) return { params };
+        if (!allowedOrigin(upgrade.headers.origin, upgrade.headers.host)) {
+          return {
+            refusal: `FORBIDDEN: a page of ${upgrade.headers.origin} may not use this cookie`,
+          };
+        }
+        token = cookie;
+        admitted = { ...given, Authorization: `Bearer ${cookie}` };
+      }
+      const hash = sha256(token);
+      if (isLoggedOut(hash)) return { refusal: "UNAUTHENTICATED: this session has logged out" };
+      const release = hold(hash, () => socket.close(4403, "UNAUTHENTICATED: logged out"));
+      socket.once("close", release);
+      return { params: admitted };
+    },
+  };
+
+  async function logout(
+    credential: { token: string; cookie: boolean } | undefined,
+    res: ServerResponse,
+  ): Promise<void> {
+    const refusal =
+      credential === undefined
+        ? "Send the session to end: its cookie, or `Authorization: Bearer <session token>`."
+        : await refusalOf(`Bearer ${credential.token}`);
+    if (credential === undefined || refusal !== undefined) {
+      refuse(res, 401, "UNAUTHENTICATED", refusal ?? "");
+      return;
+    }
+    const hash = sha256(credential.token);
+    // Remembered until the token would expire anyway: the map holds no token past its use.
+    for (const [known, until] of loggedOut) if (until <= Date.now()) loggedOut.delete(known);
+    loggedOut.set(hash, expiryOf(credential.token));
+    for (const close of open.get(hash) ?? []) close();
+    open.delete(hash);
+    res.writeHead(204, {
+      "set-cookie": `${options.name}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Strict`,
+      "x-request-id": randomUUID(),
+    });
+    res.end();
+  }
+}
+
+/** A request that runs or ends GraphQL operations: not a browser's page, not a preflight. */
+function isOperation(req: IncomingMessage, url: URL): boolean {
+  if (url.pathname !== "/graphql" && !url.pathname.startsWith("/graphql/")) return false;
+  if (req.method === "OPTIONS") return false;
+  const page =
+    req.method === "GET" &&
+    !url.searchParams.has("query") &&
+    (req.headers.accept ?? "").includes("text/html");
+  return !page;
+}
+
+function refuse(
+  res: ServerResponse,
+  status: number,
+  code: "FORBIDDEN" | "UNAUTHENTICATED",
+  message: string,
+) {
+  const requestId = randomUUID();
+  const body = stringifyWithHttpStatus({ errors: [gatewayError(code, message)] }, requestId);
+  res.writeHead(status, {
+    "content-type": "application/json; charset=utf-8",
+    "content-length": Buffer.byteLength(body),
+    "x-request-id": requestId,
+  });
+  res.end(body);
+  return false;
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  for (const pair of (header ?? "").split(";")) {
+    const at = pair.indexOf("=");
+    if (at > 0 && pair.slice(0, at).trim() === name) {
+      const value = decodeURIComponent(pair.slice(at + 1).trim());
+      return value === "" ? undefined : value;
+    }
+  }
+  return undefined;
+}
+
+/** When a verified token expires (its `exp`), so a logged-out one is remembered only that long. */
+function expiryOf(token: string): number {
+  try {
+    const payload = JSON.parse(Buffer.from(token.split(".")[1] ?? "", "base64url").toString());
+    if (typeof payload.exp === "number") return payload.exp * 1000 + 5 * 60_000;
+  } catch {
+    // A token that verified has a readable payload; keep it a day otherwise.
+  }
+  return Date.now() + 86_400_000;
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
+}

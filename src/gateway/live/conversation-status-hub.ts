@@ -1,0 +1,114 @@
+import { Repeater, SlidingBuffer } from "graphql-yoga";
+import type { ConversationStatusFeed, StatusEvent } from "../../schema/context.ts";
+import type { UpstreamReading } from "../../upstream/conversation-reading.ts";
+import { DEFAULT_READING, readConversation } from "../../upstream/conversation-reading.ts";
+import type { ConversationStatusDto } from "../../upstream/dto.ts";
+import type { KeyHasher } from "../../upstream/key-memory.ts";
+import { OPERATIONS } from "../../upstream/operations.ts";
+import { pathOf } from "../../upstream/rest-api.ts";
+import { shuttingDown } from "../subscriptions/stream-lifetime.ts";
+import type { LiveHub } from "./live-hub.ts";
+import { type ReadTemplate, replay, requestKeyOf } from "./live-reads.ts";
+
+export interface ConversationStatusHubOptions {
+  /** The one poller mechanism of live data: operation 8 is a live read like any other. */
+  hub: LiveHub;
+  /** The gateway's naming of keys (createKeyHasher). */
+  keyHash: KeyHasher;
+  /** How the upstream's answers read where the seed is silent (the duration's unit). */
+  reading?: UpstreamReading;
+}
+
+/**
+ * `Subscription.conversationStatus`: operation 8 followed through the live hub, so it shares
+ * one poller per (API key, conversation) with every other stream of the fleet. Subscribers see
+ * only changes; the stream ends once the call has ended, or with the error that ended its read.
+ */
+export class ConversationStatusHub implements ConversationStatusFeed {
+  readonly #options: ConversationStatusHubOptions;
+  /** The (key hash, conversation) pairs followed here, with their subscribers. */
+  readonly #followed = new Map<string, number>();
+
+  constructor(options: ConversationStatusHubOptions) {
+    this.#options = options;
+  }
+
+  /** Calls followed here, for metrics. */
+  get pollerCount(): number {
+    return this.#followed.size;
+  }
+
+  /** Of those, the ones this instance reads the upstream for. */
+  get ownedPollerCount(): number {
+    let owned = 0;
+    for (const id of this.#followed.keys()) {
+      const [hash, key] = id.split("\n", 2) as [string, string];
+      if (this.#options.hub.owns(hash, key)) owned += 1;
+    }
+    return owned;
+  }
+
+  subscribe(authorization: string, conversationId: string): AsyncIterableIterator<StatusEvent> {
+    const { hub } = this.#options;
+    const id = encodeURIComponent(conversationId);
+    const row = OPERATIONS.getConversationStatus;
+    const template: ReadTemplate = { path: pathOf(row, [id]), operation: { row, ids: [id] } };
+    const requestKey = requestKeyOf(template);
+    const hash = this.#options.keyHash(authorization);
+    const followed = `${hash}\n${requestKey}`;
+    const reading = this.#options.reading ?? DEFAULT_READING;
+    // Only the newest state matters: a slow reader gets the latest when it reads again.
+    return new Repeater<StatusEvent>(async (push, stop) => {
+      if (hub.shuttingDown) {
+        void push(shuttingDown());
+        stop();
+        return;
+      }
+      let last: ConversationStatusDto | undefined;
+      const emit = () => {
+        const answer = hub.answer(hash, requestKey);
+        if (answer === undefined) return;
+        let status: ConversationStatusDto;
+        try {
+          status = readConversation(replay(answer).body as ConversationStatusDto, reading);
+        } catch (error) {
+          void push(error as Error);
+          stop();
+          return;
+        }
+        if (!last || changed(last, status)) {
+          last = status;
+          void push(status);
+        }
+        if (status.endedAt != null) stop();
+      };
+      const end = (error?: Error) => {
+        if (error) void push(error);
+        stop();
+      };
+      this.#followed.set(followed, (this.#followed.get(followed) ?? 0) + 1);
+      const release = hub.watch(authorization, requestKey, template, undefined, {
+        changed: emit,
+        ended: end,
+      });
+      const forget = hub.addStream(end);
+      // A subscriber joining a followed call gets its latest state at once, without a read.
+      emit();
+      await stop;
+      forget();
+      release();
+      const left = (this.#followed.get(followed) ?? 1) - 1;
+      if (left === 0) this.#followed.delete(followed);
+      else this.#followed.set(followed, left);
+    }, new SlidingBuffer(1));
+  }
+}
+
+function changed(before: ConversationStatusDto, after: ConversationStatusDto): boolean {
+  return (
+    before.duration !== after.duration ||
+    before.startedAt !== after.startedAt ||
+    before.endedAt !== after.endedAt ||
+    before.status !== after.status
+  );
+}

@@ -1,0 +1,71 @@
+import { useExecutionCancellation } from "graphql-yoga";
+import {
+  createMemoryQueryStore,
+  usePersistedDocuments,
+} from "./admission/use-persisted-documents.ts";
+import { useIncrementalDelivery } from "./execution/use-incremental-delivery.ts";
+import type { FastLane } from "./fast-lane.ts";
+import type { GatewayParts } from "./gateway-parts.ts";
+import { READINESS_CACHE_MS, useReadiness } from "./http/use-readiness.ts";
+import { useOperationSpans } from "./observability/tracing.ts";
+import type { PipelineEntry } from "./pipeline.ts";
+import { useSessionTokenFirst } from "./session/session-mode.ts";
+
+/**
+ * Before an operation is judged: how it will run (compiled, through the prepared lane, traced),
+ * the document a persisted request stands for, incremental delivery, the readiness endpoint and
+ * the operation following its client's going away.
+ */
+export function preparationStage(parts: GatewayParts, lane: FastLane): PipelineEntry[] {
+  const { options, documents, keyHash, fleet } = parts;
+  return [
+    { name: "compiled-execution", plugin: lane.compiledExecution },
+    {
+      name: "prepared-lane",
+      plugin: lane.preparedLane.plugin,
+      after: { "compiled-execution": "the lane runs only what compiled execution compiled" },
+    },
+    {
+      name: "operation-spans",
+      plugin: useOperationSpans(documents),
+      after: {
+        "compiled-execution":
+          "a span wraps, in the operation's trace context, the execution that really runs",
+      },
+    },
+    {
+      // A refused session token answers 401 whatever its document (trusted or not).
+      name: "session-token-first",
+      plugin: options.session && useSessionTokenFirst(options.session.verify),
+    },
+    {
+      name: "persisted-documents",
+      plugin: usePersistedDocuments({
+        keyHash,
+        // Registrations are kept only for a key the upstream has accepted (docs/limits.md).
+        acceptsKey: (authorization) => options.upstream.knowsKey?.(keyHash(authorization)) ?? false,
+        ...options.persistedDocuments,
+        maxCachedDocumentBytes: parts.registeredBytes,
+        store:
+          options.persistedDocuments?.store ??
+          fleet?.apqStore ??
+          createMemoryQueryStore({ ...parts.apq, maxDocumentBytes: parts.registeredBytes }),
+      }),
+    },
+    { name: "incremental-delivery", plugin: useIncrementalDelivery(documents) },
+    {
+      name: "readiness",
+      plugin: useReadiness(
+        "/readyz",
+        async () => {
+          const reachable = await options.upstream.isReachable();
+          return { ready: reachable, upstream: reachable ? "reachable" : "unreachable" };
+        },
+        READINESS_CACHE_MS,
+        // Losing Redis degrades the fleet to per-instance state: it never makes an instance unready.
+        () => (fleet ? fleet.redisState() : { redis: "not configured" }),
+      ),
+    },
+    { name: "execution-cancellation", plugin: useExecutionCancellation() },
+  ];
+}
