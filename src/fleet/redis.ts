@@ -42,6 +42,11 @@ export interface FleetRedis {
    * never mistaken for a miss. A rejection that is not an Error (a limiter's own answer) passes.
    */
   attempt<T, F>(command: () => Promise<T>, onFailure: F): Promise<T | F>;
+  /**
+   * Reports a command's failure that was caught elsewhere (a module's own `onCommandError`), as
+   * `attempt` does: anything that is not an Error is ignored.
+   */
+  report(error: unknown): void;
   /** Told on every change of `available()` (logged once per change, shown in /metrics and /readyz). */
   onAvailabilityChange(listener: (available: boolean) => void): () => void;
   /**
@@ -140,6 +145,9 @@ export function createFleetRedis(options: FleetRedisOptions): FleetRedis {
       return onFailure;
     }
   }
+  const report = (error: unknown) => {
+    if (error instanceof Error) failures.record(error);
+  };
 
   return {
     client,
@@ -151,6 +159,7 @@ export function createFleetRedis(options: FleetRedisOptions): FleetRedis {
     degradedReason: () => (ready ? failures.degraded() : undefined),
     failures,
     attempt,
+    report,
     onAvailabilityChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);

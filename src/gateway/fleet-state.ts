@@ -51,7 +51,11 @@ export function createFleetState(
   },
 ): FleetState {
   const { redis } = options;
-  const pollers = createRedisPollerStore(redis, { intervalMs: settings.pollIntervalMs });
+  // Every refusal the lease's or the window budget's commands meet is reported in one place.
+  const pollers = createRedisPollerStore(redis, {
+    intervalMs: settings.pollIntervalMs,
+    onCommandError: redis.report,
+  });
   const keyLimits = options.keyMemory ? shareKeyLimits(redis, options.keyMemory) : undefined;
   new Gauge({
     name: "voicegraph_redis_available",
@@ -88,7 +92,7 @@ export function createFleetState(
   });
   return {
     pollers,
-    windowBudget: createRedisWindowBudget(redis, createMemoryWindowBudget()),
+    windowBudget: createRedisWindowBudget(redis, createMemoryWindowBudget(), redis.report),
     apqStore: createSharedQueryStore(redis, {
       maxDocumentBytes: settings.apq.maxDocumentBytes,
       fallback: createMemoryQueryStore(settings.apq),
