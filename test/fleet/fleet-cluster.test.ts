@@ -51,7 +51,7 @@ describe.runIf(ON_CLUSTER)("a fleet on a three-master Redis Cluster", () => {
     expect((await a.graphql(reads[0] as string)).body.data).toMatchObject({
       organization: { name: "Acme Spread" },
     });
-    // A watched call: one poller's lease, counter, epoch and latest update, published to both.
+    // A watched call: one poller's lease and counter, its updates published to both.
     const subscriptions = await Promise.all(
       [a, b].map((instance) =>
         subscribeSse(asHarness(instance.url), SEED_IDS.acmeLiveConversation, ACME),

@@ -31,6 +31,11 @@ export interface FleetStore {
    * follows it by ASK and MOVED, which the close then allows (CROSSSLOT never).
    */
   moveSlotOf(key: string, pauseMs?: number): Promise<void>;
+  /**
+   * A cluster only: the test changes its topology (a master dies and its replica takes over),
+   * so MOVED and ASK are how the client follows; the close then checks for CROSSSLOT only.
+   */
+  redirectionsExpected(): void;
   /** Kills every server for real (SIGKILL). */
   kill(): Promise<void>;
   /** Starts them again, empty (a cluster with its slots). */
@@ -48,6 +53,7 @@ export async function startFleetStore(
   const single = cluster ? undefined : await startRedisServer();
   const servers = cluster ? cluster.masters : [single as RedisServer];
   const seeds = servers.map((server) => ({ host: "127.0.0.1", port: server.port }));
+  // A slot moved, or another change the client follows by redirections.
   let slotMoved = false;
   const ask = async (server: RedisServer, command: readonly string[]) => {
     // One try: a server a test killed answers nothing, at once.
@@ -78,6 +84,9 @@ export async function startFleetStore(
       if (!cluster) throw new Error("one server has no slots to move");
       slotMoved = true;
       await cluster.moveSlotOf(key, pauseMs);
+    },
+    redirectionsExpected() {
+      slotMoved = true;
     },
     kill: () => (cluster ? cluster.kill() : (single as RedisServer).kill()),
     restart: () => (cluster ? cluster.restart() : (single as RedisServer).restart()),
