@@ -79,13 +79,15 @@ async function main(): Promise<void> {
   // The embedded sandbox's dialect tells what its answers cannot; UPSTREAM_* settings win.
   const dialect = embedded?.dialect;
   // A fleet: one Redis connection for every piece of shared state (docs/fleet.md).
-  const redis = config.REDIS_URL
-    ? // Its client (ioredis) is loaded only for a fleet.
-      (await import("./fleet/redis.ts")).createFleetRedis({
-        url: config.REDIS_URL,
-        prefix: config.REDIS_PREFIX,
-      })
-    : undefined;
+  const redis =
+    config.REDIS_URL || config.REDIS_CLUSTER_NODES
+      ? // Its client (ioredis) is loaded only for a fleet.
+        await (await import("./fleet/redis-start.ts")).startFleetRedis({
+          url: config.REDIS_URL,
+          clusterNodes: config.REDIS_CLUSTER_NODES,
+          prefix: config.REDIS_PREFIX,
+        })
+      : undefined;
   const keyMemory = new KeyMemory();
   const upstream = createUpstreamClient({
     keyMemory,
@@ -199,7 +201,10 @@ async function main(): Promise<void> {
   } else {
     lines.push(`  upstream: ${config.UPSTREAM_URL}`);
   }
-  if (redis) lines.push(`  fleet: state shared through Redis under "${config.REDIS_PREFIX}"`);
+  if (redis) {
+    const store = redis.form === "cluster" ? "a Redis Cluster" : "Redis";
+    lines.push(`  fleet: state shared through ${store} under "${config.REDIS_PREFIX}"`);
+  }
   const metricsServer =
     config.METRICS_PORT === undefined
       ? undefined

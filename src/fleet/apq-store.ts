@@ -18,7 +18,7 @@ export interface SharedQueryStoreOptions {
 export const SHARED_APQ_DEFAULTS = { ttlS: 24 * 60 * 60 } as const;
 
 /**
- * Automatic persisted queries registered once for the fleet: `<prefix>apq:<key hash>:<sha256>`,
+ * Automatic persisted queries registered once for the fleet: `<prefix>apq:{<key hash>:<sha256>}`,
  * each with a TTL (the key is a keyed hash already: no API key reaches Redis). Every
  * registration is written to the instance's own store too, and every read falls back to it
  * while Redis is unreachable or slow, so losing Redis costs a re-registration, never an answer.
@@ -33,20 +33,19 @@ export function createSharedQueryStore(
     async get(key) {
       const local = await fallback.get(key);
       if (local !== undefined || !redis.available()) return local;
-      try {
-        const shared = await redis.client.get(redis.key("apq", key));
-        if (shared === null) return undefined;
-        await fallback.set(key, shared);
-        return shared;
-      } catch {
-        return undefined;
-      }
+      const shared = await redis.attempt(() => redis.client.get(redis.key("apq", key)), null);
+      if (shared === null) return undefined;
+      await fallback.set(key, shared);
+      return shared;
     },
     async set(key, document) {
       if (Buffer.byteLength(document) > maxDocumentBytes) return;
       await fallback.set(key, document);
       if (!redis.available()) return;
-      await redis.client.set(redis.key("apq", key), document, "EX", ttlS).catch(() => undefined);
+      await redis.attempt(
+        () => redis.client.set(redis.key("apq", key), document, "EX", ttlS),
+        null,
+      );
     },
   };
 }

@@ -1,66 +1,66 @@
 import type { KeyBlock, KeyMemory } from "../upstream/key-memory.ts";
 import type { FleetRedis } from "./redis.ts";
 
+/** The most blocks kept at once: past it the ones that end first go (each instance keeps its own). */
+export const MAX_KEPT_BLOCKS = 10_000;
+
+// Drops the blocks that ended, keeps this one (scored by its end) and publishes it: one key, so
+// one slot on a cluster, read whole by an instance that (re)connects. The set lives as long as
+// its longest block.
+const KEEP = `redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1])
+redis.call('zadd', KEYS[1], ARGV[2], ARGV[3])
+redis.call('zremrangebyrank', KEYS[1], 0, -1 - tonumber(ARGV[5]))
+local ttl = tonumber(ARGV[2]) - tonumber(ARGV[1])
+if redis.call('pttl', KEYS[1]) < ttl then redis.call('pexpire', KEYS[1], ttl) end
+return redis.call('publish', ARGV[4], ARGV[3])`;
+
 /**
- * One upstream 429 stops the whole fleet for that key: the instance that saw it
- * publishes the block (`<prefix>limits`) and keeps it as `<prefix>limited:<key hash>` until the
- * reset (its TTL); every instance applies what it hears to its own key memory, and reads the
- * kept blocks again whenever its subscription (re)connects, so an instance that starts, or that
- * was cut off from Redis, learns the blocks it missed. Each call still checks the block in
- * process memory: no request waits on Redis. Only key hashes and the (redacted) upstream error
- * reach Redis.
+ * One upstream 429 stops the whole fleet for that key: the instance that saw it publishes the
+ * block (`<prefix>limits`) and keeps it in `<prefix>limited`, a sorted set of the blocks by
+ * their end; every instance applies what it hears to its own key memory, and reads the kept
+ * blocks again whenever its subscription (re)connects, so an instance that starts, or that was
+ * cut off from Redis, learns the blocks it missed. Each call still checks the block in process
+ * memory: no request waits on Redis. Only key hashes and the (redacted) upstream error reach
+ * Redis.
  */
 export function shareKeyLimits(redis: FleetRedis, memory: KeyMemory): { close(): void } {
   const channel = redis.key("limits");
+  const kept = redis.key("limited");
   const subscriber = redis.subscriber();
   const stopListening = memory.onBlock((block) => {
     if (!redis.available()) return;
-    const ttlMs = Math.max(1, Math.ceil(block.untilMs - Date.now()));
+    const now = Date.now();
+    const until = Math.max(now + 1, Math.ceil(block.untilMs));
     const text = JSON.stringify(block);
-    redis.client
-      .multi()
-      .set(redis.key("limited", block.hash), text, "PX", ttlMs)
-      .publish(channel, text)
-      .exec()
-      .catch(() => undefined);
+    void redis.attempt(
+      () => redis.client.eval(KEEP, 1, kept, now, until, text, channel, MAX_KEPT_BLOCKS),
+      null,
+    );
   });
   subscriber.on("message", (from: string, text: string) => {
     if (from !== channel) return;
     const block = parseBlock(text);
     if (block) memory.block(block);
   });
-  subscriber.on("ready", () => void loadKeptBlocks(redis, memory));
-  subscriber.subscribe(channel).catch(() => undefined);
+  // Every block still kept, applied to this instance's memory; if Redis went away again, the
+  // next (re)connection reads them.
+  subscriber.on("ready", async () => {
+    const texts = await redis.attempt(
+      () => redis.client.zrangebyscore(kept, Date.now(), "+inf"),
+      [] as string[],
+    );
+    for (const text of texts) {
+      const block = parseBlock(text);
+      if (block) memory.block(block);
+    }
+  });
+  void redis.attempt(() => subscriber.subscribe(channel), null);
   return {
     close() {
       stopListening();
       subscriber.disconnect();
     },
   };
-}
-
-/** Every block still kept in Redis, applied to this instance's memory. */
-async function loadKeptBlocks(redis: FleetRedis, memory: KeyMemory): Promise<void> {
-  try {
-    let cursor = "0";
-    do {
-      const [next, keys] = await redis.client.scan(
-        cursor,
-        "MATCH",
-        redis.key("limited", "*"),
-        "COUNT",
-        200,
-      );
-      cursor = next;
-      if (keys.length === 0) continue;
-      for (const text of await redis.client.mget(keys)) {
-        const block = text === null ? undefined : parseBlock(text);
-        if (block) memory.block(block);
-      }
-    } while (cursor !== "0");
-  } catch {
-    // Redis went away again: the next (re)connection reads them.
-  }
 }
 
 /** A block as another instance published it; anything else (a foreign message) is ignored. */

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import type { FleetWriteVersion } from "../upstream/write-version.ts";
 import type { FleetRedis } from "./redis.ts";
 
-/** The fleet's write version in Redis: `<prefix>wver` (upstream/write-version.ts says what it means). */
+/** The fleet's write version in Redis: `<prefix>wver`, one key, so no tag (upstream/write-version.ts says what it means). */
 export function createFleetWriteVersion(redis: FleetRedis): FleetWriteVersion {
   const name = redis.key("wver");
   // Long enough never to expire under a live fleet; an expired token only costs one call each.
@@ -15,34 +15,30 @@ export function createFleetWriteVersion(redis: FleetRedis): FleetWriteVersion {
     if (!redis.available()) return false;
     pending = false;
     const token = randomUUID();
-    try {
-      await redis.client.set(name, token, "EX", ttlS);
-      // It held at that instant: calls this instance begins from now may record it.
-      view = token;
-      return true;
-    } catch {
+    const sent = await redis.attempt(() => redis.client.set(name, token, "EX", ttlS), false);
+    if (sent === false) {
       pending = true;
       return false;
     }
+    // It held at that instant: calls this instance begins from now may record it.
+    view = token;
+    return true;
   }
 
   const version: FleetWriteVersion = {
     view: () => view,
     async current() {
       if (!redis.available()) return undefined;
-      try {
-        let token = await redis.client.get(name);
-        if (token === null) {
-          // None (expired, or Redis came back empty): a new one, which no view holds.
-          await redis.client.set(name, randomUUID(), "EX", ttlS, "NX");
-          token = await redis.client.get(name);
-        }
-        if (token === null) return undefined;
-        view = token;
-        return token;
-      } catch {
-        return undefined;
-      }
+      const token = await redis.attempt(async () => {
+        const now = await redis.client.get(name);
+        if (now !== null) return now;
+        // None (expired, or Redis came back empty): a new one, which no view holds.
+        await redis.client.set(name, randomUUID(), "EX", ttlS, "NX");
+        return redis.client.get(name);
+      }, null);
+      if (token === null) return undefined;
+      view = token;
+      return token;
     },
     async bump() {
       pending = true;

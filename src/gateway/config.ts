@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { boolVar, ConfigError, intVar, parseEnv } from "../env.ts";
 import { FLEET_REDIS_DEFAULTS } from "../fleet/redis-defaults.ts";
+import { prefixKeepsTags } from "../fleet/redis-keys.ts";
 import { UPSTREAM_DEFAULTS } from "../upstream/client.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
 
@@ -173,7 +174,7 @@ export const gatewayEnv = z.object({
     .min(32, { error: "must be at least 32 characters, e.g. from openssl rand -hex 32" })
     .optional()
     .describe(
-      "HMAC key of connection cursors (at least 32 characters); random per process when unset; required with `REDIS_URL`.",
+      "HMAC key of connection cursors (at least 32 characters); random per process when unset; required with `REDIS_URL` or `REDIS_CLUSTER_NODES`.",
     ),
   // A fleet (docs/fleet.md): state shared through one Redis; unset, everything stays in process.
   REDIS_URL: z
@@ -185,13 +186,36 @@ export const gatewayEnv = z.object({
     .describe(
       "`redis://` or `rediss://`: state shared by a fleet of instances (docs/fleet.md); unset: all in process.",
     ),
+  // A Redis Cluster, given as its users get it: seed nodes (docs/fleet.md).
+  REDIS_CLUSTER_NODES: z
+    .string()
+    .transform((value) =>
+      value
+        .split(",")
+        .map((node) => node.trim())
+        .filter(Boolean),
+    )
+    .refine((nodes) => nodes.length > 0 && nodes.every((node) => /^[^\s:/]+:\d{1,5}$/.test(node)), {
+      error: "must be host:port seed nodes separated by commas, e.g. 10.0.0.1:6379,10.0.0.2:6379",
+    })
+    .optional()
+    .describe(
+      "`host:port,…`: seed nodes of a Redis Cluster holding a fleet's state, instead of `REDIS_URL` (docs/fleet.md).",
+    ),
   REDIS_PREFIX: z
     .string()
-    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, {
-      error: "must be 1 to 64 letters, digits or _ . : - (no glob characters), e.g. voicegraph:",
+    .regex(/^[A-Za-z0-9_.:{}-]{1,64}$/, {
+      error:
+        "must be 1 to 64 letters, digits or _ . : - { } (no glob characters), e.g. voicegraph:",
+    })
+    // One hash tag at most, whole: a lone brace would mix the kind of a key into its tag.
+    .refine(prefixKeepsTags, {
+      error: "may hold one hash tag, e.g. {vg}: (every key in its one cluster slot), or no brace",
     })
     .default(FLEET_REDIS_DEFAULTS.prefix)
-    .describe("Prefix of every Redis key and channel, so deployments can share one Redis."),
+    .describe(
+      "Prefix of every Redis key and channel, so deployments can share one Redis; may hold one hash tag (`{vg}:`), which puts every key in one cluster slot.",
+    ),
   // Trusted documents: the manifest codegen's client preset writes (persisted-documents.json).
   TRUSTED_DOCUMENTS_FILE: z
     .string()
@@ -366,9 +390,18 @@ export function readGatewayConfig(env: NodeJS.ProcessEnv = process.env): Gateway
       "SESSION_COOKIE needs AUTH_MODE=session: only a session token rides in it",
     );
   }
-  if (config.REDIS_URL !== undefined && config.CURSOR_SECRET === undefined) {
+  if (config.REDIS_URL !== undefined && config.REDIS_CLUSTER_NODES !== undefined) {
     throw new ConfigError(
-      "REDIS_URL needs CURSOR_SECRET: every instance of a fleet must share it, or each refuses the others' cursors",
+      "set REDIS_URL (one server) or REDIS_CLUSTER_NODES (a Redis Cluster's seed nodes), not both",
+    );
+  }
+  const fleetStore =
+    config.REDIS_URL !== undefined
+      ? "REDIS_URL"
+      : config.REDIS_CLUSTER_NODES && "REDIS_CLUSTER_NODES";
+  if (fleetStore && config.CURSOR_SECRET === undefined) {
+    throw new ConfigError(
+      `${fleetStore} needs CURSOR_SECRET: every instance of a fleet must share it, or each refuses the others' cursors`,
     );
   }
   if (session && !config.SESSION_JWT_SECRET && !config.SESSION_JWKS_URL) {

@@ -1,10 +1,10 @@
-import { Gauge, type Registry } from "prom-client";
+import { Counter, Gauge, type Registry } from "prom-client";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { createSharedQueryStore } from "../fleet/apq-store.ts";
 import { shareKeyLimits } from "../fleet/key-limits.ts";
 import { createRedisPollerStore } from "../fleet/poller-lease.ts";
 import type { PollerStore } from "../fleet/poller-store.ts";
-import type { FleetRedis } from "../fleet/redis.ts";
+import type { FleetRedis, FleetRedisState } from "../fleet/redis.ts";
 import { createFleetSessionLimiter } from "../fleet/session-limits.ts";
 import {
   createMemoryWindowBudget,
@@ -31,8 +31,8 @@ export interface FleetState {
   windowBudget: WindowBudget;
   apqStore: PersistedQueryStore;
   sessionLimiter(perMinute: number): RateLimiterAbstract;
-  /** What /readyz says of Redis. */
-  redisState(): "shared" | "unreachable";
+  /** What /readyz says of Redis: its state, and the last refusal while it is degraded. */
+  redisState(): { redis: FleetRedisState; redisReason?: string };
   close(): void;
 }
 
@@ -51,38 +51,62 @@ export function createFleetState(
   },
 ): FleetState {
   const { redis } = options;
-  const pollers = createRedisPollerStore(redis, { intervalMs: settings.pollIntervalMs });
+  // Every refusal the lease's or the window budget's commands meet is reported in one place.
+  const pollers = createRedisPollerStore(redis, {
+    intervalMs: settings.pollIntervalMs,
+    onCommandError: redis.report,
+  });
   const keyLimits = options.keyMemory ? shareKeyLimits(redis, options.keyMemory) : undefined;
   new Gauge({
     name: "voicegraph_redis_available",
-    help: "1 while REDIS_URL's Redis answers and fleet state is shared; 0 while each instance uses its own.",
+    help: "1 while Redis answers and fleet state is shared; 0 while each instance uses its own (Redis unreachable, or refusing commands).",
     registers: [settings.registry],
     collect() {
       this.set(redis.available() ? 1 : 0);
     },
   });
-  const stopWatching = redis.onAvailabilityChange((available) =>
-    available
-      ? settings.log(
-          "info",
-          `Redis is reachable: fleet state is shared (instance ${pollers.instanceId})`,
-        )
-      : settings.log(
-          "warn",
-          `Redis is unreachable: serving with this instance's own state until it returns (instance ${pollers.instanceId})`,
-        ),
-  );
+  const counted = new Map<string, number>();
+  new Counter({
+    name: "voicegraph_redis_failures_total",
+    help: "Redis commands that failed, by kind: the server's refusal (OOM, MOVED, CROSSSLOT, NOSCRIPT, READONLY, WRONGTYPE, ERR, …), timeout or unreachable.",
+    labelNames: ["kind"],
+    registers: [settings.registry],
+    collect() {
+      for (const [kind, count] of redis.failures.counts()) {
+        this.inc({ kind }, count - (counted.get(kind) ?? 0));
+        counted.set(kind, count);
+      }
+    },
+  });
+  const stopWarning = redis.failures.onWarning((line) => settings.log("warn", line));
+  const stopWatching = redis.onAvailabilityChange((available) => {
+    const instance = `instance ${pollers.instanceId}`;
+    if (available) settings.log("info", `Redis is reachable: fleet state is shared (${instance})`);
+    // A refusal has its own line (redis-failures.ts).
+    else if (redis.state() === "unreachable") {
+      settings.log(
+        "warn",
+        `Redis is unreachable: serving with this instance's own state until it returns (${instance})`,
+      );
+    }
+  });
   return {
     pollers,
-    windowBudget: createRedisWindowBudget(redis, createMemoryWindowBudget()),
+    windowBudget: createRedisWindowBudget(redis, createMemoryWindowBudget(), redis.report),
     apqStore: createSharedQueryStore(redis, {
       maxDocumentBytes: settings.apq.maxDocumentBytes,
       fallback: createMemoryQueryStore(settings.apq),
     }),
     sessionLimiter: (perMinute) => createFleetSessionLimiter(redis, perMinute),
-    redisState: () => (redis.available() ? "shared" : "unreachable"),
+    redisState() {
+      const reason = redis.degradedReason();
+      return reason === undefined
+        ? { redis: redis.state() }
+        : { redis: "degraded", redisReason: reason };
+    },
     close() {
       stopWatching();
+      stopWarning();
       keyLimits?.close();
       pollers.close();
     },

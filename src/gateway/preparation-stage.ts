@@ -6,7 +6,7 @@ import {
 import { useIncrementalDelivery } from "./execution/use-incremental-delivery.ts";
 import type { FastLane } from "./fast-lane.ts";
 import type { GatewayParts } from "./gateway-parts.ts";
-import { useReadiness } from "./http/use-readiness.ts";
+import { READINESS_CACHE_MS, useReadiness } from "./http/use-readiness.ts";
 import { useOperationSpans } from "./observability/tracing.ts";
 import type { PipelineEntry } from "./pipeline.ts";
 import { useSessionTokenFirst } from "./session/session-mode.ts";
@@ -55,15 +55,16 @@ export function preparationStage(parts: GatewayParts, lane: FastLane): PipelineE
     { name: "incremental-delivery", plugin: useIncrementalDelivery(documents) },
     {
       name: "readiness",
-      plugin: useReadiness("/readyz", async () => {
-        const reachable = await options.upstream.isReachable();
+      plugin: useReadiness(
+        "/readyz",
+        async () => {
+          const reachable = await options.upstream.isReachable();
+          return { ready: reachable, upstream: reachable ? "reachable" : "unreachable" };
+        },
+        READINESS_CACHE_MS,
         // Losing Redis degrades the fleet to per-instance state: it never makes an instance unready.
-        return {
-          ready: reachable,
-          upstream: reachable ? "reachable" : "unreachable",
-          redis: fleet ? fleet.redisState() : "not configured",
-        };
-      }),
+        () => (fleet ? fleet.redisState() : { redis: "not configured" }),
+      ),
     },
     { name: "execution-cancellation", plugin: useExecutionCancellation() },
   ];

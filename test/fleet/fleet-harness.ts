@@ -10,7 +10,7 @@ import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
 import { KeyMemory } from "../../src/upstream/key-memory.ts";
-import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
+import { type FleetStore, startFleetStore } from "../support/fleet-store.ts";
 
 export const ACME = `Bearer ${DEMO_KEYS.acme}`;
 export const GLOBEX = `Bearer ${DEMO_KEYS.globex}`;
@@ -41,7 +41,8 @@ export interface Instance {
 }
 
 export interface Fleet {
-  redis: RedisServer;
+  /** The store (FLEET_STORE: one server or a cluster). */
+  redis: FleetStore;
   sandbox: Sandbox;
   instances: Instance[];
   /** The sandbox's requests (method and URL) since the last call, and clears them. */
@@ -49,20 +50,20 @@ export interface Fleet {
   close(): Promise<void>;
 }
 
-/** Several gateways over one sandbox and one real redis-server, as an operator runs them. */
+/** Several gateways over one sandbox and one real store, as an operator runs them. */
 export async function startFleet(
   count: number,
   options: {
     sandbox?: SandboxOptions;
     gateway?: Partial<GatewayOptions>;
-    redis?: RedisServer;
+    redis?: FleetStore;
   } = {},
 ): Promise<Fleet> {
-  const redis = options.redis ?? (await startRedisServer());
+  const redis = options.redis ?? (await startFleetStore());
   const sandbox = await startSandbox({ port: 0, callIntervalMs: 600_000, ...options.sandbox });
   const instances: Instance[] = [];
   for (let i = 0; i < count; i++)
-    instances.push(await startInstance(redis.url, sandbox.url, options.gateway));
+    instances.push(await startInstance(redis, sandbox.url, options.gateway));
   return {
     redis,
     sandbox,
@@ -80,14 +81,16 @@ export async function startFleet(
   };
 }
 
+/** One instance on `store`, or on one server's URL (e.g. through a TCP proxy). */
 export async function startInstance(
-  redisUrl: string,
+  store: FleetStore | string,
   upstreamUrl: string,
   options: Partial<GatewayOptions> = {},
 ): Promise<Instance> {
   const keyMemory = new KeyMemory();
   const upstream = createUpstreamClient({ baseUrl: upstreamUrl, keyMemory, maxRetries: 0 });
-  const redis = createFleetRedis({ url: redisUrl, prefix: PREFIX });
+  const connection = typeof store === "string" ? { url: store } : store.connection;
+  const redis = createFleetRedis({ ...connection, prefix: PREFIX });
   await waitUntil(() => redis.available(), 5_000, "Redis connection");
   const gateway = createGateway({
     upstream,

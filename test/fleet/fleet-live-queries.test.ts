@@ -6,7 +6,7 @@ import type { Harness } from "../gateway/harness.ts";
 import { type Following, followWs } from "../gateway/live-support.ts";
 import { wsClient } from "../gateway/subscriptions-support.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
-import { startRedisServer } from "../support/redis-server.ts";
+import { startFleetStore } from "../support/fleet-store.ts";
 import { scriptPerTest } from "../support/scripts.ts";
 import { ACME, CURSOR_SECRET, GLOBEX, metric, startFleet } from "./fleet-harness.ts";
 
@@ -173,9 +173,9 @@ describe("live queries across a fleet of npm start processes", () => {
   });
 
   it("survive the poller's owner being killed: another instance reads and pushes", async () => {
-    const redis = closing(await startRedisServer());
+    const redis = closing(await startFleetStore());
     const sandbox = closing(await startSandbox({ port: 0, callIntervalMs: 600_000 }));
-    const env = { UPSTREAM_URL: sandbox.url, REDIS_URL: redis.url };
+    const env = { UPSTREAM_URL: sandbox.url, ...redis.env };
     const processes = [start(env), start(env), start(env)];
     const urls: string[] = [];
     for (const process of processes) {

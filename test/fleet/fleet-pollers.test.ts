@@ -1,4 +1,3 @@
-import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
@@ -11,7 +10,7 @@ import {
   updates,
 } from "../gateway/subscriptions-support.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
-import { startRedisServer } from "../support/redis-server.ts";
+import { startFleetStore } from "../support/fleet-store.ts";
 import { scriptPerTest } from "../support/scripts.ts";
 import { ACME, CURSOR_SECRET, metric, startFleet, waitUntil } from "./fleet-harness.ts";
 
@@ -137,13 +136,8 @@ describe("conversationStatus pollers for a key the upstream refuses", () => {
       const last = payloads(subscription.messages).at(-1);
       expect(last?.errors?.[0]?.extensions?.code).toBe("UNAUTHENTICATED");
     }
-    const probe = new Redis(fleet.redis.url);
-    try {
-      const names = (await probe.keys("*")).join("\n");
-      expect(names).not.toContain(createKeyHasher(CURSOR_SECRET)(refused));
-    } finally {
-      probe.disconnect();
-    }
+    const names = (await fleet.redis.keys()).join("\n");
+    expect(names).not.toContain(createKeyHasher(CURSOR_SECRET)(refused));
   });
 });
 
@@ -225,11 +219,11 @@ describe("a fleet of npm start processes", () => {
   const startWithoutSecret = scriptPerTest("src/main.ts", { PORT: "0" });
 
   it("hands a dead owner's poller to another instance within about three intervals, with no repeated or reordered update", async () => {
-    const redis = closing(await startRedisServer());
+    const redis = closing(await startFleetStore());
     const sandbox = closing(
       await startSandbox({ port: 0, callDurationMs: 60_000, callIntervalMs: 600_000 }),
     );
-    const env = { UPSTREAM_URL: sandbox.url, REDIS_URL: redis.url };
+    const env = { UPSTREAM_URL: sandbox.url, ...redis.env };
     const processes = [start(env), start(env), start(env)];
     const urls: string[] = [];
     for (const process of processes) {

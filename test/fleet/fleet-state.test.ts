@@ -1,10 +1,10 @@
-import { Redis } from "ioredis";
 import { SignJWT } from "jose";
 import { describe, expect, it, vi } from "vitest";
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { createKeyHasher } from "../../src/upstream/key-memory.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
+import { FLEET_STORE } from "../support/fleet-store.ts";
 import { leaksOf } from "../support/key-echoes.ts";
 import {
   ACME,
@@ -18,12 +18,12 @@ import {
   waitUntil,
 } from "./fleet-harness.ts";
 
-// Three instances behave as one gateway over one Redis.
+// Three instances behave as one gateway over one store: a Redis server or a Redis Cluster.
 
 const closing = closedAfterEachTest();
 const ORGANIZATION = "query Org { organization { id name } }";
 
-describe("a fleet on one Redis", () => {
+describe(`a fleet on one store (${FLEET_STORE})`, () => {
   it("knows an automatic persisted query registered on one instance on every other, per key", async () => {
     const fleet = closing(await startFleet(3));
     const [a, b, c] = fleet.instances as [Instance, Instance, Instance];
@@ -50,7 +50,7 @@ describe("a fleet on one Redis", () => {
     // Created after A in the same process: it must not rename A's keys.
     const otherSecret = "another-fleet's-cursor-secret-of-32-characters";
     const b = closing(
-      await startInstance(fleet.redis.url, fleet.sandbox.url, { cursorSecret: otherSecret }),
+      await startInstance(fleet.redis, fleet.sandbox.url, { cursorSecret: otherSecret }),
     );
     const persistedQuery = { version: 1, sha256Hash: sha256(ORGANIZATION) };
     const registered = await a.graphql(ORGANIZATION, { extensions: { persistedQuery } });
@@ -58,15 +58,15 @@ describe("a fleet on one Redis", () => {
     expect(a.gateway.keyHash(ACME)).toBe(createKeyHasher(CURSOR_SECRET)(ACME));
     expect(b.gateway.keyHash(ACME)).toBe(createKeyHasher(otherSecret)(ACME));
 
-    const probe = new Redis(fleet.redis.url);
+    const probe = fleet.redis.client();
     try {
       // The registration is kept once A's operation has run: named by A's hash of the key.
-      const name = `${PREFIX}apq:${a.gateway.keyHash(ACME)}:${persistedQuery.sha256Hash}`;
+      const name = `${PREFIX}apq:{${a.gateway.keyHash(ACME)}:${persistedQuery.sha256Hash}}`;
       await vi.waitFor(async () => expect(await probe.exists(name)).toBe(1), {
         timeout: 5_000,
         interval: 20,
       });
-      expect((await probe.keys("*")).join("\n")).not.toContain(b.gateway.keyHash(ACME));
+      expect((await fleet.redis.keys()).join("\n")).not.toContain(b.gateway.keyHash(ACME));
     } finally {
       probe.disconnect();
     }
@@ -105,7 +105,7 @@ describe("a fleet on one Redis", () => {
     const [a] = fleet.instances as [Instance];
     await a.graphql(ORGANIZATION);
     expect((await a.graphql(ORGANIZATION)).body.errors?.[0]?.extensions?.code).toBe("RATE_LIMITED");
-    const late = closing(await startInstance(fleet.redis.url, fleet.sandbox.url));
+    const late = closing(await startInstance(fleet.redis, fleet.sandbox.url));
     await new Promise((resolve) => setTimeout(resolve, 200));
     fleet.takeUpstreamRequests();
     expect((await late.graphql(ORGANIZATION)).body.errors?.[0]?.extensions?.code).toBe(
@@ -151,16 +151,18 @@ describe("a fleet on one Redis", () => {
       await a.graphql(ORGANIZATION, { authorization, extensions: { persistedQuery } });
       for (let i = 0; i < 3; i++) await b.graphql(ORGANIZATION, { authorization });
     }
-    const probe = new Redis(fleet.redis.url);
+    const probe = fleet.redis.client();
     try {
-      const keys = await probe.keys("*");
+      const keys = await fleet.redis.keys();
       expect(keys.length).toBeGreaterThan(3);
       for (const key of keys) {
         expect(key.startsWith(PREFIX)).toBe(true);
         expect(await probe.pttl(key), key).toBeGreaterThan(0);
         const type = await probe.type(key);
         const value =
-          type === "string" ? await probe.get(key) : JSON.stringify(await probe.hgetall(key));
+          type === "string"
+            ? await probe.get(key)
+            : JSON.stringify(await probe.zrange(key, 0, -1, "WITHSCORES"));
         for (const secret of [DEMO_KEYS.acme, DEMO_KEYS.globex]) {
           expect(leaksOf(secret, `${key} ${value}`), key).toEqual([]);
         }
@@ -226,9 +228,9 @@ describe("the read cache of a fleet", () => {
     expect((await a.graphql(read)).body.data).toMatchObject({
       organization: { name: "Acme Moved" },
     });
-    const probe = new Redis(fleet.redis.url);
+    const probe = fleet.redis.client();
     try {
-      const keys = await probe.keys(`${PREFIX}cache:*`);
+      const keys = await fleet.redis.keys(`${PREFIX}cache:*`);
       expect(keys.length).toBeGreaterThan(0);
       for (const key of keys) {
         expect(await probe.pttl(key)).toBeGreaterThan(0);

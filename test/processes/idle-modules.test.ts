@@ -19,6 +19,7 @@ const OFF_BY_DEFAULT = [
   "/node_modules/@pothos/plugin-federation/",
   "/src/schema/subgraph.ts",
   "/src/fleet/redis.ts",
+  "/src/fleet/redis-start.ts", // the store's start-up check, REDIS_URL or REDIS_CLUSTER_NODES
   "/src/gateway/session/verify-session.ts",
   "/src/sandbox/", // the embedded sandbox, only without UPSTREAM_URL
 ];

@@ -4,11 +4,19 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
+/**
+ * The server binary the fleet suite runs (FLEET_REDIS_SERVER, e.g. valkey-server): whatever
+ * speaks the Redis protocol and takes redis-server's options.
+ */
+export const REDIS_SERVER = process.env.FLEET_REDIS_SERVER || "redis-server";
+
 /** A real `redis-server` of the test's own, on a free loopback port (never a shared one). */
 export interface RedisServer {
   /** e.g. "redis://127.0.0.1:41234" */
   readonly url: string;
   readonly port: number;
+  /** Its working directory (a cluster node keeps its nodes.conf there). */
+  readonly dir: string;
   /** Kills the server for real (SIGKILL): what a lost Redis looks like to the fleet. */
   kill(): Promise<void>;
   /** Starts it again on the same port, empty (a Redis that came back after a crash). */
@@ -16,12 +24,12 @@ export interface RedisServer {
   close(): Promise<void>;
 }
 
-/** Whether `redis-server` is installed on this machine. */
+/** Whether the server binary is installed on this machine. */
 export function redisServerInstalled(): boolean {
-  return spawnSync("redis-server", ["--version"], { stdio: "ignore" }).status === 0;
+  return spawnSync(REDIS_SERVER, ["--version"], { stdio: "ignore" }).status === 0;
 }
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   const probe = createServer();
   await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
   const { port } = probe.address() as { port: number };
@@ -29,7 +37,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function waitForPort(port: number, deadlineMs: number): Promise<void> {
+export async function waitForPort(port: number, deadlineMs: number): Promise<void> {
   const { connect } = await import("node:net");
   const until = Date.now() + deadlineMs;
   for (;;) {
@@ -47,14 +55,17 @@ async function waitForPort(port: number, deadlineMs: number): Promise<void> {
   }
 }
 
-/** Starts a `redis-server` with no persistence, bound to 127.0.0.1 on a free port. */
-export async function startRedisServer(): Promise<RedisServer> {
+/**
+ * Starts a `redis-server` with no persistence, bound to 127.0.0.1 on a free port; `options` are
+ * more of its command-line options (e.g. ["--maxmemory-policy", "allkeys-lru"]).
+ */
+export async function startRedisServer(options: readonly string[] = []): Promise<RedisServer> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "voicegraph-redis-"));
   let child: ChildProcess | undefined;
   const start = async () => {
     child = spawn(
-      "redis-server",
+      REDIS_SERVER,
       [
         "--port",
         String(port),
@@ -68,6 +79,7 @@ export async function startRedisServer(): Promise<RedisServer> {
         dir,
         "--protected-mode",
         "yes",
+        ...options,
       ],
       { stdio: "ignore" },
     );
@@ -85,6 +97,7 @@ export async function startRedisServer(): Promise<RedisServer> {
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
+    dir,
     kill: () => stop("SIGKILL"),
     restart: start,
     async close() {

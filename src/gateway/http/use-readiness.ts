@@ -15,11 +15,14 @@ export interface Readiness {
  * hit for `cacheMs`: 50 hits a second make one upstream call, not 50. yoga's useReadinessCheck
  * answers the same, but matches every request's URL against a URLPattern to know it is not this
  * one: about 2 % of the CPU of a served query. An exact path match is all this endpoint needs.
+ * `now` adds what costs nothing to read and must show at once (the fleet store's state): it is
+ * read at every hit, outside the cached verdict.
  */
 export function useReadiness(
   endpoint: string,
   check: () => Promise<Readiness>,
   cacheMs: number = READINESS_CACHE_MS,
+  now: () => Record<string, unknown> = () => ({}),
 ): Plugin {
   let last: { at: number; verdict: Promise<Readiness> } | undefined;
   const cachedCheck = () => {
@@ -33,7 +36,7 @@ export function useReadiness(
       const answer = (status: number, body: unknown) =>
         endResponse(fetchAPI.Response.json(body, { status }));
       return cachedCheck().then(
-        (readiness) => answer(readiness.ready ? 200 : 503, readiness),
+        (readiness) => answer(readiness.ready ? 200 : 503, { ...readiness, ...now() }),
         (error: unknown) =>
           answer(503, {
             ready: false,
