@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { resolve } from "node:path";
+import { build } from "esbuild";
 import { SignJWT } from "jose";
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -36,12 +37,35 @@ const PAGE = `<!doctype html><html><head><script type="importmap">${JSON.stringi
     wonka: "/m/wonka.mjs",
     "@0no-co/graphql.web": "/m/graphql.web.mjs",
   },
-})}</script><script>window.process = { env: { NODE_ENV: "production" } };</script><script type="module">import * as urql from "@urql/core"; window.urql = urql;</script></head><body>frontend</body></html>`;
+})}</script><script>window.process = { env: { NODE_ENV: "production" } };</script><script type="module">import * as urql from "@urql/core"; window.urql = urql;</script><script type="module">import * as apollo from "/m/apollo.mjs"; window.apollo = apollo;</script></head><body>frontend</body></html>`;
+
+/** Apollo Client as a frontend's bundler would ship it: one ES module for the browser. */
+async function apolloBundle(): Promise<string> {
+  const bundled = await build({
+    stdin: {
+      contents: 'export { ApolloClient, HttpLink, InMemoryCache, gql } from "@apollo/client";',
+      resolveDir: resolve(import.meta.dirname, "../.."),
+    },
+    bundle: true,
+    format: "esm",
+    platform: "browser",
+    define: { "process.env.NODE_ENV": '"production"' },
+    write: false,
+    logLevel: "silent",
+  });
+  return bundled.outputFiles[0]?.text ?? "";
+}
+let apolloModule: string;
 
 /** A frontend's static server: the page and urql's modules. */
 function frontendServer(): Server {
   return createServer((req, res) => {
     const path = new URL(req.url ?? "/", "http://x").pathname;
+    if (path === "/m/apollo.mjs") {
+      res.writeHead(200, { "content-type": "text/javascript" });
+      res.end(apolloModule);
+      return;
+    }
     const script = SCRIPTS[path.replace(/^\/m\//, "")];
     if (path.startsWith("/m/") && script !== undefined) {
       res.writeHead(200, { "content-type": "text/javascript" });
@@ -63,6 +87,7 @@ let other: { server: Server; url: string };
 
 beforeAll(async () => {
   const executablePath = chromiumPath();
+  apolloModule = await apolloBundle();
   const appServer = frontendServer();
   const otherServer = frontendServer();
   app = { server: appServer, url: await listenHttp(appServer, 0, "127.0.0.1") };
@@ -137,7 +162,59 @@ const URQL_ONCE = async ({ url, query }: { url: string; query: string }) => {
   return { data: result.data ?? null, error: result.error ? String(result.error) : null };
 };
 
+/** Runs in the page: Apollo Client with the cookie, as docs/security.md shows it, once. */
+const APOLLO_ONCE = async ({ url, query }: { url: string; query: string }) => {
+  const { ApolloClient, HttpLink, InMemoryCache, gql } = (
+    window as unknown as { apollo: typeof import("@apollo/client") }
+  ).apollo;
+  const client = new ApolloClient({
+    link: new HttpLink({ uri: url, credentials: "include", headers: { "x-graphql-csrf": "1" } }),
+    cache: new InMemoryCache(),
+  });
+  try {
+    const result = query.startsWith("mutation")
+      ? await client.mutate({ mutation: gql(query) })
+      : await client.query({ query: gql(query), fetchPolicy: "network-only" });
+    return { data: (result.data ?? null) as unknown, error: null as string | null };
+  } catch (error) {
+    return { data: null, error: String(error) };
+  }
+};
+
 describe("session mode over a cookie, in a real browser", () => {
+  it("reads and writes with Apollo Client from the frontend's page, and nothing from another's", async () => {
+    const page = await context.newPage();
+    await page.goto(app.url);
+    await page.waitForFunction(() => "apollo" in window);
+    const graphql = `${gateway.url}/graphql`;
+    expect(
+      await page.evaluate(APOLLO_ONCE, { url: graphql, query: "{ organization { id name } }" }),
+    ).toEqual({
+      data: {
+        organization: { __typename: "Organization", id: expect.any(String), name: "Acme Health" },
+      },
+      error: null,
+    });
+    const written = await page.evaluate(APOLLO_ONCE, {
+      url: graphql,
+      query:
+        'mutation { updateOrganization(input: { description: "Written by Apollo" }) { organization { id description } } }',
+    });
+    expect(written.error).toBeNull();
+    expect(JSON.stringify(written.data)).toContain("Written by Apollo");
+    // Another origin's page, which the browser sends the same cookie, gets nothing.
+    const foreign = await context.newPage();
+    await foreign.goto(other.url);
+    await foreign.waitForFunction(() => "apollo" in window);
+    const refused = await foreign.evaluate(APOLLO_ONCE, {
+      url: graphql,
+      query: "{ organization { name } }",
+    });
+    expect(refused.data).toBeNull();
+    expect(refused.error).not.toBeNull();
+    await Promise.all([page.close(), foreign.close()]);
+  });
+
   it("reads, writes and follows a live query from the frontend's page, on every transport", async () => {
     const page = await context.newPage();
     await page.goto(app.url);
