@@ -18,6 +18,30 @@ const gatewayProject = (dialect: string, fastPath: "on" | "off" = "on") => ({
   },
 });
 
+/** Files that are about one form of store only: the other form's pass leaves them out. */
+const ONE_SERVER_ONLY = [
+  // A model or a differential over one server's commands; the store's start-up check.
+  "test/fleet/sharing-model.property.test.ts",
+  "test/fleet/poller-store-differential.test.ts",
+  "test/fleet/fleet-store-check.test.ts",
+];
+const CLUSTER_ONLY = ["test/fleet/fleet-cluster.test.ts", "test/fleet/fleet-failover.test.ts"];
+
+const fleetProject = (store: "server" | "cluster") => ({
+  extends: true as const,
+  test: {
+    name: store === "server" ? "fleet" : "fleet-cluster",
+    include: ["test/fleet/**/*.test.ts"],
+    exclude: store === "server" ? CLUSTER_ONLY : ONE_SERVER_ONLY,
+    env: { FLEET_STORE: store },
+    testTimeout: 90_000,
+    hookTimeout: 60_000,
+    // The suite kills servers and Redis: one file at a time keeps its timings honest.
+    fileParallelism: false,
+    sequence: { groupOrder: store === "server" ? 2 : 3 },
+  },
+});
+
 export default defineConfig({
   resolve: {
     // Node loads graphql's CommonJS build for every package; Vite would pick its ESM build for
@@ -76,19 +100,10 @@ export default defineConfig({
           sequence: { groupOrder: 1 },
         },
       },
-      // Several gateways over one real redis-server: `npm run test:fleet` only (docs/fleet.md).
-      {
-        extends: true,
-        test: {
-          name: "fleet",
-          include: ["test/fleet/**/*.test.ts"],
-          testTimeout: 90_000,
-          hookTimeout: 60_000,
-          // The suite kills servers and Redis: one file at a time keeps its timings honest.
-          fileParallelism: false,
-          sequence: { groupOrder: 2 },
-        },
-      },
+      // Several gateways over one real store, `npm run test:fleet` only (docs/fleet.md): every
+      // fleet promise on one server, then on a three-master Redis Cluster the suite starts.
+      fleetProject("server"),
+      fleetProject("cluster"),
     ],
   },
 });

@@ -19,7 +19,8 @@ for (const store of stores) {
   console.log(
     `\n# the fleet suite on ${store === "cluster" ? "a Redis Cluster" : "one server"} (${server})`,
   );
-  const run = spawnSync("vitest", ["run", "--project", "fleet", ...process.argv.slice(2)], {
+  const project = store === "cluster" ? "fleet-cluster" : "fleet";
+  const run = spawnSync("vitest", ["run", "--project", project, ...process.argv.slice(2)], {
     stdio: "inherit",
     env: { ...process.env, FLEET_STORE: store },
   });

@@ -3,7 +3,6 @@ import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import type { Harness } from "../gateway/harness.ts";
 import { subscribeSse } from "../gateway/subscriptions-support.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
-import { ON_CLUSTER } from "../support/fleet-store.ts";
 import { ACME, GLOBEX, type Instance, PREFIX, sha256, startFleet } from "./fleet-harness.ts";
 
 // On a three-master Redis Cluster the fleet's state spreads over every master, and no command of
@@ -14,7 +13,7 @@ import { ACME, GLOBEX, type Instance, PREFIX, sha256, startFleet } from "./fleet
 const closing = closedAfterEachTest();
 const asHarness = (url: string) => ({ url }) as Harness;
 
-describe.runIf(ON_CLUSTER)("a fleet on a three-master Redis Cluster", () => {
+describe("a fleet on a three-master Redis Cluster", () => {
   it("spreads its keys over every master, and no command crosses a slot or a master", async () => {
     const fleet = closing(
       await startFleet(2, {

@@ -3,7 +3,7 @@ import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import type { Harness } from "../gateway/harness.ts";
 import { payloads, subscribeSse, updates } from "../gateway/subscriptions-support.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
-import { ON_CLUSTER, startFleetStore } from "../support/fleet-store.ts";
+import { startFleetStore } from "../support/fleet-store.ts";
 import type { RedisServer } from "../support/redis-server.ts";
 import { type Instance, metric, PREFIX, sha256, startFleet, waitUntil } from "./fleet-harness.ts";
 
@@ -16,7 +16,7 @@ const closing = closedAfterEachTest();
 const asHarness = (url: string) => ({ url }) as Harness;
 const queries = Array.from({ length: 12 }, (_, i) => `query F${i} { organization { id } }`);
 
-describe.runIf(ON_CLUSTER)("a fleet on a cluster whose master fails over", () => {
+describe("a fleet on a cluster whose master fails over", () => {
   it("keeps answering and following, then shares again on the promoted replica", async () => {
     const store = closing(await startFleetStore("cluster", { replicas: true }));
     const fleet = closing(
@@ -69,7 +69,7 @@ describe.runIf(ON_CLUSTER)("a fleet on a cluster whose master fails over", () =>
   });
 });
 
-describe.runIf(ON_CLUSTER)("a fleet on a cluster whose slot moves to another master", () => {
+describe("a fleet on a cluster whose slot moves to another master", () => {
   it("keeps following a watched call while its slot moves, with one poller after", async () => {
     const fleet = closing(
       await startFleet(2, {

@@ -2,7 +2,7 @@ import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
 import { startHeldUpstream } from "../gateway/held-upstream.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
-import { ON_CLUSTER, startFleetStore } from "../support/fleet-store.ts";
+import { startFleetStore } from "../support/fleet-store.ts";
 import type { RedisServer } from "../support/redis-server.ts";
 import { startTcpProxy } from "../support/tcp-proxy.ts";
 import { type Instance, PREFIX, startInstance, waitUntil } from "./fleet-harness.ts";
@@ -23,8 +23,15 @@ const costOf = (answer: { body: { extensions?: Record<string, unknown> } }) =>
 const nameOf = (answer: { body: { data?: unknown } }) =>
   (answer.body.data as { agent: { name: string } | null } | null | undefined)?.agent?.name;
 
-async function setUp(options: { readerThroughProxy?: boolean; writerThroughProxy?: boolean } = {}) {
-  const store = closing(await startFleetStore());
+async function setUp(
+  options: {
+    readerThroughProxy?: boolean;
+    writerThroughProxy?: boolean;
+    /** One server's statistics or link: one server, whichever store the pass runs on. */
+    oneServer?: boolean;
+  } = {},
+) {
+  const store = closing(await startFleetStore(options.oneServer ? "server" : undefined));
   // One server's, for the tests that cut or count its link (one server only).
   const redis = store.servers[0] as RedisServer;
   const upstream = closing(
@@ -111,100 +118,91 @@ describe("read-your-writes across a fleet, the read cache off", () => {
     expect(nameOf(await slow)).toBe("agt_a1 v0");
   });
 
-  // One server's statistics or link: a cluster's are spread over its masters.
-  it.skipIf(ON_CLUSTER)(
-    "with no write between, a read still joins: only the join looks at Redis, once",
-    async () => {
-      const { redis, upstream, b } = await setUp();
-      const probe = probeOf(redis.url);
-      // The leader's call sends Redis nothing; the join, one GET.
-      await probe.config("RESETSTAT");
-      upstream.hold(true);
-      const first = b.graphql(READ, KEY);
-      await upstream.held(1);
-      const answer = await joinBeside(b, upstream, probe);
-      expect(costOf(answer)).toMatchObject({ upstreamCalls: 0, joinedCalls: 1 });
-      expect(nameOf(answer)).toBe("agt_a1 v0");
-      expect(nameOf(await first)).toBe("agt_a1 v0");
-      expect(upstream.requests.filter((r) => r.startsWith("GET"))).toHaveLength(3);
-      const stats = await probe.info("commandstats");
-      const commands = [...stats.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)]
-        .map(([, command, calls]) => `${command} ${calls}`)
-        .filter((line) => !/^(config|info|ping) /.test(line));
-      expect(commands).toEqual(["get 1"]);
-    },
-  );
+  // One server's statistics or link (a cluster's are spread over its masters): one server.
+  it("with no write between, a read still joins: only the join looks at Redis, once", async () => {
+    const { redis, upstream, b } = await setUp({ oneServer: true });
+    const probe = probeOf(redis.url);
+    // The leader's call sends Redis nothing; the join, one GET.
+    await probe.config("RESETSTAT");
+    upstream.hold(true);
+    const first = b.graphql(READ, KEY);
+    await upstream.held(1);
+    const answer = await joinBeside(b, upstream, probe);
+    expect(costOf(answer)).toMatchObject({ upstreamCalls: 0, joinedCalls: 1 });
+    expect(nameOf(answer)).toBe("agt_a1 v0");
+    expect(nameOf(await first)).toBe("agt_a1 v0");
+    expect(upstream.requests.filter((r) => r.startsWith("GET"))).toHaveLength(3);
+    const stats = await probe.info("commandstats");
+    const commands = [...stats.matchAll(/^cmdstat_(\w+):calls=(\d+)/gm)]
+      .map(([, command, calls]) => `${command} ${calls}`)
+      .filter((line) => !/^(config|info|ping) /.test(line));
+    expect(commands).toEqual(["get 1"]);
+  });
 
-  // One server's statistics or link: a cluster's are spread over its masters.
-  it.skipIf(ON_CLUSTER)(
-    "a call begun after the instance's own write is joined at once",
-    async () => {
-      const { redis, upstream, a } = await setUp();
-      const probe = probeOf(redis.url);
-      await a.graphql(rename("after"), KEY);
-      upstream.hold(true);
-      const first = a.graphql(READ, KEY);
-      await upstream.held(1);
-      await probe.config("RESETSTAT");
-      const answer = await joinBeside(a, upstream, probe);
-      expect(costOf(answer)).toMatchObject({ upstreamCalls: 0, joinedCalls: 1 });
-      expect(nameOf(answer)).toBe("after");
-      expect(nameOf(await first)).toBe("after");
-    },
-  );
+  // One server's statistics or link (a cluster's are spread over its masters): one server.
+  it("a call begun after the instance's own write is joined at once", async () => {
+    const { redis, upstream, a } = await setUp({ oneServer: true });
+    const probe = probeOf(redis.url);
+    await a.graphql(rename("after"), KEY);
+    upstream.hold(true);
+    const first = a.graphql(READ, KEY);
+    await upstream.held(1);
+    await probe.config("RESETSTAT");
+    const answer = await joinBeside(a, upstream, probe);
+    expect(costOf(answer)).toMatchObject({ upstreamCalls: 0, joinedCalls: 1 });
+    expect(nameOf(answer)).toBe("after");
+    expect(nameOf(await first)).toBe("after");
+  });
 
-  // One server's statistics or link: a cluster's are spread over its masters.
-  it.skipIf(ON_CLUSTER)(
-    "a reader that cannot reach Redis joins nothing: it cannot tell whether a write came",
-    async () => {
-      const { upstream, proxy, b } = await setUp({ readerThroughProxy: true });
+  // One server's statistics or link (a cluster's are spread over its masters): one server.
+  it("a reader that cannot reach Redis joins nothing: it cannot tell whether a write came", async () => {
+    const { upstream, proxy, b } = await setUp({ readerThroughProxy: true, oneServer: true });
+    upstream.hold(true);
+    const slow = b.graphql(READ, KEY);
+    await upstream.held(1);
+    proxy.cut();
+    await waitUntil(() => !b.redis.available(), 5_000, "the reader cut off");
+    const answer = await readBeside(b, upstream);
+    expect(costOf(answer)).toMatchObject({ upstreamCalls: 1 });
+    expect(costOf(answer).joinedCalls).toBeUndefined();
+    await slow;
+  });
+
+  // One server's statistics or link (a cluster's are spread over its masters): one server.
+  it("a write made while its instance is cut off reaches the fleet's joins once the link is back", async () => {
+    const { redis, upstream, proxy, a, b } = await setUp({
+      writerThroughProxy: true,
+      oneServer: true,
+    });
+    const probe = new Redis(redis.url);
+    try {
+      const token = () => probe.get(`${PREFIX}wver`);
+      const before = await token();
       upstream.hold(true);
       const slow = b.graphql(READ, KEY);
       await upstream.held(1);
       proxy.cut();
-      await waitUntil(() => !b.redis.available(), 5_000, "the reader cut off");
+      await waitUntil(() => !a.redis.available(), 5_000, "the writer cut off");
+      const renamed = await a.graphql(rename("while cut off"), KEY);
+      expect(renamed.body.data).toEqual({ updateAgent: { agent: { name: "while cut off" } } });
+      // The writer reads its write at once: its own calls in flight were detached.
+      upstream.hold(false);
+      expect(nameOf(await a.graphql(READ, KEY))).toBe("while cut off");
+      expect(await token()).toBe(before);
+      // The bump it kept goes the moment the link is back.
+      upstream.hold(true);
+      proxy.restore();
+      const until = Date.now() + 10_000;
+      while ((await token()) === before) {
+        if (Date.now() > until) throw new Error("the kept bump did not land within 10 s");
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       const answer = await readBeside(b, upstream);
-      expect(costOf(answer)).toMatchObject({ upstreamCalls: 1 });
+      expect(nameOf(answer)).toBe("while cut off");
       expect(costOf(answer).joinedCalls).toBeUndefined();
       await slow;
-    },
-  );
-
-  // One server's statistics or link: a cluster's are spread over its masters.
-  it.skipIf(ON_CLUSTER)(
-    "a write made while its instance is cut off reaches the fleet's joins once the link is back",
-    async () => {
-      const { redis, upstream, proxy, a, b } = await setUp({ writerThroughProxy: true });
-      const probe = new Redis(redis.url);
-      try {
-        const token = () => probe.get(`${PREFIX}wver`);
-        const before = await token();
-        upstream.hold(true);
-        const slow = b.graphql(READ, KEY);
-        await upstream.held(1);
-        proxy.cut();
-        await waitUntil(() => !a.redis.available(), 5_000, "the writer cut off");
-        const renamed = await a.graphql(rename("while cut off"), KEY);
-        expect(renamed.body.data).toEqual({ updateAgent: { agent: { name: "while cut off" } } });
-        // The writer reads its write at once: its own calls in flight were detached.
-        upstream.hold(false);
-        expect(nameOf(await a.graphql(READ, KEY))).toBe("while cut off");
-        expect(await token()).toBe(before);
-        // The bump it kept goes the moment the link is back.
-        upstream.hold(true);
-        proxy.restore();
-        const until = Date.now() + 10_000;
-        while ((await token()) === before) {
-          if (Date.now() > until) throw new Error("the kept bump did not land within 10 s");
-          await new Promise((resolve) => setTimeout(resolve, 20));
-        }
-        const answer = await readBeside(b, upstream);
-        expect(nameOf(answer)).toBe("while cut off");
-        expect(costOf(answer).joinedCalls).toBeUndefined();
-        await slow;
-      } finally {
-        probe.disconnect();
-      }
-    },
-  );
+    } finally {
+      probe.disconnect();
+    }
+  });
 });

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkFleetStore } from "../../src/fleet/redis-fitness.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
-import { ON_CLUSTER } from "../support/fleet-store.ts";
 import { startRedisCluster } from "../support/redis-cluster.ts";
 import { freePort, type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import { scriptPerTest } from "../support/scripts.ts";
@@ -16,7 +15,7 @@ const seedsOf = (servers: readonly RedisServer[]) =>
 const check = (target: { url?: string; clusterNodes?: Array<{ host: string; port: number }> }) =>
   checkFleetStore({ ...target, waitMs: 2_000 });
 
-describe.skipIf(ON_CLUSTER)("the fleet's store, checked at start-up", () => {
+describe("the fleet's store, checked at start-up", () => {
   it("takes a plain server as REDIS_URL and a cluster as REDIS_CLUSTER_NODES", async () => {
     const server = closing(await startRedisServer());
     expect(await check({ url: server.url })).toBe("fit");

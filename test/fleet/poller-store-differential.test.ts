@@ -9,7 +9,6 @@ import {
   type PollerStore,
 } from "../../src/fleet/poller-store.ts";
 import { createFleetRedis, type FleetRedis } from "../../src/fleet/redis.ts";
-import { ON_CLUSTER } from "../support/fleet-store.ts";
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import { waitUntil } from "./fleet-harness.ts";
 
@@ -105,7 +104,7 @@ async function run(
 }
 
 // It starts a server of its own: the one-server pass runs it, the cluster pass need not again.
-describe.skipIf(ON_CLUSTER)("the pollers' store", () => {
+describe("the pollers' store", () => {
   it("answers alike in Redis and in process, step for step", async () => {
     const redisStores = await Promise.all(
       [0, 1].map(async (instance) => {

@@ -1,6 +1,5 @@
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { ON_CLUSTER } from "../support/fleet-store.ts";
 import { type RedisServer, startRedisServer } from "../support/redis-server.ts";
 import {
   CONFIGS,
@@ -66,7 +65,7 @@ const REGRESSIONS: Array<{ config: number; seed: number; path: string }> = [
 
 // Its links are cut by a TCP proxy in front of one server: on a cluster the client finds every
 // master on its own, so the model runs on one server.
-describe.skipIf(ON_CLUSTER)("sharing in a fleet, as a model over interleavings", () => {
+describe("sharing in a fleet, as a model over interleavings", () => {
   for (const [index, config] of CONFIGS.entries()) {
     const name = `coalescing ${config.coalesce ? "on" : "off"}, cache ${config.cacheTtlS ? "on" : "off"}`;
     it(`never answers stale or foreign: ${name}`, async () => {

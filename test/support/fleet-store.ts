@@ -9,7 +9,6 @@ import { type RedisServer, startRedisServer } from "./redis-server.ts";
  */
 export const FLEET_STORE: "server" | "cluster" =
   process.env.FLEET_STORE === "cluster" ? "cluster" : "server";
-export const ON_CLUSTER = FLEET_STORE === "cluster";
 
 /** The fleet's store as a test sees it, whichever its form. */
 export interface FleetStore {
