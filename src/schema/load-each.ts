@@ -40,6 +40,8 @@ export function onePromisePerKey<V>(load: (context: SchemaContext, key: string) 
       let value = known.get(key);
       if (value === undefined) {
         value = load(context, key);
+        // Every caller awaits this promise and sees its failure; this only marks it handled for
+        // the moment before the first caller does.
         value.catch(() => {});
         known.set(key, value);
       }

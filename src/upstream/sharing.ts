@@ -107,7 +107,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
     hash: string,
     wire: string,
   ): Promise<UpstreamResponse<T>> {
-    const found = await cache?.store.read(hash, req.path, wire).catch(() => undefined);
+    const found = await quietStep(cache?.store.read(hash, req.path, wire));
     if (found?.entry !== undefined && req.cache !== "bypass") {
       req.onShared?.("cached");
       const answer = JSON.parse(found.entry) as CachedAnswer;
@@ -159,9 +159,16 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
           status: response.status,
           body: response.body,
         };
-        await cache.store
-          .write(hash, req.path, target.wire, JSON.stringify(entry), target.version, cache.ttlS)
-          .catch(() => undefined);
+        await quietStep(
+          cache.store.write(
+            hash,
+            req.path,
+            target.wire,
+            JSON.stringify(entry),
+            target.version,
+            cache.ttlS,
+          ),
+        );
       }
       return response;
     } finally {
@@ -171,7 +178,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
 
   async function refuse(hash: string): Promise<void> {
     refusedAt.set(hash, ++clock);
-    if (cache) await cache.store.evictKey(hash).catch(() => undefined);
+    if (cache) await quietStep(cache.store.evictKey(hash));
   }
 
   /**
@@ -196,8 +203,8 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
         ? (found.row.invalidates?.({ ids: found.ids, body: req.body }) ?? [])
         : [];
       await Promise.all([
-        cache && paths.length > 0 ? cache.store.invalidate(paths).catch(() => undefined) : null,
-        fleet && accepted ? fleet.bump().catch(() => undefined) : null,
+        cache && paths.length > 0 ? quietStep(cache.store.invalidate(paths)) : null,
+        fleet && accepted ? quietStep(fleet.bump()) : null,
       ]);
     }
   }
@@ -312,4 +319,18 @@ function ownCopy(error: unknown): unknown {
     return new UpstreamUnavailableError(error.reason, error.message, { cause: error });
   }
   return error;
+}
+
+/**
+ * A store's step that may not fail the read or write it serves: the fleet's stores count, log and
+ * fall back on a refusal themselves (FleetRedis.attempt, fleet/redis-failures.ts), and the
+ * in-process ones do not reject, so what reaches here is already reported.
+ */
+function quietStep<T>(step: Promise<T> | undefined): Promise<T | undefined> {
+  return step === undefined
+    ? Promise.resolve(undefined)
+    : step.then(
+        (value) => value,
+        () => undefined,
+      );
 }

@@ -105,6 +105,8 @@ export function usePersistedDocuments(
       if (registering === undefined) return;
       pending.delete(request);
       if (acceptsKey(registering.authorization)) {
+        // A registration not kept costs the client one more registration, never an answer; the
+        // fleet's store counts and logs its own refusals (FleetRedis.attempt).
         return Promise.resolve(store.set(registering.key, registering.text)).catch(() => {});
       }
       return undefined;
