@@ -79,7 +79,7 @@ describe("compiled execution (graphql-jit) answers as graphql-js does", () => {
 
     const response = await harness.graphql(MISSING_AGENT.query);
 
-    expect(await runs(harness)).toEqual({ recomputed: 1 });
+    expect(await runs(harness)).toEqual({ compiled: 1 });
     expect(response.body.data).toEqual(MISSING_AGENT.data);
     expect(response.body.errors).toEqual(MISSING_AGENT.errors);
     expect(harness.takeUpstreamRequests().sort()).toEqual(MISSING_AGENT.calls);
@@ -99,9 +99,54 @@ describe("compiled execution (graphql-jit) answers as graphql-js does", () => {
     const mine = await compiled(query);
     const theirs = await interpreted(query);
 
-    expect(await runs(harness)).toEqual({ recomputed: 1 });
+    expect(await runs(harness)).toEqual({ compiled: 1 });
     expect(theirs.body.errors?.length).toBeGreaterThan(0);
     expect(mine).toEqual(theirs);
+  });
+
+  it("answers a null in a non-null field as graphql-js does, masked alike", async () => {
+    const { harness, compiled, interpreted } = await twoGateways();
+    // An agent without its languages: `primaryLanguage` is non-null; graphql itself refuses the null.
+    harness.sandbox.injectFault({
+      path: `/v1/agents/${SEED_IDS.acmeAgent}`,
+      times: 2,
+      status: 200,
+      body: { id: SEED_IDS.acmeAgent, status: "ACTIVE" },
+    });
+    const query = `{ organization { name } agent(id: "${SEED_IDS.acmeAgent}") { id primaryLanguage } }`;
+
+    const mine = await compiled(query);
+    const theirs = await interpreted(query);
+
+    expect(await runs(harness)).toEqual({ compiled: 1 });
+    expect(theirs.body.errors?.length).toBeGreaterThan(0);
+    expect(mine).toEqual(theirs);
+  });
+
+  it("lets graphql-js say which error it records where two errors reach one null", async () => {
+    const { harness, compiled, interpreted } = await twoGateways();
+    // Neither ID nor languages: both non-null fields fail, and both errors null the agent.
+    harness.sandbox.injectFault({
+      path: `/v1/agents/${SEED_IDS.acmeAgent}`,
+      times: 2,
+      status: 200,
+      body: { name: "No ID", status: "ACTIVE" },
+    });
+    const query = `{ organization { name } agent(id: "${SEED_IDS.acmeAgent}") { id primaryLanguage } }`;
+
+    const mine = await compiled(query);
+    const theirs = await interpreted(query);
+
+    expect(await runs(harness)).toEqual({ recomputed: 1 });
+    expect(theirs.body.errors).toHaveLength(1);
+    expect(mine).toEqual(theirs);
+    // Each gateway read each resource once: graphql-js's run took what the compiled run read.
+    expect(harness.takeUpstreamRequests().sort()).toEqual([
+      `GET /v1/agents/${SEED_IDS.acmeAgent}`,
+      `GET /v1/agents/${SEED_IDS.acmeAgent}`,
+      "GET /v1/organization",
+      "GET /v1/organization",
+    ]);
   });
 
   it("never compiles a mutation, introspection, or @defer for a client that takes parts", async () => {

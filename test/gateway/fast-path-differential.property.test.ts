@@ -14,6 +14,7 @@ import { type Answer, type Sent, send } from "./raw-http.ts";
 const QUERIES = [
   "query Agent($id: ID!) { agent(id: $id) { id name status } }",
   "query Agent($id: ID!) { agent(id: $id) { id name voiceConfigs { language } } }",
+  "query Agent($id: ID!) { agent(id: $id) { id primaryLanguage } }",
   "{ organization { name timezone } }",
   "query Agents($first: Int) { agents(first: $first) { edges { node { id name } } } }",
   "query A { organization { name } } query B { __typename }",
@@ -75,6 +76,9 @@ const request = fc.record({
     { status: 503, times: 1_000 },
     { status: 400, times: 1_000 },
     { status: 403, times: 1_000 },
+    // A 200 of the wrong shape: the gateway's own errors, in the middle of a compiled run.
+    { status: 200, times: 1_000, body: { name: "No ID", status: "ACTIVE" } },
+    { status: 200, times: 1_000, body: { id: SEED_IDS.acmeAgent, status: "ACTIVE" } },
   ),
 });
 

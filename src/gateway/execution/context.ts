@@ -1,4 +1,5 @@
 import { initContextCache } from "@pothos/core";
+import type { ExecutionResult } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { CursorKey } from "../../connections/cursor.ts";
 import { gatewayError } from "../../errors.ts";
@@ -95,10 +96,10 @@ export interface GatewayContext extends SchemaContext {
   /** What the plugins learned about the operation before it ran (operation-facts.ts). */
   facts?: Partial<OperationFacts>;
   /**
-   * Set when the prepared lane's compiled run met an error and handed the operation to yoga:
-   * yoga's run goes straight to graphql-js, which answers errors, not to the compiled query again.
+   * The prepared lane's compiled result when it met an error: the lane hands the operation to
+   * yoga, whose execution answers this result instead of running the operation again.
    */
-  compiledRunFailed?: boolean;
+  compiledResult?: ExecutionResult;
   /** Where this operation's upstream calls go: a live query records or answers them (live/). */
   readonly reads: ReadRoute;
 }

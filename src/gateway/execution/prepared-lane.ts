@@ -80,9 +80,10 @@ export interface Handover {
  * machinery: every judge of the pipeline, the deadline, the compiled query, the report and the
  * metrics, then the answer written straight to the socket. It answers only a result without an
  * error, as yoga would answer it: test/gateway/fast-path-differential.property.test.ts holds it
- * to yoga alone over generated requests, test/gateway/prepared-lane.test.ts over selections;
- * anything else (a refusal, an error, a throw) goes to yoga with the same context, whose reads
- * hand back what the lane read, so yoga answers it and nothing goes upstream twice.
+ * to yoga alone over generated requests, test/gateway/prepared-lane.test.ts over selections.
+ * A refusal goes to yoga before anything runs; a result with an error goes to yoga with the
+ * result, which yoga answers without running the operation again; a throw goes to yoga with the
+ * same context, whose reads hand back what the lane read, so nothing goes upstream twice.
  */
 export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
   // By text, bounded as the fast path's own per-text cache is. Each document is held weakly: it
@@ -165,7 +166,8 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
       stopDeadline();
     }
     if (result.errors?.length) {
-      context.compiledRunFailed = true;
+      // Yoga answers errors (masking, status, the catalogue), from this result: it runs nothing again.
+      context.compiledResult = result;
       return false;
     }
     meter.done();

@@ -6,11 +6,13 @@ import {
   Kind,
   type OperationDefinitionNode,
   type SelectionSetNode,
+  type Source,
 } from "graphql";
 import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import type { Plugin } from "graphql-yoga";
 import type { DocumentFacts, DocumentFactsCache } from "../document-facts.ts";
 import { type CriticalFirst, criticalFirst } from "./critical-first.ts";
+import { asGraphqlJsResult, errorsShareANull } from "./jit-errors.ts";
 
 export interface CompiledExecutionOptions {
   /**
@@ -38,8 +40,8 @@ export interface CompiledExecutionOptions {
 export const MAX_COMPILED_FIELDS = 500;
 
 /**
- * `compiled`: graphql-jit answered without an error. `recomputed`: it met an error, so graphql-js
- * answered instead. `interpreted`: graphql-js alone (not compiled, or not compilable).
+ * `compiled`: graphql-jit answered. `recomputed`: two of its errors reached one null, so
+ * graphql-js answered. `interpreted`: graphql-js alone (not compiled, or not compilable).
  */
 export type CompiledRun = "compiled" | "recomputed" | "interpreted";
 
@@ -60,10 +62,12 @@ interface DocumentState {
  * Compiled execution (graphql-jit) for the queries clients send again and again, answering
  * exactly as graphql-js does (docs/operations.md):
  *
- * - Only a result without errors is taken from the compiled query. A result with an error is
- *   computed again by graphql-js on the same context: its DataLoaders and per-operation reads
- *   hand back what the first run read, so no upstream call is made twice, and every error keeps
- *   graphql-js's masking, `locations` and null propagation.
+ * - A query runs once, errors or not. A compiled run's errors are made as graphql-js makes them
+ *   (jit-errors.ts), so masking, the catalogue, `locations` and null propagation are graphql-js's;
+ *   test/gateway/compiled-execution.test.ts and the fast path's differential test hold the two
+ *   runtimes to the same bytes, errors included. The one exception: where two errors reach one
+ *   null, which of them graphql-js records depends on its order of execution, so graphql-js runs
+ *   it again (its reads hand back what the compiled run read: no upstream call is made twice).
  * - Mutations (their fields must not run twice), subscriptions, `@defer`/`@stream` and
  *   introspection always run on graphql-js.
  * - Its root fields run the one that leads to the most upstream calls first (critical-first.ts),
@@ -127,7 +131,9 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
         args.operationName ?? undefined,
       );
       budgetMs -= now() - started;
-      compiled = isCompiledQuery(outcome) ? inDocumentOrder(outcome, order) : null;
+      compiled = isCompiledQuery(outcome)
+        ? withGraphqlJsErrors(inDocumentOrder(outcome, order), args.document.loc?.source)
+        : null;
       state.compiled.set(name, compiled);
     }
     return compiled ?? undefined;
@@ -142,14 +148,29 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
       const facts = options.documents.of(args.document);
       const operation = facts.operation(args.operationName);
       if (operation?.operation !== "query") return;
+      /**
+       * The compiled result, unless two of its errors reach one null: graphql-js records one of
+       * them by its order of execution, so graphql-js runs it again on the same context (whose
+       * reads hand back what the compiled run read) and says which.
+       */
+      const answered = (result: ExecutionResult, run: ExecutionArgs) => {
+        if (errorsShareANull(result)) {
+          options.onRun?.("recomputed");
+          return executeFn(run);
+        }
+        options.onRun?.("compiled");
+        return result;
+      };
       setExecuteFn(async (run: ExecutionArgs) => {
         // A later plugin may run another form of the document (incremental delivery's whole form).
         const runFacts =
           run.document === args.document ? facts : options.documents.of(run.document);
-        // The prepared lane ran it compiled already and met an error: graphql-js answers errors.
-        if ((run.contextValue as { compiledRunFailed?: boolean }).compiledRunFailed) {
-          options.onRun?.("recomputed");
-          return executeFn(run);
+        // The prepared lane ran it compiled already and met an error: its result is the answer.
+        const context = run.contextValue as { compiledResult?: ExecutionResult };
+        const handed = context.compiledResult;
+        if (handed !== undefined) {
+          context.compiledResult = undefined;
+          return answered(handed, run);
         }
         const runOperation = runFacts.operation(run.operationName);
         const compiled = runOperation ? compiledFor(run, runOperation, runFacts) : undefined;
@@ -157,17 +178,8 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
           options.onRun?.("interpreted");
           return executeFn(run);
         }
-        const result = (await compiled.query(
-          run.rootValue,
-          run.contextValue,
-          run.variableValues,
-        )) as ExecutionResult;
-        if (!result.errors?.length) {
-          options.onRun?.("compiled");
-          return result;
-        }
-        options.onRun?.("recomputed");
-        return executeFn(run);
+        const result = await compiled.query(run.rootValue, run.contextValue, run.variableValues);
+        return answered(result as ExecutionResult, run);
       });
     },
   };
@@ -182,6 +194,20 @@ function inDocumentOrder(compiled: CompiledQuery, order: CriticalFirst | undefin
     query: (root, context, variables) => {
       const result = run(root, context, variables);
       return "then" in result ? result.then(order.restore) : order.restore(result);
+    },
+  };
+}
+
+/** The compiled query, its errors as graphql-js makes them (jit-errors.ts). */
+function withGraphqlJsErrors(compiled: CompiledQuery, source: Source | undefined): CompiledQuery {
+  const run = compiled.query;
+  return {
+    ...compiled,
+    query: (root, context, variables) => {
+      const result = run(root, context, variables);
+      return "then" in result
+        ? result.then((settled) => asGraphqlJsResult(settled, source))
+        : asGraphqlJsResult(result, source);
     },
   };
 }
