@@ -35,7 +35,6 @@ export function answerStage(parts: GatewayParts): PipelineEntry[] {
       after: {
         "answer-redaction": "a live result and its patch are made of what the client may see",
       },
-      reads: ["estimatedUpstreamCalls"], // judged against MAX_LIVE_QUERY_READS before a call
     },
     { name: "http-status-in-errors", plugin: useHttpStatusInErrors() },
   ];

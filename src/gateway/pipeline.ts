@@ -16,11 +16,6 @@ export interface PipelineEntry {
   plugin: AnyPlugin | undefined;
   /** Entries that must come before this one (when present), each with the reason. */
   after?: Readonly<Record<string, string>>;
-  /**
-   * Facts the plugin reads without declaring them itself (a plugin made by `factFlow` carries
-   * its own `facts`, which the pipeline reads).
-   */
-  reads?: readonly FactName[];
 }
 
 /** One stage's facts, as the running pipeline passes them on. */
@@ -68,7 +63,7 @@ function factsInOrder(present: readonly PipelineEntry[]): StageFacts[] {
     return {
       name: entry.name,
       produces: own?.produces ?? [],
-      reads: [...(own?.reads ?? []), ...(entry.reads ?? [])],
+      reads: own?.reads ?? [],
     };
   });
   const producer = new Map<FactName, string>();

@@ -55,13 +55,3 @@ export function factFlow<
     },
   };
 }
-
-/**
- * The facts as they stand, each possibly absent: for a reader outside the declared pipeline,
- * which must say itself what an absent fact means. Stages read through `factFlow`.
- */
-export function factsOf(context: object): Partial<OperationFacts> {
-  const holder = context as { facts?: Partial<OperationFacts> };
-  holder.facts ??= {};
-  return holder.facts;
-}

@@ -12,7 +12,7 @@ import type { UpstreamRequest } from "../../upstream/client.ts";
 import type { KeyHasher } from "../../upstream/key-memory.ts";
 import { type DocumentFactsCache, selectionKey } from "../document-facts.ts";
 import type { GatewayContext, ReadRoute, SendUpstream } from "../execution/context.ts";
-import { factsOf } from "../execution/operation-facts.ts";
+import { type FactFlow, factFlow } from "../execution/operation-facts.ts";
 import { upstreamReport } from "../execution/use-upstream-report.ts";
 import { requestLevel } from "../http-status.ts";
 import { endAtExpiry, shuttingDown } from "../subscriptions/stream-lifetime.ts";
@@ -70,6 +70,9 @@ type LiveContext = GatewayContext & {
   params?: { extensions?: Record<string, unknown> };
 };
 
+/** Judged against MAX_LIVE_QUERY_READS before any call: the cost limit's static estimate. */
+const LIVE_FACTS = factFlow({ reads: ["estimatedUpstreamCalls"] });
+
 /** Media types of a client that takes several results for one request. */
 const STREAMING = /text\/event-stream|multipart\/mixed/i;
 
@@ -80,12 +83,13 @@ const STREAMING = /text\/event-stream|multipart\/mixed/i;
  * whenever one of them changed; a result is pushed only when it differs from the last one. A
  * client that takes one JSON answer gets it once, with `extensions.live` saying so.
  */
-export function useLiveQueries(options: LiveQueryOptions): Plugin {
+export function useLiveQueries(options: LiveQueryOptions): Plugin & { facts: FactFlow } {
   const { hub } = options;
   // Per key and selection, the execution under way at a count of changes: the subscribers of
   // one change to one query (same key, document and variables) share one execution.
   const executions = new Map<string, { changes: number; run: Promise<Execution> }>();
   return {
+    facts: LIVE_FACTS,
     onValidate({ addValidationRule }) {
       addValidationRule(NoLiveMixedWithDeferStreamRule);
     },
@@ -120,7 +124,7 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin {
     const authorization = context.authorization ?? "";
     if (hub.shuttingDown) return { errors: [requestLevel(shuttingDown() as GraphQLError)] };
     // Judged before any call from the static estimate, and again from the reads actually made.
-    const estimated = factsOf(context).estimatedUpstreamCalls ?? 0;
+    const estimated = LIVE_FACTS.read(context, "estimatedUpstreamCalls");
     if (estimated > options.maxReads) return tooManyReads(estimated, options.maxReads);
     const hash = options.keyHash(authorization);
     const connection = context.socket ?? context.request;
