@@ -50,31 +50,14 @@ function positionsOf(
 }
 
 /**
- * Whether two of the result's errors reach one null in `data`. graphql-js records one error per
- * null it propagates (the first to reach it; a sibling after it never runs), where graphql-jit
- * records every error; only graphql-js can say which one it would record.
+ * Whether graphql-jit's result is the one graphql-js gives: without errors, or with one error
+ * outside any list. With two or more, graphql-js orders them by its own order of execution and
+ * records one per null it propagates, where graphql-jit records each in its own order; and an
+ * error inside a list can cost graphql-jit the list's later items, where graphql-js answers null.
  */
-export function errorsShareANull(result: ExecutionResult): boolean {
+export function answersAsGraphqlJs(result: ExecutionResult): boolean {
   const errors = result.errors;
-  if (errors === undefined || errors.length < 2) return false;
-  const reached = new Set<string>();
-  for (const error of errors) {
-    const at = JSON.stringify(nullReachedBy(result.data, error.path ?? []));
-    if (reached.has(at)) return true;
-    reached.add(at);
-  }
-  return false;
-}
-
-/** The path of the first null (or absent value) on the way down `path` in `data`. */
-function nullReachedBy(
-  data: unknown,
-  path: readonly (string | number)[],
-): readonly (string | number)[] {
-  let value = data;
-  for (let depth = 0; value != null && depth < path.length; depth++) {
-    value = (value as Record<string | number, unknown>)[path[depth] as string | number];
-    if (value == null) return path.slice(0, depth + 1);
-  }
-  return value == null ? [] : path;
+  if (errors === undefined || errors.length === 0) return true;
+  if (errors.length > 1) return false;
+  return !(errors[0]?.path ?? []).some((key) => typeof key === "number");
 }

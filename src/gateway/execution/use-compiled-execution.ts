@@ -12,7 +12,7 @@ import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
 import type { Plugin } from "graphql-yoga";
 import type { DocumentFacts, DocumentFactsCache } from "../document-facts.ts";
 import { type CriticalFirst, criticalFirst } from "./critical-first.ts";
-import { asGraphqlJsResult, errorsShareANull } from "./jit-errors.ts";
+import { answersAsGraphqlJs, asGraphqlJsResult } from "./jit-errors.ts";
 
 export interface CompiledExecutionOptions {
   /**
@@ -40,8 +40,8 @@ export interface CompiledExecutionOptions {
 export const MAX_COMPILED_FIELDS = 500;
 
 /**
- * `compiled`: graphql-jit answered. `recomputed`: two of its errors reached one null, so
- * graphql-js answered. `interpreted`: graphql-js alone (not compiled, or not compilable).
+ * `compiled`: graphql-jit answered. `recomputed`: its result had errors graphql-jit does not
+ * answer as graphql-js does, so graphql-js answered. `interpreted`: graphql-js alone.
  */
 export type CompiledRun = "compiled" | "recomputed" | "interpreted";
 
@@ -62,12 +62,12 @@ interface DocumentState {
  * Compiled execution (graphql-jit) for the queries clients send again and again, answering
  * exactly as graphql-js does (docs/operations.md):
  *
- * - A query runs once, errors or not. A compiled run's errors are made as graphql-js makes them
- *   (jit-errors.ts), so masking, the catalogue, `locations` and null propagation are graphql-js's;
- *   test/gateway/compiled-execution.test.ts and the fast path's differential test hold the two
- *   runtimes to the same bytes, errors included. The one exception: where two errors reach one
- *   null, which of them graphql-js records depends on its order of execution, so graphql-js runs
- *   it again (its reads hand back what the compiled run read: no upstream call is made twice).
+ * - A query with no error, or one error outside any list, runs once: the compiled run's error is
+ *   made as graphql-js makes it (jit-errors.ts), so masking, the catalogue, `locations` and null
+ *   propagation are graphql-js's. With more errors, or one inside a list, graphql-jit's answer
+ *   is not graphql-js's, and graphql-js runs it again on the same context (its reads hand back
+ *   what the compiled run read: no upstream call is made twice). compiled-execution.test.ts and
+ *   the fast path's differential test hold the two runtimes to the same bytes, errors included.
  * - Mutations (their fields must not run twice), subscriptions, `@defer`/`@stream` and
  *   introspection always run on graphql-js.
  * - Its root fields run the one that leads to the most upstream calls first (critical-first.ts),
@@ -149,12 +149,11 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
       const operation = facts.operation(args.operationName);
       if (operation?.operation !== "query") return;
       /**
-       * The compiled result, unless two of its errors reach one null: graphql-js records one of
-       * them by its order of execution, so graphql-js runs it again on the same context (whose
-       * reads hand back what the compiled run read) and says which.
+       * The compiled result where it is graphql-js's (jit-errors.ts); otherwise graphql-js runs
+       * the operation again on the same context, whose reads hand back what the compiled run read.
        */
       const answered = (result: ExecutionResult, run: ExecutionArgs) => {
-        if (errorsShareANull(result)) {
+        if (!answersAsGraphqlJs(result)) {
           options.onRun?.("recomputed");
           return executeFn(run);
         }
