@@ -323,7 +323,12 @@ const uncoalescedGateway = await spawnServer(
 // Memory is measured with the default settings: the distinct load has one call per key at a time.
 const defaults = { UPSTREAM_URL: fast.url, PORT: "0", LOG_LEVEL: "error" };
 const defaultGateway = await spawnServer(main, defaults);
-const cappedGateway = await spawnServer(["--max-old-space-size=96", ...main], defaults);
+// A container's memory limit, as users run the gateway: V8's old space capped (docs/operations.md).
+const CONTAINER_OLD_SPACE_MB = 128;
+const cappedGateway = await spawnServer(
+  [`--max-old-space-size=${CONTAINER_OLD_SPACE_MB}`, ...main],
+  defaults,
+);
 const slowGateway = await spawnServer(main, gatewayEnv(slow));
 const slowUncoalesced = await spawnServer(main, gatewayEnv(slow, { UPSTREAM_COALESCE: "false" }));
 const slowCached = await spawnServer(main, gatewayEnv(slow, { UPSTREAM_CACHE_TTL_S: "60" }));
@@ -479,7 +484,16 @@ try {
   const peak64 = rssMb(defaultGateway.pid, "VmHWM");
   await sleep(3000);
   const after = rssMb(defaultGateway.pid, "VmRSS");
-  const capped64 = await loadOf(cappedGateway.url, distinct, 64);
+  // The capped process against the uncapped one, in interleaved rounds: a throughput difference
+  // of a tenth is within one round's noise on a shared machine, not within three rounds' median.
+  const uncappedRounds: number[] = [at64.rps];
+  const cappedRounds: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    cappedRounds.push((await loadOf(cappedGateway.url, distinct, 64)).rps);
+    if (round < 2) uncappedRounds.push((await loadOf(defaultGateway.url, distinct, 64)).rps);
+  }
+  const capped64 = { rps: median(cappedRounds) };
+  const uncapped64 = { rps: median(uncappedRounds) };
   const cappedPeak = rssMb(cappedGateway.pid, "VmHWM");
 
   // The dashboard, 20 ms upstream latency: one operation alone, then under load, beside the peers.
@@ -549,9 +563,9 @@ try {
 
   const targets = [
     [
-      "distinct: ≥ 0.6× the fair floor, every rule on",
+      "distinct: ≥ 0.8× the fair floor, every rule on",
       single.rps / fair.rps,
-      single.rps / fair.rps >= 0.6,
+      single.rps / fair.rps >= 0.8,
     ],
     [
       "distinct: ≥ 0.6× the fair floor, coalescing off",
@@ -624,7 +638,17 @@ try {
       `${liveFigures.live.upstreamCalls} / ${liveFigures.timer.upstreamCalls}`,
       liveFigures.live.upstreamCalls * 5 < liveFigures.timer.upstreamCalls,
     ],
-    ["RSS at 64 connections ≤ 150 MB", peak64, peak64 <= 150],
+    ["RSS at 64 connections, default settings (no target)", peak64, true],
+    [
+      `container (old space ${CONTAINER_OLD_SPACE_MB} MB): RSS at 64 connections < 256 MB`,
+      cappedPeak,
+      cappedPeak < 256,
+    ],
+    [
+      `container (old space ${CONTAINER_OLD_SPACE_MB} MB): throughput ≥ 0.9× uncapped`,
+      capped64.rps / uncapped64.rps,
+      capped64.rps >= 0.9 * uncapped64.rps,
+    ],
     ["RSS back near baseline after (≤ 1.2×)", `${after} / ${baseline}`, after <= baseline * 1.2],
   ] as const;
 
@@ -652,7 +676,7 @@ try {
     "",
     describeLiveDashboards(liveSettings, liveFigures),
     "",
-    `Memory at 64 connections (64 keys, distinct resources, default settings): peak RSS ${peak64} MB at ${at64.rps} req/s (baseline ${baseline} MB, ${after} MB 3 s after); with --max-old-space-size=96, peak ${cappedPeak} MB at ${capped64.rps} req/s.`,
+    `Memory at 64 connections (64 keys, distinct resources, default settings): peak RSS ${peak64} MB at ${at64.rps} req/s (baseline ${baseline} MB, ${after} MB 3 s after); with --max-old-space-size=${CONTAINER_OLD_SPACE_MB}, peak ${cappedPeak} MB at ${capped64.rps} req/s against ${uncapped64.rps} uncapped (medians of 3 interleaved rounds).`,
     "",
     "| target | measured | |",
     "|---|---|---|",
@@ -676,6 +700,7 @@ try {
         tailcallDashboard: tcDash,
         liveDashboards: liveFigures,
         rssMb: { baseline, peakAt64: peak64, after, cappedPeakAt64: cappedPeak },
+        containerRps: { capped: capped64.rps, uncapped: uncapped64.rps },
         // Objects, not tuples: one formatting for the generated file and the linter.
         targets: targets.map(([target, measured, pass]) => ({ target, measured, pass })),
       },
