@@ -134,6 +134,14 @@ function comparable(answer: Answer): Answer {
 }
 
 function withErrorsByPath(body: string): string {
+  // An event stream's results are JSON on its `data:` lines.
+  if (/^(event|data): /m.test(body)) {
+    return body.replace(/^data: (.*)$/gm, (_line, json: string) => `data: ${errorsByPath(json)}`);
+  }
+  return errorsByPath(body);
+}
+
+function errorsByPath(body: string): string {
   let parsed: { errors?: Array<{ path?: unknown }> };
   try {
     parsed = JSON.parse(body);
