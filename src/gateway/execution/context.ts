@@ -97,7 +97,7 @@ export interface GatewayContext extends SchemaContext {
   facts?: Partial<OperationFacts>;
   /**
    * The prepared lane's compiled result when it met an error: the lane hands the operation to
-   * yoga, whose execution answers this result instead of running the operation again.
+   * yoga, whose compiled execution takes this result as it takes its own run's.
    */
   compiledResult?: ExecutionResult;
   /** Where this operation's upstream calls go: a live query records or answers them (live/). */

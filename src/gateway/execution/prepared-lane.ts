@@ -82,8 +82,9 @@ export interface Handover {
  * error, as yoga would answer it: test/gateway/fast-path-differential.property.test.ts holds it
  * to yoga alone over generated requests, test/gateway/prepared-lane.test.ts over selections.
  * A refusal goes to yoga before anything runs; a result with an error goes to yoga with the
- * result, which yoga answers without running the operation again; a throw goes to yoga with the
- * same context, whose reads hand back what the lane read, so nothing goes upstream twice.
+ * result, which compiled execution takes as its own run's (use-compiled-execution.ts); a throw
+ * goes to yoga with the same context, whose reads hand back what the lane read, so nothing goes
+ * upstream twice.
  */
 export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
   // By text, bounded as the fast path's own per-text cache is. Each document is held weakly: it
@@ -166,7 +167,7 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
       stopDeadline();
     }
     if (result.errors?.length) {
-      // Yoga answers errors (masking, status, the catalogue), from this result: it runs nothing again.
+      // Yoga answers errors (masking, status, the catalogue) from this result, not a second run.
       context.compiledResult = result;
       return false;
     }

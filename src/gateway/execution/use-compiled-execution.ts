@@ -164,7 +164,7 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
         // A later plugin may run another form of the document (incremental delivery's whole form).
         const runFacts =
           run.document === args.document ? facts : options.documents.of(run.document);
-        // The prepared lane ran it compiled already and met an error: its result is the answer.
+        // The prepared lane ran it compiled already and met an error: its result is this run's.
         const context = run.contextValue as { compiledResult?: ExecutionResult };
         const handed = context.compiledResult;
         if (handed !== undefined) {
