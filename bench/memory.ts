@@ -1,8 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { setTimeout as sleep } from "node:timers/promises";
 import { distinctGraphql } from "./distinct.ts";
 import { load } from "./load.ts";
+import { askReport, type MemoryReport } from "./memory-signal.ts";
 import { cpuMs, GATEWAY_ENV, GATEWAY_NODE_FLAGS, rssMb, spawnServer } from "./processes.ts";
 import { benchSandbox } from "./profiling.ts";
 import { DISTINCT } from "./queries.ts";
@@ -26,19 +27,6 @@ const dir = "bench/profile";
 if (!existsSync(dir)) mkdirSync(dir);
 const mb = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
 
-interface Report {
-  usage: NodeJS.MemoryUsage;
-  spaces: Record<string, { size: number; used: number }>;
-  /** Since the report before (ms). */
-  eventLoopDelay: { p99: number; max: number };
-}
-async function report(pid: number, out: string): Promise<Report> {
-  rmSync(out, { force: true });
-  process.kill(pid, "SIGUSR2");
-  for (let i = 0; i < 100 && !existsSync(out); i++) await sleep(50);
-  await sleep(50);
-  return JSON.parse(readFileSync(out, "utf8")) as Report;
-}
 function rollup(pid: number): string {
   const lines = readFileSync(`/proc/${pid}/smaps_rollup`, "utf8").split("\n");
   const kb = (name: string) =>
@@ -53,7 +41,7 @@ function mainArenaKb(pid: number): number {
   const heap = smaps.slice(smaps.indexOf("[heap]"));
   return smaps.includes("[heap]") ? Number(/\nRss:\s+(\d+)/.exec(heap)?.[1] ?? 0) : 0;
 }
-function heap(r: Report): string {
+function heap(r: MemoryReport): string {
   const spaces = Object.entries(r.spaces)
     .filter(([, s]) => s.size > 512 * 1024)
     .map(([name, s]) => `${name} ${mb(s.size)} (${mb(s.used)} used)`)
@@ -114,7 +102,7 @@ try {
         });
         await sleep(1000);
         // The warm-up's report also starts the event loop's delay afresh for the load.
-        const idle = `${rollup(gateway.pid)}; ${heap(await report(gateway.pid, out))}`;
+        const idle = `${rollup(gateway.pid)}; ${heap(await askReport(gateway.pid, out))}`;
         const cpuBefore = cpuMs(gateway.pid);
         const loaded = load({
           url: gateway.url,
@@ -123,7 +111,7 @@ try {
           perConnection: distinctGraphql(DISTINCT),
         });
         await sleep(seconds * 1000 - 500);
-        const underLoad = await report(gateway.pid, out);
+        const underLoad = await askReport(gateway.pid, out);
         const busy = `${rollup(gateway.pid)}; ${heap(underLoad)}`;
         const { eventLoopDelay } = underLoad;
         const result = await loaded;
