@@ -1,9 +1,11 @@
+import { createHash } from "node:crypto";
 import {
   getLiveDirectiveArgumentValues,
   getLiveDirectiveNode,
   isLiveQueryOperationDefinitionNode,
   NoLiveMixedWithDeferStreamRule,
 } from "@n1ru4l/graphql-live-query";
+import { initContextCache } from "@pothos/core";
 import jsonPatch from "fast-json-patch";
 import { type ExecutionArgs, type ExecutionResult, GraphQLError } from "graphql";
 import { isAsyncIterable, type Plugin, Repeater, SlidingBuffer } from "graphql-yoga";
@@ -160,7 +162,10 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin & { facts: Fac
     } catch (error) {
       return { errors: [requestLevel(error as GraphQLError)] };
     }
-    return follow(args, execute, context, authorization, first, reads, version, release);
+    // The stream keeps this context as long as it is open, and every later execution has a
+    // fresh one: the first execution's loads (and the answers they hold) go now.
+    Object.assign(context, initContextCache());
+    return follow(args, execute, context, authorization, { first, reads, version }, release);
   }
 
   function follow(
@@ -168,24 +173,27 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin & { facts: Fac
     execute: Execute,
     context: LiveContext,
     authorization: string,
-    first: ExecutionResult,
-    firstReads: Reads,
-    version: string | undefined,
+    /** The first result and what it read: handed to the stream once, never held by it. */
+    opening: { first: ExecutionResult; reads: Reads; version: string | undefined },
     release: () => void,
   ) {
     const hash = options.keyHash(authorization);
     const selection = `${hash}\n${selectionKey(options.documents, args)}`;
     const throttleMs = throttleOf(options.documents, args);
+    let start: typeof opening | undefined = opening;
     // Only the newest result matters to a slow reader: it gets the latest when it reads again.
-    return new Repeater<ExecutionResult>(async (push, stop) => {
-      let last = comparable(first);
+    return new Repeater<ExecutionResult>((push, stop) => {
+      const { first, reads: firstReads, version } = start as typeof opening;
+      start = undefined;
+      // A digest of the last result pushed, not its text: an open live query holds 32 bytes of it.
+      let last = digestOf(first);
       void push(first);
       // Compared with the last result pushed, not computed: a change undone while held is no change.
       const pace = throttle<ExecutionResult>(
         (result) => {
-          const text = comparable(result);
-          if (text === last) return false;
-          last = text;
+          const digest = digestOf(result);
+          if (digest === last) return false;
+          last = digest;
           void push(result);
           return true;
         },
@@ -258,14 +266,16 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin & { facts: Fac
       watch(firstReads, version);
       const forget = hub.addStream(end);
       const expiry = endAtExpiry(context.session, end);
-      await stop;
-      forget();
-      expiry();
-      stopped = true;
-      pace.stop();
-      for (const unwatch of watches.values()) unwatch();
-      watches.clear();
-      release();
+      // Not awaited: a suspended executor would hold its frame for as long as the stream is open.
+      void stop.then(() => {
+        forget();
+        expiry();
+        stopped = true;
+        pace.stop();
+        for (const unwatch of watches.values()) unwatch();
+        watches.clear();
+        release();
+      });
     }, new SlidingBuffer(1));
   }
 
@@ -328,12 +338,13 @@ function throttleOf(documents: DocumentFactsCache, args: ExecutionArgs): number 
   return typeof throttleValue === "number" && throttleValue > 0 ? throttleValue : null;
 }
 
-/** What two results are compared by: their data and their errors' messages and paths. */
-function comparable(result: ExecutionResult): string {
-  return JSON.stringify([
+/** What two results are compared by: a digest of their data and their errors' messages and paths. */
+function digestOf(result: ExecutionResult): string {
+  const text = JSON.stringify([
     result.data ?? null,
     (result.errors ?? []).map((error) => [error.message, error.path ?? null]),
   ]);
+  return createHash("sha256").update(text).digest("base64");
 }
 
 /** An error a stream ends with, as its last result carries it (masked like any other). */
