@@ -33,12 +33,30 @@ export function useOperationDeadline(options: OperationDeadlineOptions): Plugin 
   };
 }
 
+/** Each running clock, by the operation it bounds: weak, gone with the operation. */
+const clocks = new WeakMap<AbortController, () => void>();
+
 /** Aborts the operation's calls at its deadline; the function returned stops the clock. */
 export function startOperationDeadline(operation: AbortController, deadlineMs: number): () => void {
-  const timer = setTimeout(
+  let timer: NodeJS.Timeout | undefined = setTimeout(
     () => operation.abort(new OperationDeadlineExceeded(deadlineMs)),
     deadlineMs,
   );
   timer.unref();
-  return () => clearTimeout(timer);
+  const stop = () => {
+    clearTimeout(timer);
+    // A stream keeps this function until it ends: the timer need not stay with it.
+    timer = undefined;
+    clocks.delete(operation);
+  };
+  clocks.set(operation, stop);
+  return stop;
+}
+
+/**
+ * Stops the operation's clock before its stream ends: a live query's operation is done with its
+ * first result, and each later execution has a context, and a deadline, of its own.
+ */
+export function endOperationDeadline(operation: AbortController): void {
+  clocks.get(operation)?.();
 }
