@@ -32,14 +32,16 @@ export async function runOverWebSocket(
   payload: SubscribePayload,
 ): Promise<OperationOutcome | { errors: GraphQLError[] }> {
   // The operation's own request: the upgrade's URL and headers (the key is not among them: it
-  // comes in connection params, read by the context factory from the server context).
+  // comes in connection params, read by the context factory from the server context). Its own,
+  // not the socket's: each execution leaves graphql-tools a listener on the request's signal.
   const upgrade = context.extra.request;
   const request = new gateway.fetchAPI.Request(`http://localhost${upgrade.url ?? "/graphql"}`, {
     method: "POST",
     headers: { "content-type": "application/json" },
   });
   // One ID per operation, as each HTTP request has its own: a socket carries many operations.
-  const requestId = requestIdOf(undefined);
+  // Flat: randomUUID's text is a rope of a dozen strings, and a subscription keeps its ID.
+  const requestId = flat(requestIdOf(undefined));
   const serverContext = {
     ...context,
     requestId,
@@ -67,6 +69,11 @@ export async function runOverWebSocket(
     });
     return refused(unexpected, requestId);
   }
+}
+
+/** The same text as one flat string, whatever pieces it was joined from. */
+function flat(text: string): string {
+  return Buffer.from(text, "latin1").toString("latin1");
 }
 
 /** A refusal as graphql-ws sends it (an `error` message): with its status and request ID. */
