@@ -240,7 +240,13 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin & { facts: Fac
               const fresh = options.freshContext(context);
               const reads: Reads = new Map();
               fresh.reads.hook = answering(reads, hash, false);
-              const run = execute({ ...args, contextValue: fresh }) as Promise<ExecutionResult>;
+              // No signal: the request's lasts as long as the stream, and graphql-tools leaves a
+              // listener on it per execution; a shared execution is no one subscriber's to cancel.
+              const run = execute({
+                ...args,
+                contextValue: fresh,
+                signal: undefined,
+              } as ExecutionArgs) as Promise<ExecutionResult>;
               return Promise.resolve(run).then((result) => ({ result, reads }));
             });
             if (stopped) return;
