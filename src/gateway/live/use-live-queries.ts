@@ -27,6 +27,7 @@ import {
   type ReadTemplate,
   refusalOf,
   replay,
+  requestDigest,
   requestKeyOf,
   templateOf,
 } from "./live-reads.ts";
@@ -180,7 +181,8 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin & { facts: Fac
     release: () => void,
   ) {
     const hash = options.keyHash(authorization);
-    const selection = `${hash}\n${selectionKey(options.documents, args)}`;
+    // A digest: the key's text holds the whole document, and every open live query keeps it.
+    const selection = requestDigest(`${hash}\n${selectionKey(options.documents, args)}`);
     const throttleMs = throttleOf(options.documents, args);
     let start: typeof opening | undefined = opening;
     // Only the newest result matters to a slow reader: it gets the latest when it reads again.

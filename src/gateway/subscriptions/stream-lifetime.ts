@@ -19,6 +19,9 @@ export function sessionExpired(): Error {
   );
 }
 
+/** Shared by every stream without a session: an open one keeps its cancellation. */
+const nothingToCancel = () => undefined;
+
 /**
  * Ends a long-lived operation (a subscription or a live query, on any transport) at its
  * session's expiry, as a plain request with that token would be refused from then on.
@@ -29,7 +32,7 @@ export function endAtExpiry(
   end: (error: Error) => void,
   now: () => number = Date.now,
 ): () => void {
-  if (!session) return () => undefined;
+  if (!session) return nothingToCancel;
   let timer: NodeJS.Timeout | undefined;
   const arm = () => {
     const left = session.expiresAt - now();
