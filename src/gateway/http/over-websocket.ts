@@ -20,6 +20,13 @@ export interface OperationOutcome {
 export const CARRIER = parse("query OperationOverWebSocket { __typename }");
 
 /**
+ * Every operation's request headers, shared: as pairs, which @whatwg-node's Headers reads in
+ * place, where from an object it would keep two arrays of its names per request, and so per
+ * open subscription, once a plugin had asked for a header it lacks.
+ */
+const JSON_HEADERS: [string, string][] = [["content-type", "application/json"]];
+
+/**
  * Runs one graphql-ws operation through yoga's own parameter pipeline, the one HTTP and SSE
  * requests take: every `onParams` rule (trusted documents, automatic persisted queries), then
  * context (the session's token, its rate limit), validation (introspection), and execution with
@@ -37,7 +44,7 @@ export async function runOverWebSocket(
   const upgrade = context.extra.request;
   const request = new gateway.fetchAPI.Request(`http://localhost${upgrade.url ?? "/graphql"}`, {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers: JSON_HEADERS,
   });
   // One ID per operation, as each HTTP request has its own: a socket carries many operations.
   // Flat: randomUUID's text is a rope of a dozen strings, and a subscription keeps its ID.
