@@ -8,7 +8,7 @@ import {
 import { initContextCache } from "@pothos/core";
 import jsonPatch from "fast-json-patch";
 import { type ExecutionArgs, type ExecutionResult, GraphQLError } from "graphql";
-import { isAsyncIterable, type Plugin, Repeater, SlidingBuffer } from "graphql-yoga";
+import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
 import type { UpstreamRequest } from "../../upstream/client.ts";
 import type { KeyHasher } from "../../upstream/key-memory.ts";
@@ -20,6 +20,7 @@ import { upstreamReport } from "../execution/use-upstream-report.ts";
 import { requestLevel } from "../http-status.ts";
 import { endAtExpiry, shuttingDown } from "../subscriptions/stream-lifetime.ts";
 import type { SubscriptionCounts } from "../subscriptions/subscription-bounds.ts";
+import { LatestResults } from "./latest-results.ts";
 import type { LiveHub } from "./live-hub.ts";
 import {
   answerOf,
@@ -184,109 +185,105 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin & { facts: Fac
     // A digest: the key's text holds the whole document, and every open live query keeps it.
     const selection = requestDigest(`${hash}\n${selectionKey(options.documents, args)}`);
     const throttleMs = throttleOf(options.documents, args);
-    let start: typeof opening | undefined = opening;
     // Only the newest result matters to a slow reader: it gets the latest when it reads again.
-    return new Repeater<ExecutionResult>((push, stop) => {
-      const { first, reads: firstReads, version } = start as typeof opening;
-      start = undefined;
-      // A digest of the last result pushed, not its text: an open live query holds 32 bytes of it.
-      let last = digestOf(first);
-      void push(first);
-      // Compared with the last result pushed, not computed: a change undone while held is no change.
-      const pace = throttle<ExecutionResult>(
-        (result) => {
-          const digest = digestOf(result);
-          if (digest === last) return false;
-          last = digest;
-          void push(result);
-          return true;
-        },
-        throttleMs,
-        options.timers,
-      );
-      const watches = new Map<string, () => void>();
-      let stopped = false;
-      let dirty = false;
-      let running = false;
-      /** Ends the stream with one last result: the error that ended it. */
-      const end = (error?: Error) => {
-        if (stopped) return;
-        if (error) void push({ errors: [asGraphQLError(error)] });
-        stop();
-      };
-      const watcher = { changed, ended: end };
+    const stream = new LatestResults<ExecutionResult>();
+    // A digest of the last result pushed, not its text: an open live query holds 32 bytes of it.
+    let last = digestOf(opening.first);
+    stream.push(opening.first);
+    // Compared with the last result pushed, not computed: a change undone while held is no change.
+    const pace = throttle<ExecutionResult>(
+      (result) => {
+        const digest = digestOf(result);
+        if (digest === last) return false;
+        last = digest;
+        stream.push(result);
+        return true;
+      },
+      throttleMs,
+      options.timers,
+    );
+    const watches = new Map<string, () => void>();
+    let stopped = false;
+    let dirty = false;
+    let running = false;
+    /** Ends the stream with one last result: the error that ended it. */
+    const end = (error?: Error) => {
+      if (stopped) return;
+      if (error) stream.push({ errors: [asGraphQLError(error)] });
+      stream.end();
+    };
+    const watcher = { changed, ended: end };
 
-      const watch = (reads: Reads, readAt: string | undefined) => {
-        for (const [key, read] of reads) {
-          if (!watches.has(key)) {
-            const seen =
-              read.answer === undefined ? undefined : { answer: read.answer, version: readAt };
-            watches.set(key, hub.watch(authorization, key, read.template, seen, watcher));
-          }
-        }
-        for (const [key, unwatch] of watches) {
-          if (!reads.has(key)) {
-            unwatch();
-            watches.delete(key);
-          }
-        }
-      };
-
-      async function again(): Promise<void> {
-        running = true;
-        try {
-          while (dirty && !stopped) {
-            dirty = false;
-            const readAt = hub.versionNow();
-            const { result, reads } = await shared(selection, () => {
-              const fresh = options.freshContext(context);
-              const reads: Reads = new Map();
-              fresh.reads.hook = answering(reads, hash, false);
-              // No signal: the request's lasts as long as the stream, and graphql-tools leaves a
-              // listener on it per execution; a shared execution is no one subscriber's to cancel.
-              const run = execute({
-                ...args,
-                contextValue: fresh,
-                signal: undefined,
-              } as ExecutionArgs) as Promise<ExecutionResult>;
-              return Promise.resolve(run).then((result) => ({ result, reads }));
-            });
-            if (stopped) return;
-            // The bound holds on every execution: a change may make a query read more.
-            if (reads.size > options.maxReads) {
-              const refusal = tooManyReads(reads.size, options.maxReads);
-              end(refusal.errors?.[0] as GraphQLError);
-              return;
-            }
-            watch(reads, readAt);
-            pace.offer(result);
-          }
-        } catch (error) {
-          stop(error);
-        } finally {
-          running = false;
+    const watch = (reads: Reads, readAt: string | undefined) => {
+      for (const [key, read] of reads) {
+        if (!watches.has(key)) {
+          const seen =
+            read.answer === undefined ? undefined : { answer: read.answer, version: readAt };
+          watches.set(key, hub.watch(authorization, key, read.template, seen, watcher));
         }
       }
-
-      function changed() {
-        dirty = true;
-        if (!running && !stopped) void again();
+      for (const [key, unwatch] of watches) {
+        if (!reads.has(key)) {
+          unwatch();
+          watches.delete(key);
+        }
       }
+    };
 
-      watch(firstReads, version);
-      const forget = hub.addStream(end);
-      const expiry = endAtExpiry(context.session, end);
-      // Not awaited: a suspended executor would hold its frame for as long as the stream is open.
-      void stop.then(() => {
-        forget();
-        expiry();
-        stopped = true;
-        pace.stop();
-        for (const unwatch of watches.values()) unwatch();
-        watches.clear();
-        release();
-      });
-    }, new SlidingBuffer(1));
+    async function again(): Promise<void> {
+      running = true;
+      try {
+        while (dirty && !stopped) {
+          dirty = false;
+          const readAt = hub.versionNow();
+          const { result, reads } = await shared(selection, () => {
+            const fresh = options.freshContext(context);
+            const reads: Reads = new Map();
+            fresh.reads.hook = answering(reads, hash, false);
+            // No signal: the request's lasts as long as the stream, and graphql-tools leaves a
+            // listener on it per execution; a shared execution is no one subscriber's to cancel.
+            const run = execute({
+              ...args,
+              contextValue: fresh,
+              signal: undefined,
+            } as ExecutionArgs) as Promise<ExecutionResult>;
+            return Promise.resolve(run).then((result) => ({ result, reads }));
+          });
+          if (stopped) return;
+          // The bound holds on every execution: a change may make a query read more.
+          if (reads.size > options.maxReads) {
+            const refusal = tooManyReads(reads.size, options.maxReads);
+            end(refusal.errors?.[0] as GraphQLError);
+            return;
+          }
+          watch(reads, readAt);
+          pace.offer(result);
+        }
+      } catch (error) {
+        stream.end(error);
+      } finally {
+        running = false;
+      }
+    }
+
+    function changed() {
+      dirty = true;
+      if (!running && !stopped) void again();
+    }
+
+    watch(opening.reads, opening.version);
+    const forget = hub.addStream(end);
+    const expiry = endAtExpiry(context.session, end);
+    stream.whenEnded(() => {
+      forget();
+      expiry();
+      stopped = true;
+      pace.stop();
+      for (const unwatch of watches.values()) unwatch();
+      watches.clear();
+      release();
+    });
+    return stream;
   }
 
   /** The execution of this selection at the present count of changes: shared, or started. */
