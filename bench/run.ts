@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { DEMO_KEYS, SEED_IDS } from "../src/sandbox/seed-data.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/server.ts";
+import { capacity, capacitySteps, describeCapacity } from "./capacity.ts";
 import { clientDashboard } from "./client-dashboard.ts";
 import {
   DISTINCT_ORGANIZATIONS,
@@ -560,6 +561,9 @@ try {
   // N dashboards of one organization kept current for a minute: @live against a timer.
   const liveSettings = liveDashboardSettings();
   const liveFigures = await liveDashboards(liveSettings);
+  // Open live queries on one gateway of its own: memory, upstream calls and event loop per step.
+  const capacityFigures = await capacity(capacitySteps());
+  const widest = capacityFigures.steps.at(-1);
 
   const targets = [
     [
@@ -638,6 +642,18 @@ try {
       `${liveFigures.live.upstreamCalls} / ${liveFigures.timer.upstreamCalls}`,
       liveFigures.live.upstreamCalls * 5 < liveFigures.timer.upstreamCalls,
     ],
+    [
+      `capacity: RSS per open live query at ${widest?.liveQueries} ≤ 10 KB`,
+      `${widest?.rssKbPerLiveQuery} KB (${widest?.slopeKbPerLiveQuery} KB from the step before)`,
+      (widest?.rssKbPerLiveQuery ?? Number.POSITIVE_INFINITY) <= 10,
+    ],
+    [
+      `capacity: upstream calls per interval ≤ the ${capacityFigures.resources} resources followed`,
+      capacityFigures.steps.map((step) => step.upstreamCallsPerInterval).join(", "),
+      capacityFigures.steps.every(
+        (step) => step.upstreamCallsPerInterval <= capacityFigures.resources,
+      ),
+    ],
     ["RSS at 64 connections, default settings (no target)", peak64, true],
     [
       `container (old space ${CONTAINER_OLD_SPACE_MB} MB): RSS at 64 connections < 256 MB`,
@@ -676,6 +692,8 @@ try {
     "",
     describeLiveDashboards(liveSettings, liveFigures),
     "",
+    describeCapacity(capacityFigures),
+    "",
     `Memory at 64 connections (64 keys, distinct resources, default settings): peak RSS ${peak64} MB at ${at64.rps} req/s (baseline ${baseline} MB, ${after} MB 3 s after); with --max-old-space-size=${CONTAINER_OLD_SPACE_MB}, peak ${cappedPeak} MB at ${capped64.rps} req/s against ${uncapped64.rps} uncapped (medians of 3 interleaved rounds).`,
     "",
     "| target | measured | |",
@@ -699,6 +717,7 @@ try {
         peerDashboard: peerDash,
         tailcallDashboard: tcDash,
         liveDashboards: liveFigures,
+        capacity: capacityFigures,
         rssMb: { baseline, peakAt64: peak64, after, cappedPeakAt64: cappedPeak },
         containerRps: { capped: capped64.rps, uncapped: uncapped64.rps },
         // Objects, not tuples: one formatting for the generated file and the linter.
