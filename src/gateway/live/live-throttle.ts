@@ -30,9 +30,7 @@ export function throttle<T>(
   intervalMs: number | null,
   timers: LiveTimers = SYSTEM_TIMERS,
 ): Throttle<T> {
-  if (intervalMs === null || intervalMs <= 0) {
-    return { offer: (value) => void deliver(value), stop: () => undefined };
-  }
+  if (intervalMs === null || intervalMs <= 0) return unthrottled(deliver);
   let lastAt = timers.now();
   let held: { value: T } | undefined;
   let timer: unknown;
@@ -65,3 +63,13 @@ export function throttle<T>(
     },
   };
 }
+
+/**
+ * Every result delivered as it comes. Apart from `throttle`: a closure made in its scope would
+ * keep that scope's timer state, and an open live query keeps its throttle.
+ */
+function unthrottled<T>(deliver: (value: T) => boolean): Throttle<T> {
+  return { offer: (value) => void deliver(value), stop: nothingToStop };
+}
+
+const nothingToStop = () => undefined;
