@@ -21,15 +21,16 @@ describe("a live query's stream of latest results", () => {
     const stream = new LatestResults<number>();
     const ended: string[] = [];
     stream.whenEnded(() => ended.push("cleanup"));
+    stream.whenEnded(() => ended.push("timer"));
     stream.push(1);
     stream.end(new Error("gone"));
     stream.push(2);
-    expect(ended).toEqual(["cleanup"]);
+    expect(ended).toEqual(["cleanup", "timer"]);
     expect(await stream.next()).toEqual({ value: 1, done: false });
     await expect(stream.next()).rejects.toThrow("gone");
     expect(await stream.next()).toEqual({ value: undefined, done: true });
     stream.end();
-    expect(ended).toEqual(["cleanup"]);
+    expect(ended).toEqual(["cleanup", "timer"]);
   });
 
   it("ends a waiting reader, and runs a cleanup registered after the end at once", async () => {

@@ -151,6 +151,22 @@ describe.concurrent("@live queries", () => {
     expect((await queryRuns(harness.url)) - before).toBe(1);
   });
 
+  it("times a live query's operation once, when its stream ends", async ({ onTestFinished }) => {
+    const harness = await start(onTestFinished, {});
+    const client = wsClient(harness);
+    onTestFinished(() => client.dispose() as Promise<void>);
+    const before = await timedQueries(harness.url);
+    const live = followWs(client, LIVE_AGENT);
+    await live.count(1);
+    expect(await timedQueries(harness.url)).toBe(before);
+    live.stop();
+    await live.ended;
+    await vi.waitFor(async () => expect(await timedQueries(harness.url)).toBe(before + 1), {
+      timeout: WAIT_MS,
+      interval: 10,
+    });
+  });
+
   it("pushes the answer once the upstream recovers from a failed first read", async ({
     onTestFinished,
   }) => {
@@ -345,6 +361,15 @@ async function queryRuns(url: string): Promise<number> {
     .split("\n")
     .filter((line) => line.startsWith("voicegraph_query_runs_total{"))
     .reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
+}
+
+/** Queries whose operation was timed (`voicegraph_operation_duration_seconds`). */
+async function timedQueries(url: string): Promise<number> {
+  const text = await (await fetch(`${url}/metrics`)).text();
+  const line = text
+    .split("\n")
+    .find((row) => row.startsWith('voicegraph_operation_duration_seconds_count{type="query"}'));
+  return Number(line?.split(" ").at(-1) ?? 0);
 }
 
 /** GETs of the agent since the last take, without clearing (others count them too). */

@@ -26,7 +26,9 @@ export function useOperationDeadline(options: OperationDeadlineOptions): Plugin 
             return undefined;
           }
           // Deferred parts are still part of the operation: the deadline holds until the last.
-          return { onEnd: stop };
+          // A live query's stopped its clock at its first answer (endOperationDeadline): its
+          // stream needs no envelop wrapper kept around it to stop it again.
+          return clocks.has(operation) ? { onEnd: stop } : undefined;
         },
       };
     },

@@ -36,9 +36,15 @@ export class LatestResults<T> implements AsyncIterableIterator<T> {
     this.#runOnEnd();
   }
 
-  /** Runs `cleanup` once the stream has ended: at once if it has already. */
+  /** Runs `cleanup` once the stream has ended (after any given before): at once if it has already. */
   whenEnded(cleanup: () => void): void {
-    this.#onEnd = cleanup;
+    const before = this.#onEnd;
+    this.#onEnd = before
+      ? () => {
+          before();
+          cleanup();
+        }
+      : cleanup;
     if (this.#ended) this.#runOnEnd();
   }
 
@@ -85,4 +91,15 @@ export class LatestResults<T> implements AsyncIterableIterator<T> {
     this.#onEnd = undefined;
     cleanup?.();
   }
+}
+
+/**
+ * Runs `run` when `result` ends if it is a live query's stream, which says so itself, and answers
+ * whether it was one. Any other async result a plugin follows with envelop's `onEnd`, which wraps
+ * it in one more iterator for as long as it is open: an open live query needs none.
+ */
+export function whenLiveStreamEnds(result: unknown, run: () => void): boolean {
+  if (!(result instanceof LatestResults)) return false;
+  result.whenEnded(run);
+  return true;
 }

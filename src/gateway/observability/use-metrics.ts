@@ -2,6 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { GraphQLError } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import type { DocumentFactsCache } from "../document-facts.ts";
+import { whenLiveStreamEnds } from "../live/latest-results.ts";
 import { catalogueErrorOf } from "../mask-error.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 
@@ -45,6 +46,7 @@ export function useMetrics(
       return {
         onExecuteDone({ result }) {
           if (isAsyncIterable(result)) {
+            if (whenLiveStreamEnds(result, meter.timer)) return undefined;
             return { onEnd: () => meter.timer() };
           }
           meter.done(result.errors);
