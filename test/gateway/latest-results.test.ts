@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LatestResults } from "../../src/gateway/live/latest-results.ts";
+import { asLiveStream, LIVE_STREAM } from "../../src/gateway/live-stream.ts";
 
 // A live query's stream: the newest unread result only, what is unread read before the end, the
 // error it ended with thrown once, and its cleanup run once however it ends.
@@ -21,7 +22,8 @@ describe("a live query's stream of latest results", () => {
     const stream = new LatestResults<number>();
     const ended: string[] = [];
     stream.whenEnded(() => ended.push("cleanup"));
-    stream.whenEnded(() => ended.push("timer"));
+    // As the metrics and the deadline hear of its end: through the live stream's own hook.
+    asLiveStream(stream)?.[LIVE_STREAM](() => ended.push("timer"));
     stream.push(1);
     stream.end(new Error("gone"));
     stream.push(2);
@@ -31,6 +33,12 @@ describe("a live query's stream of latest results", () => {
     expect(await stream.next()).toEqual({ value: undefined, done: true });
     stream.end();
     expect(ended).toEqual(["cleanup", "timer"]);
+  });
+
+  it("is told from any other async result as a live stream", () => {
+    expect(asLiveStream(new LatestResults<number>())).toBeDefined();
+    expect(asLiveStream((async function* () {})())).toBeUndefined();
+    expect(asLiveStream(null)).toBeUndefined();
   });
 
   it("ends a waiting reader, and runs a cleanup registered after the end at once", async () => {

@@ -1,5 +1,6 @@
 import type { Plugin } from "graphql-yoga";
 import { OperationDeadlineExceeded } from "../../upstream/errors.ts";
+import { asLiveStream } from "../live-stream.ts";
 import type { GatewayContext } from "./context.ts";
 
 export interface OperationDeadlineOptions {
@@ -25,18 +26,19 @@ export function useOperationDeadline(options: OperationDeadlineOptions): Plugin 
             stop();
             return undefined;
           }
+          // A live query's operation is done with its first result: the clock stops now, with
+          // no wrapper kept around its stream for as long as it is open.
+          if (asLiveStream(result)) {
+            stop();
+            return undefined;
+          }
           // Deferred parts are still part of the operation: the deadline holds until the last.
-          // A live query's stopped its clock at its first answer (endOperationDeadline): its
-          // stream needs no envelop wrapper kept around it to stop it again.
-          return clocks.has(operation) ? { onEnd: stop } : undefined;
+          return { onEnd: stop };
         },
       };
     },
   };
 }
-
-/** Each running clock, by the operation it bounds: weak, gone with the operation. */
-const clocks = new WeakMap<AbortController, () => void>();
 
 /** Aborts the operation's calls at its deadline; the function returned stops the clock. */
 export function startOperationDeadline(operation: AbortController, deadlineMs: number): () => void {
@@ -45,20 +47,9 @@ export function startOperationDeadline(operation: AbortController, deadlineMs: n
     deadlineMs,
   );
   timer.unref();
-  const stop = () => {
+  return () => {
     clearTimeout(timer);
     // A stream keeps this function until it ends: the timer need not stay with it.
     timer = undefined;
-    clocks.delete(operation);
   };
-  clocks.set(operation, stop);
-  return stop;
-}
-
-/**
- * Stops the operation's clock before its stream ends: a live query's operation is done with its
- * first result, and each later execution has a context, and a deadline, of its own.
- */
-export function endOperationDeadline(operation: AbortController): void {
-  clocks.get(operation)?.();
 }

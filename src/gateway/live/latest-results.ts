@@ -1,3 +1,5 @@
+import { LIVE_STREAM, type LiveStream } from "../live-stream.ts";
+
 /**
  * A live query's stream: results pushed by the gateway, read by the transport, of which only the
  * newest unread one matters: a slow reader gets the latest when it asks again, never a backlog.
@@ -5,7 +7,7 @@
  * when the reader returns. What graphql-yoga's Repeater with a one-place sliding buffer did, in
  * one small object: every open live query holds one for as long as it is open.
  */
-export class LatestResults<T> implements AsyncIterableIterator<T> {
+export class LatestResults<T> implements AsyncIterableIterator<T>, LiveStream {
   #unread: { value: T } | undefined;
   #reader: { resolve(step: IteratorResult<T>): void; reject(error: unknown): void } | undefined;
   #ended = false;
@@ -46,6 +48,10 @@ export class LatestResults<T> implements AsyncIterableIterator<T> {
         }
       : cleanup;
     if (this.#ended) this.#runOnEnd();
+  }
+
+  [LIVE_STREAM](run: () => void): void {
+    this.whenEnded(run);
   }
 
   next(): Promise<IteratorResult<T>> {
@@ -91,15 +97,4 @@ export class LatestResults<T> implements AsyncIterableIterator<T> {
     this.#onEnd = undefined;
     cleanup?.();
   }
-}
-
-/**
- * Runs `run` when `result` ends if it is a live query's stream, which says so itself, and answers
- * whether it was one. Any other async result a plugin follows with envelop's `onEnd`, which wraps
- * it in one more iterator for as long as it is open: an open live query needs none.
- */
-export function whenLiveStreamEnds(result: unknown, run: () => void): boolean {
-  if (!(result instanceof LatestResults)) return false;
-  result.whenEnded(run);
-  return true;
 }

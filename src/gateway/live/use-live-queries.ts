@@ -15,7 +15,6 @@ import type { KeyHasher } from "../../upstream/key-memory.ts";
 import { type DocumentFactsCache, selectionKey } from "../document-facts.ts";
 import type { GatewayContext, ReadRoute, SendUpstream } from "../execution/context.ts";
 import { type FactFlow, factFlow } from "../execution/operation-facts.ts";
-import { endOperationDeadline } from "../execution/use-operation-deadline.ts";
 import { upstreamReport } from "../execution/use-upstream-report.ts";
 import { requestLevel } from "../http-status.ts";
 import { endAtExpiry, shuttingDown } from "../subscriptions/stream-lifetime.ts";
@@ -166,9 +165,8 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin & { facts: Fac
       return { errors: [requestLevel(error as GraphQLError)] };
     }
     // The stream keeps this context as long as it is open, and every later execution has a
-    // fresh one: the first execution's loads (and the answers they hold) go now, and its clock.
+    // fresh one: the first execution's loads (and the answers they hold) go now.
     Object.assign(context, initContextCache());
-    endOperationDeadline(context.operation);
     return follow(args, execute, context, authorization, { first, reads, version }, release);
   }
 

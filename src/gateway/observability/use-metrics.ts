@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { GraphQLError } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import type { DocumentFactsCache } from "../document-facts.ts";
-import { whenLiveStreamEnds } from "../live/latest-results.ts";
+import { asLiveStream, LIVE_STREAM } from "../live-stream.ts";
 import { catalogueErrorOf } from "../mask-error.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 
@@ -46,7 +46,12 @@ export function useMetrics(
       return {
         onExecuteDone({ result }) {
           if (isAsyncIterable(result)) {
-            if (whenLiveStreamEnds(result, meter.timer)) return undefined;
+            // A live query's stream says when it ends: no wrapper kept around it to hear it.
+            const live = asLiveStream(result);
+            if (live) {
+              live[LIVE_STREAM](meter.timer);
+              return undefined;
+            }
             return { onEnd: () => meter.timer() };
           }
           meter.done(result.errors);
