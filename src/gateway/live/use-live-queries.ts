@@ -185,7 +185,7 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin & { facts: Fac
     const throttleMs = throttleOf(options.documents, args);
     // Only the newest result matters to a slow reader: it gets the latest when it reads again.
     const stream = new LatestResults<ExecutionResult>();
-    // A digest of the last result pushed, not its text: an open live query holds 32 bytes of it.
+    // A digest of the last result pushed, not its text: an open live query keeps 44 characters.
     let last = digestOf(opening.first);
     stream.push(opening.first);
     // Compared with the last result pushed, not computed: a change undone while held is no change.
