@@ -15,4 +15,5 @@ COPY src ./src
 USER node
 EXPOSE 4000
 # Exec form, no npm or shell in between: node is PID 1 and receives docker stop's SIGTERM.
-CMD ["node", "src/main.ts"]
+# The young generation's size as npm start sets it (docs/operations.md, "Process defaults").
+CMD ["node", "--max-semi-space-size=16", "src/main.ts"]
