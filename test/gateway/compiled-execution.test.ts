@@ -85,19 +85,30 @@ describe("compiled execution (graphql-jit) answers as graphql-js does", () => {
     expect(harness.takeUpstreamRequests().sort()).toEqual(MISSING_AGENT.calls);
   });
 
-  it("propagates a null as graphql-js does when a non-null field fails", async () => {
+  /**
+   * The agent answered by the upstream as `body` (a 200 of the wrong shape), asked with `fields`
+   * beside the organization, of the compiling gateway and then of the one that never compiles.
+   */
+  async function agentAnsweredAs(body: object, fields: string) {
     const { harness, compiled, interpreted } = await twoGateways();
-    // An agent without its ID: `id` is non-null, so the agent is null beside the error.
     harness.sandbox.injectFault({
       path: `/v1/agents/${SEED_IDS.acmeAgent}`,
       times: 2,
       status: 200,
-      body: { name: "No ID", status: "ACTIVE" },
+      body,
     });
-    const query = `{ organization { name } agent(id: "${SEED_IDS.acmeAgent}") { id name } }`;
-
+    const query = `{ organization { name } agent(id: "${SEED_IDS.acmeAgent}") { ${fields} } }`;
     const mine = await compiled(query);
     const theirs = await interpreted(query);
+    return { harness, mine, theirs };
+  }
+
+  it("propagates a null as graphql-js does when a non-null field fails", async () => {
+    // An agent without its ID: `id` is non-null, so the agent is null beside the error.
+    const { harness, mine, theirs } = await agentAnsweredAs(
+      { name: "No ID", status: "ACTIVE" },
+      "id name",
+    );
 
     expect(await runs(harness)).toEqual({ compiled: 1 });
     expect(theirs.body.errors?.length).toBeGreaterThan(0);
@@ -105,18 +116,11 @@ describe("compiled execution (graphql-jit) answers as graphql-js does", () => {
   });
 
   it("answers a null in a non-null field as graphql-js does, masked alike", async () => {
-    const { harness, compiled, interpreted } = await twoGateways();
     // An agent without its languages: `primaryLanguage` is non-null; graphql itself refuses the null.
-    harness.sandbox.injectFault({
-      path: `/v1/agents/${SEED_IDS.acmeAgent}`,
-      times: 2,
-      status: 200,
-      body: { id: SEED_IDS.acmeAgent, status: "ACTIVE" },
-    });
-    const query = `{ organization { name } agent(id: "${SEED_IDS.acmeAgent}") { id primaryLanguage } }`;
-
-    const mine = await compiled(query);
-    const theirs = await interpreted(query);
+    const { harness, mine, theirs } = await agentAnsweredAs(
+      { id: SEED_IDS.acmeAgent, status: "ACTIVE" },
+      "id primaryLanguage",
+    );
 
     expect(await runs(harness)).toEqual({ compiled: 1 });
     expect(theirs.body.errors?.length).toBeGreaterThan(0);
@@ -124,18 +128,11 @@ describe("compiled execution (graphql-jit) answers as graphql-js does", () => {
   });
 
   it("lets graphql-js say which error it records where two errors reach one null", async () => {
-    const { harness, compiled, interpreted } = await twoGateways();
     // Neither ID nor languages: both non-null fields fail, and both errors null the agent.
-    harness.sandbox.injectFault({
-      path: `/v1/agents/${SEED_IDS.acmeAgent}`,
-      times: 2,
-      status: 200,
-      body: { name: "No ID", status: "ACTIVE" },
-    });
-    const query = `{ organization { name } agent(id: "${SEED_IDS.acmeAgent}") { id primaryLanguage } }`;
-
-    const mine = await compiled(query);
-    const theirs = await interpreted(query);
+    const { harness, mine, theirs } = await agentAnsweredAs(
+      { name: "No ID", status: "ACTIVE" },
+      "id primaryLanguage",
+    );
 
     expect(await runs(harness)).toEqual({ recomputed: 1 });
     expect(theirs.body.errors).toHaveLength(1);
