@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { buildSchema, Kind, type OperationDefinitionNode, parse } from "graphql";
 import { describe, expect, it } from "vitest";
 import {
@@ -6,27 +5,13 @@ import {
   failToParseVariables,
   GRAPHQL_JIT_ADAPTER,
 } from "../../src/gateway/graphql-jit-adapter.ts";
+import { installedVersion, itRunsOnItsRelease } from "../support/adapter-pin.ts";
 
 // What src/gateway/graphql-jit-adapter.ts relies on in graphql-jit beyond its package root, each
 // fact held here and named after the adapter, so an upgrade that moves one fails first.
 const { name } = GRAPHQL_JIT_ADAPTER;
-const json = (path: string) =>
-  JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8")) as {
-    version: string;
-    dependencies: Record<string, string>;
-  };
-const installed = json("../../node_modules/graphql-jit/package.json").version;
-
-describe(`${name} (graphql-jit ${installed})`, () => {
-  it("runs on the graphql-jit release it was written against, pinned exactly", () => {
-    expect(json("../../package.json").dependencies["graphql-jit"], `${name}: the pin`).toBe(
-      GRAPHQL_JIT_ADAPTER.writtenAgainst,
-    );
-    expect(
-      installed,
-      `${name} was written against graphql-jit ${GRAPHQL_JIT_ADAPTER.writtenAgainst}: check what it relies on, then move its version`,
-    ).toBe(GRAPHQL_JIT_ADAPTER.writtenAgainst);
-  });
+describe(`${name} (graphql-jit ${installedVersion("graphql-jit")})`, () => {
+  itRunsOnItsRelease(GRAPHQL_JIT_ADAPTER, "graphql-jit");
 
   it("compiles a coercion of variables that coerces, and reports what it cannot", () => {
     const schema = buildSchema("type Query { a(n: Int!): Int }");

@@ -1,19 +1,13 @@
-import { readFileSync } from "node:fs";
 import { createYoga, type Plugin } from "graphql-yoga";
 import { describe, expect, it } from "vitest";
 import { YOGA_ADAPTER, type YogaCore, yogaCoreOf } from "../../src/gateway/yoga-adapter.ts";
 import { schema } from "../../src/schema/index.ts";
+import { installedVersion, itRunsOnItsRelease } from "../support/adapter-pin.ts";
 
 // src/gateway/yoga-adapter.ts drives yoga through what the server its plugins are given holds,
 // not only yoga's public API. Each of those facts is held here, named after the adapter, so a
 // yoga release that changes one fails this test before any answer differs.
 const { name } = YOGA_ADAPTER;
-const json = (path: string) =>
-  JSON.parse(readFileSync(new URL(path, import.meta.url), "utf8")) as {
-    version: string;
-    dependencies: Record<string, string>;
-  };
-const yogaVersion = json("../../node_modules/graphql-yoga/package.json").version;
 
 /** The adapter's view of a yoga server, taken, as the gateway takes it, in onYogaInit. */
 function coreSeenByPlugins(extra: Plugin[] = []): YogaCore {
@@ -27,16 +21,8 @@ function coreSeenByPlugins(extra: Plugin[] = []): YogaCore {
   return seen as YogaCore;
 }
 
-describe(`${name} (graphql-yoga ${yogaVersion})`, () => {
-  it("runs on the graphql-yoga release it was written against, pinned exactly", () => {
-    expect(json("../../package.json").dependencies["graphql-yoga"], `${name}: the pin`).toBe(
-      YOGA_ADAPTER.writtenAgainst,
-    );
-    expect(
-      yogaVersion,
-      `${name} was written against graphql-yoga ${YOGA_ADAPTER.writtenAgainst}: check what it relies on, then move its version`,
-    ).toBe(YOGA_ADAPTER.writtenAgainst);
-  });
+describe(`${name} (graphql-yoga ${installedVersion("graphql-yoga")})`, () => {
+  itRunsOnItsRelease(YOGA_ADAPTER, "graphql-yoga");
 
   it("is handed the server itself in onYogaInit, with `graphqlEndpoint` and `fetchAPI`", () => {
     const core = coreSeenByPlugins();

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { Pool } from "undici";
 import { describe, expect, it } from "vitest";
@@ -8,30 +7,15 @@ import {
   UNDICI_ADAPTER,
   UNDICI_POOL_MODULE,
 } from "../../src/upstream/undici-adapter.ts";
+import { installedVersion, itRunsOnItsRelease } from "../support/adapter-pin.ts";
 import { sendJson, startRecordingUpstream } from "./recording-upstream.ts";
 
 // What src/upstream/undici-adapter.ts relies on in undici beyond its public face, each fact held
 // here and named after the adapter, so an upgrade that moves one fails before any call differs.
 const { name } = UNDICI_ADAPTER;
-const installed = (
-  JSON.parse(
-    readFileSync(new URL("../../node_modules/undici/package.json", import.meta.url), "utf8"),
-  ) as { version: string }
-).version;
-const pinned = (
-  JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as {
-    dependencies: Record<string, string>;
-  }
-).dependencies.undici;
 
-describe(`${name} (undici ${installed})`, () => {
-  it("runs on the undici release it was written against, pinned exactly", () => {
-    expect(pinned, `${name}: package.json pins undici exactly`).toBe(UNDICI_ADAPTER.writtenAgainst);
-    expect(
-      installed,
-      `${name} was written against undici ${UNDICI_ADAPTER.writtenAgainst}: check what it relies on, then move its version`,
-    ).toBe(UNDICI_ADAPTER.writtenAgainst);
-  });
+describe(`${name} (undici ${installedVersion("undici")})`, () => {
+  itRunsOnItsRelease(UNDICI_ADAPTER, "undici");
 
   it(`finds undici's own Pool class at ${UNDICI_POOL_MODULE}`, () => {
     const loaded = createRequire(import.meta.url)(UNDICI_POOL_MODULE);
