@@ -8,9 +8,10 @@ import {
   type SelectionSetNode,
   type Source,
 } from "graphql";
-import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
+import { type CompiledQuery, isCompiledQuery } from "graphql-jit";
 import type { Plugin } from "graphql-yoga";
 import type { DocumentFacts, DocumentFactsCache } from "../document-facts.ts";
+import { createJitCompiler } from "../graphql-jit-adapter.ts";
 import { type CriticalFirst, criticalFirst } from "./critical-first.ts";
 import { answersAsGraphqlJs, asGraphqlJsResult } from "./jit-errors.ts";
 
@@ -81,6 +82,7 @@ interface DocumentState {
  */
 export function useCompiledExecution(options: CompiledExecutionOptions): Plugin & CompiledQueries {
   const documents = new WeakMap<DocumentNode, DocumentState>();
+  const compileQuery = createJitCompiler();
   const now = options.now ?? performance.now.bind(performance);
   const perSecond = options.compileMsPerSecond;
   let budgetMs = perSecond;
