@@ -1,6 +1,7 @@
 import { GraphQLError } from "graphql";
 import { describe, expect, it } from "vitest";
 import { inResponseOrder } from "../../src/gateway/execution/error-order.ts";
+import { answersAsGraphqlJs } from "../../src/gateway/execution/jit-errors.ts";
 
 /** An error at `path` (none when undefined), located at `line`:1. */
 function errorAt(path: (string | number)[] | undefined, line = 1): GraphQLError {
@@ -43,5 +44,12 @@ describe("a query's errors in response order", () => {
     const errors = [errorAt(["a", "x", "z"], 3), errorAt(["a", "y"], 2)];
 
     expect(messages(inResponseOrder({ errors, data }).errors)).toEqual(["at a.y", "at a.x.z"]);
+  });
+});
+
+describe("graphql-jit's result answered as graphql-js's", () => {
+  it("is not, for an error beside a value where graphql-js would have a null", () => {
+    expect(answersAsGraphqlJs({ errors: [errorAt(["a", 0])], data: { a: [null] } })).toBe(true);
+    expect(answersAsGraphqlJs({ errors: [errorAt(["a", 0])], data: { a: [1] } })).toBe(false);
   });
 });
