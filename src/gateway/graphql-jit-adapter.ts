@@ -68,7 +68,7 @@ function withSettledListItems(schema: GraphQLSchema): GraphQLSchema {
         resolve: (source, args, context, info) => {
           const value = resolve(source, args, context, info);
           return isPromiseLike(value)
-            ? Promise.resolve(value).then((list) => settled(list, depth))
+            ? value.then((list) => settled(list, depth))
             : settled(value, depth);
         },
       };
@@ -85,19 +85,27 @@ function listDepth(type: GraphQLOutputType): number {
 /**
  * The list with each item promise's rejection by an Error settled to that Error, `depth` lists
  * deep; anything else as it was (graphql-jit takes an Error as the item's error, as graphql-js).
+ * A list without an item promise is handed back as it is, uncopied.
  */
 function settled(value: unknown, depth: number): unknown {
   if (!Array.isArray(value)) return value;
-  return value.map((item) =>
-    isPromiseLike(item)
-      ? Promise.resolve(item).then(
+  let copy: unknown[] | undefined;
+  for (let index = 0; index < value.length; index++) {
+    const item: unknown = value[index];
+    const next = isPromiseLike(item)
+      ? item.then(
           (inner) => (depth > 1 ? settled(inner, depth - 1) : inner),
           (reason) => (reason instanceof Error ? reason : Promise.reject(reason)),
         )
       : depth > 1
         ? settled(item, depth - 1)
-        : item,
-  );
+        : item;
+    if (next !== item) {
+      copy ??= [...value];
+      copy[index] = next;
+    }
+  }
+  return copy ?? value;
 }
 
 function isPromiseLike(value: unknown): value is PromiseLike<unknown> {
