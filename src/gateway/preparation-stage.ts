@@ -3,6 +3,7 @@ import {
   createMemoryQueryStore,
   usePersistedDocuments,
 } from "./admission/use-persisted-documents.ts";
+import { useErrorOrder } from "./execution/error-order.ts";
 import { useIncrementalDelivery } from "./execution/use-incremental-delivery.ts";
 import type { FastLane } from "./fast-lane.ts";
 import type { GatewayParts } from "./gateway-parts.ts";
@@ -20,6 +21,11 @@ export function preparationStage(parts: GatewayParts, lane: FastLane): PipelineE
   const { options, documents, keyHash, fleet } = parts;
   return [
     { name: "compiled-execution", plugin: lane.compiledExecution },
+    {
+      name: "error-order",
+      plugin: useErrorOrder(),
+      after: { "compiled-execution": "it orders the errors of whichever runtime answered" },
+    },
     {
       name: "prepared-lane",
       plugin: lane.preparedLane.plugin,

@@ -85,6 +85,36 @@ describe("compiled execution (graphql-jit) answers as graphql-js does", () => {
     expect(harness.takeUpstreamRequests().sort()).toEqual(MISSING_AGENT.calls);
   });
 
+  it("answers once, as graphql-js does, a query whose errors each null a place of their own", async () => {
+    const { harness, compiled, interpreted } = await twoGateways();
+    // Two missing agents in a list and one at the root, each error nulling its own place.
+    const query = `{
+      nodes(ids: ["agt_acme_missing_1", "${SEED_IDS.acmeAgent}", "agt_acme_missing_2"]) { id }
+      agent(id: "agt_acme_missing_3") { id }
+      organization { name }
+    }`;
+
+    const mine = await compiled(query);
+    const theirs = await interpreted(query);
+
+    expect(await runs(harness)).toEqual({ compiled: 1 });
+    expect(theirs.body.errors?.map((error: { path: unknown }) => error.path)).toEqual([
+      ["nodes", 0],
+      ["nodes", 2],
+      ["agent"],
+    ]);
+    expect(mine).toEqual(theirs);
+    // Each gateway read each resource once.
+    const calls = [
+      "GET /v1/agents/agt_acme_missing_1",
+      "GET /v1/agents/agt_acme_missing_2",
+      "GET /v1/agents/agt_acme_missing_3",
+      `GET /v1/agents/${SEED_IDS.acmeAgent}`,
+      "GET /v1/organization",
+    ];
+    expect(harness.takeUpstreamRequests().sort()).toEqual([...calls, ...calls].sort());
+  });
+
   /**
    * The agent answered by the upstream as `body` (a 200 of the wrong shape), asked with `fields`
    * beside the organization, of the compiling gateway and then of the one that never compiles.

@@ -1,7 +1,16 @@
-import { buildSchema, Kind, type OperationDefinitionNode, parse } from "graphql";
+import {
+  buildSchema,
+  execute,
+  type GraphQLObjectType,
+  Kind,
+  type OperationDefinitionNode,
+  parse,
+} from "graphql";
+import type { CompiledQuery } from "graphql-jit";
 import { describe, expect, it } from "vitest";
 import {
   compileVariableParsing,
+  createJitCompiler,
   failToParseVariables,
   GRAPHQL_JIT_ADAPTER,
 } from "../../src/gateway/graphql-jit-adapter.ts";
@@ -23,5 +32,39 @@ describe(`${name} (graphql-jit ${installedVersion("graphql-jit")})`, () => {
     expect(failToParseVariables(good), `${name}: a good value parses`).toBeFalsy();
     expect((good as { coerced: unknown }).coerced, `${name}: the coerced values`).toEqual({ n: 3 });
     expect(failToParseVariables(parse_({ n: "x" })), `${name}: a bad value fails`).toBeTruthy();
+  });
+
+  it("keeps each item of a list in its place when an item rejects before those ahead of it", async () => {
+    const schema = buildSchema("type Query { flat: [Int] nested: [[Int!]] }");
+    const later = (turns: number, value: () => number) => {
+      let settled = Promise.resolve();
+      for (let turn = 0; turn < turns; turn++) settled = settled.then();
+      return settled.then(value);
+    };
+    const gone = () => {
+      throw new Error("gone");
+    };
+    // The last item rejects first: graphql-jit 0.8.9 alone answered [1, 2] for `flat`.
+    const resolvers = {
+      flat: () => [later(3, () => 1), later(4, () => 2), later(0, gone)],
+      nested: () => [[later(3, () => 1), later(0, gone)], [later(2, () => 3)]],
+    };
+    const fields = (schema.getQueryType() as GraphQLObjectType).getFields();
+    for (const [field, resolve] of Object.entries(resolvers)) {
+      Object.assign(fields[field] ?? {}, { resolve });
+    }
+    const document = parse("{ flat nested }");
+
+    const compiled = createJitCompiler()(schema, document) as CompiledQuery;
+    const result = await compiled.query(undefined, {}, {});
+
+    expect(JSON.parse(JSON.stringify(result)), name).toEqual({
+      data: { flat: [1, 2, null], nested: [null, [3]] },
+      errors: [
+        { message: "gone", locations: [{ line: 1, column: 3 }], path: ["flat", 2] },
+        { message: "gone", locations: [{ line: 1, column: 8 }], path: ["nested", 0, 1] },
+      ],
+    });
+    expect(result.data).toEqual((await execute({ schema, document })).data);
   });
 });

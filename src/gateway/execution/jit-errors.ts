@@ -50,14 +50,41 @@ function positionsOf(
 }
 
 /**
- * Whether graphql-jit's result is the one graphql-js gives: without errors, or with one error
- * outside any list. With two or more, graphql-js orders them by its own order of execution and
- * records one per null it propagates, where graphql-jit records each in its own order; and an
- * error inside a list can cost graphql-jit the list's later items, where graphql-js answers null.
+ * Whether graphql-jit's result, its errors in response order (error-order.ts), is the one
+ * graphql-js gives whatever order its promises settle in: when each null an error leaves in the
+ * answer (the nearest null on its path) holds that error alone. Then graphql-js ran every field
+ * graphql-jit ran and records the same errors. Where two errors reach one null, or one lies under
+ * another's null, graphql-js records one, or some, by the order its promises settle in, where
+ * graphql-jit records them all; and where the answer is null, graphql-jit records one, or some:
+ * graphql-js answers those (test/gateway/jit-errors.property.test.ts).
  */
 export function answersAsGraphqlJs(result: ExecutionResult): boolean {
   const errors = result.errors;
   if (errors === undefined || errors.length === 0) return true;
-  if (errors.length > 1) return false;
-  return !(errors[0]?.path ?? []).some((key) => typeof key === "number");
+  if (errors.length === 1 && errors[0]?.path === undefined) return true;
+  // graphql-jit stops recording at the first error that nulls the whole answer: it may have left
+  // out an error graphql-js records.
+  if (result.data === null || result.data === undefined) return false;
+  const nulls = new Set<string>();
+  for (const { path } of errors) {
+    const depth = path === undefined ? undefined : nearestNull(result.data, path);
+    // An error without a place, or beside a value: not a result graphql-js gives.
+    if (depth === undefined) return false;
+    const place = JSON.stringify(path?.slice(0, depth));
+    if (nulls.has(place)) return false;
+    nulls.add(place);
+  }
+  return true;
+}
+
+/** How many keys of `path` lead to the first null (or absent) value along it in `data`, if any. */
+function nearestNull(data: unknown, path: readonly (string | number)[]): number | undefined {
+  let value = data;
+  let depth = 0;
+  while (value !== null && value !== undefined) {
+    if (depth === path.length) return undefined;
+    value = (value as Record<string | number, unknown>)[path[depth] as string | number];
+    depth += 1;
+  }
+  return depth;
 }

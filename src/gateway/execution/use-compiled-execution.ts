@@ -8,9 +8,10 @@ import {
   type SelectionSetNode,
   type Source,
 } from "graphql";
-import { type CompiledQuery, compileQuery, isCompiledQuery } from "graphql-jit";
+import { type CompiledQuery, isCompiledQuery } from "graphql-jit";
 import type { Plugin } from "graphql-yoga";
 import type { DocumentFacts, DocumentFactsCache } from "../document-facts.ts";
+import { createJitCompiler } from "../graphql-jit-adapter.ts";
 import { type CriticalFirst, criticalFirst } from "./critical-first.ts";
 import { answersAsGraphqlJs, asGraphqlJsResult } from "./jit-errors.ts";
 
@@ -62,12 +63,14 @@ interface DocumentState {
  * Compiled execution (graphql-jit) for the queries clients send again and again, answering
  * exactly as graphql-js does (docs/operations.md):
  *
- * - A query with no error, or one error outside any list, runs once: the compiled run's error is
- *   made as graphql-js makes it (jit-errors.ts), so masking, the catalogue, `locations` and null
- *   propagation are graphql-js's. With more errors, or one inside a list, graphql-jit's answer
- *   is not graphql-js's, and graphql-js runs it again on the same context (its reads hand back
- *   what the compiled run read: no upstream call is made twice). compiled-execution.test.ts and
- *   the fast path's differential test hold the two runtimes to the same bytes, errors included.
+ * - A query runs once when each null its errors leave holds one error: the compiled run's errors
+ *   are made as graphql-js makes them (jit-errors.ts), so masking, the catalogue, `locations` and
+ *   null propagation are graphql-js's, and every query's errors come in response order
+ *   (error-order.ts). Where two errors reach one null, graphql-js would record one of them by the
+ *   order its promises settle in: graphql-js runs it again on the same context (its reads hand
+ *   back what the compiled run read: no upstream call is made twice). compiled-execution.test.ts,
+ *   jit-errors.property.test.ts and the fast path's differential test hold the two runtimes to
+ *   the same bytes, errors included.
  * - Mutations (their fields must not run twice), subscriptions, `@defer`/`@stream` and
  *   introspection always run on graphql-js.
  * - Its root fields run the one that leads to the most upstream calls first (critical-first.ts),
@@ -81,6 +84,7 @@ interface DocumentState {
  */
 export function useCompiledExecution(options: CompiledExecutionOptions): Plugin & CompiledQueries {
   const documents = new WeakMap<DocumentNode, DocumentState>();
+  const compileQuery = createJitCompiler();
   const now = options.now ?? performance.now.bind(performance);
   const perSecond = options.compileMsPerSecond;
   let budgetMs = perSecond;
