@@ -13,6 +13,8 @@ import { ACME, startFleet, waitUntil } from "./fleet-harness.ts";
 
 const closing = closedAfterEachTest();
 const INTERVAL_MS = 100;
+// Fifty subscribers spread over the three instances: a lost or doubled delivery anywhere shows.
+const SUBSCRIBERS = 50;
 const AGENT = SEED_IDS.acmeAgent;
 const DESK = /* GraphQL */ `query Desk($id: ID!) @live { agent(id: $id) { id name } }`;
 const asHarness = (url: string) => ({ url }) as Harness;
@@ -26,7 +28,7 @@ describe("live deliveries across a fleet", () => {
     const clients: Client[] = [];
     const lives: { live: Following; instance: number }[] = [];
     try {
-      for (let i = 0; i < 12; i++) {
+      for (let i = 0; i < SUBSCRIBERS; i++) {
         const instance = i % 3;
         const url = fleet.instances[instance]?.url as string;
         const client = wsClient(asHarness(url), ACME);
