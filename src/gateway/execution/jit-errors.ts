@@ -56,7 +56,7 @@ function positionsOf(
  * graphql-jit ran and records the same errors. Where two errors reach one null, or one lies under
  * another's null, graphql-js records one, or some, by the order its promises settle in, where
  * graphql-jit records them all; and where the answer is null, graphql-jit records one, or some:
- * graphql-js answers those (test/gateway/jit-errors.property.test.ts).
+ * graphql-js answers those (test/execution/jit-errors.property.test.ts).
  */
 export function answersAsGraphqlJs(result: ExecutionResult): boolean {
   const errors = result.errors;
