@@ -5,7 +5,6 @@ import {
   isLiveQueryOperationDefinitionNode,
   NoLiveMixedWithDeferStreamRule,
 } from "@n1ru4l/graphql-live-query";
-import { initContextCache } from "@pothos/core";
 import jsonPatch from "fast-json-patch";
 import { type ExecutionArgs, type ExecutionResult, GraphQLError } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
@@ -13,7 +12,12 @@ import { gatewayError } from "../../errors.ts";
 import type { UpstreamRequest } from "../../upstream/client.ts";
 import type { KeyHasher } from "../../upstream/key-memory.ts";
 import { type DocumentFactsCache, selectionKey } from "../document-facts.ts";
-import type { GatewayContext, ReadRoute, SendUpstream } from "../execution/context.ts";
+import {
+  type GatewayContext,
+  type ReadRoute,
+  type SendUpstream,
+  settle,
+} from "../execution/context.ts";
 import { type FactFlow, factFlow } from "../execution/operation-facts.ts";
 import { upstreamReport } from "../execution/use-upstream-report.ts";
 import { requestLevel } from "../http-status.ts";
@@ -165,8 +169,10 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin & { facts: Fac
       return { errors: [requestLevel(error as GraphQLError)] };
     }
     // The stream keeps this context as long as it is open, and every later execution has a
-    // fresh one: the first execution's loads (and the answers they hold) go now.
-    Object.assign(context, initContextCache());
+    // fresh one: the first execution's loads, calls and usage go now, and over graphql-ws the
+    // operation's own Request (an HTTP stream's request lives as long as its response anyway).
+    settle(context);
+    context.request = undefined;
     return follow(args, execute, context, authorization, { first, reads, version }, release);
   }
 
