@@ -42,14 +42,21 @@ export function useOperationDeadline(options: OperationDeadlineOptions): Plugin 
 
 /** Aborts the operation's calls at its deadline; the function returned stops the clock. */
 export function startOperationDeadline(operation: AbortController, deadlineMs: number): () => void {
+  // The operation is the timer's argument, not a variable of this scope: a live query's stream
+  // keeps the function returned, which then holds neither the timer nor the operation.
   let timer: NodeJS.Timeout | undefined = setTimeout(
-    () => operation.abort(new OperationDeadlineExceeded(deadlineMs)),
+    abortAtDeadline,
+    deadlineMs,
+    operation,
     deadlineMs,
   );
   timer.unref();
   return () => {
     clearTimeout(timer);
-    // A stream keeps this function until it ends: the timer need not stay with it.
     timer = undefined;
   };
+}
+
+function abortAtDeadline(operation: AbortController, deadlineMs: number): void {
+  operation.abort(new OperationDeadlineExceeded(deadlineMs));
 }
