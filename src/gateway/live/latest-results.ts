@@ -92,7 +92,11 @@ export class LatestResults<T> implements AsyncIterableIterator<T>, LiveStream {
     else reader.resolve({ value: undefined, done: true });
   }
 
+  /** A subclass's own cleanup, run once when the stream ends, before what whenEnded added. */
+  protected finished(): void {}
+
   #runOnEnd(): void {
+    this.finished();
     const cleanup = this.#onEnd;
     this.#onEnd = undefined;
     cleanup?.();
