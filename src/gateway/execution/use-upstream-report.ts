@@ -14,7 +14,7 @@ import type { GatewayContext } from "./context.ts";
 import { type FactFlow, factFlow } from "./operation-facts.ts";
 
 /** What a plugin's onExecute returns (envelop's OnExecuteHookResult, which yoga does not export). */
-type ExecuteHooks = Exclude<
+export type ExecuteHooks = Exclude<
   Awaited<ReturnType<NonNullable<Plugin<GatewayContext>["onExecute"]>>>,
   void
 >;
