@@ -35,6 +35,7 @@ export class LatestResults<T> implements AsyncIterableIterator<T>, LiveStream {
     const reader = this.#reader;
     this.#reader = undefined;
     if (reader) this.#settle(reader);
+    this.finished();
     this.#runOnEnd();
   }
 
@@ -96,7 +97,6 @@ export class LatestResults<T> implements AsyncIterableIterator<T>, LiveStream {
   protected finished(): void {}
 
   #runOnEnd(): void {
-    this.finished();
     const cleanup = this.#onEnd;
     this.#onEnd = undefined;
     cleanup?.();

@@ -163,9 +163,8 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin & { facts: Fac
     for (const read of reads.values()) {
       if (read.answer !== undefined && refusalOf(read.answer)) return first;
     }
-    let release: () => void;
     try {
-      release = options.counts.acquire(hash, connection);
+      options.counts.take(hash, connection);
     } catch (error) {
       return { errors: [requestLevel(error as GraphQLError)] };
     }
@@ -175,7 +174,7 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin & { facts: Fac
     settle(context);
     context.request = undefined;
     const opening = { first, reads, version };
-    return new FollowedQuery(following, args, execute, context, authorization, opening, release);
+    return new FollowedQuery(following, args, execute, context, authorization, connection, opening);
   }
 
   /** The execution of this selection at the present count of changes: shared, or started. */
@@ -238,7 +237,8 @@ class FollowedQuery extends LatestResults<ExecutionResult> implements ReadWatche
   readonly #hash: string;
   /** A digest: the key's text holds the whole document, and every open live query keeps it. */
   readonly #selection: string;
-  readonly #release: () => void;
+  /** Its place in the subscription counts, given back once it ends. */
+  readonly #connection: object | undefined;
   /** Only with `@live(throttle:)`: without it every result is compared and pushed as it comes. */
   readonly #pace: Throttle<ExecutionResult> | undefined;
   readonly #watches = new Map<string, FollowedRead>();
@@ -255,9 +255,9 @@ class FollowedQuery extends LatestResults<ExecutionResult> implements ReadWatche
     execute: Execute,
     context: LiveContext,
     authorization: string,
+    connection: object | undefined,
     /** The first result and what it read: pushed once, never held here. */
     opening: { first: ExecutionResult; reads: Reads; version: string | undefined },
-    release: () => void,
   ) {
     super();
     const { hub, options } = following;
@@ -268,7 +268,7 @@ class FollowedQuery extends LatestResults<ExecutionResult> implements ReadWatche
     this.#authorization = authorization;
     this.#hash = options.keyHash(authorization);
     this.#selection = requestDigest(`${this.#hash}\n${selectionKey(options.documents, args)}`);
-    this.#release = release;
+    this.#connection = connection;
     const throttleMs = throttleOf(options.documents, args);
     // Only the newest result matters to a slow reader: it gets the latest when it reads again.
     this.#last = digestOf(opening.first);
@@ -303,7 +303,7 @@ class FollowedQuery extends LatestResults<ExecutionResult> implements ReadWatche
     this.#pace?.stop();
     for (const read of this.#watches.values()) read.unwatch(this);
     this.#watches.clear();
-    this.#release();
+    this.#following.options.counts.release(this.#hash, this.#connection);
   }
 
   /** Compared with the last result pushed, not computed: a change undone while held is no change. */
