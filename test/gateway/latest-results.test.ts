@@ -35,6 +35,22 @@ describe("a live query's stream of latest results", () => {
     expect(ended).toEqual(["cleanup", "timer"]);
   });
 
+  it("runs a subclass's own cleanup once, before the others, however it is ended", async () => {
+    const ended: string[] = [];
+    class Followed extends LatestResults<number> {
+      protected override finished(): void {
+        ended.push("own");
+      }
+    }
+    const stream = new Followed();
+    stream.whenEnded(() => ended.push("cleanup"));
+    await stream.return();
+    stream.end();
+    // As the metrics register once the first result is out: after an end, it runs at once.
+    stream.whenEnded(() => ended.push("timer"));
+    expect(ended).toEqual(["own", "cleanup", "timer"]);
+  });
+
   it("is told from any other async result as a live stream", () => {
     expect(asLiveStream(new LatestResults<number>())).toBeDefined();
     expect(asLiveStream((async function* () {})())).toBeUndefined();

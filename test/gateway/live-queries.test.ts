@@ -300,6 +300,26 @@ describe.concurrent("@live queries", () => {
     ]);
   });
 
+  it("gives its place in the counts back once it ends", async ({ onTestFinished }) => {
+    const harness = await start(onTestFinished, {}, { bounds: { maxSubscriptionsPerKey: 1 } });
+    const client = wsClient(harness);
+    onTestFinished(() => client.dispose() as Promise<void>);
+    const first = followWs(client, LIVE_AGENT);
+    await first.count(1);
+    first.stop();
+    await first.ended;
+    // The key's one place is free again once the gateway has heard the first end.
+    await vi.waitFor(
+      async () => {
+        const next = followWs(client, LIVE_AGENT);
+        const [answer] = await next.count(1);
+        next.stop();
+        expect(answer?.errors).toBeUndefined();
+      },
+      { timeout: WAIT_MS, interval: 20 },
+    );
+  });
+
   it("counts live queries and subscriptions of one key together", async ({ onTestFinished }) => {
     const harness = await start(
       onTestFinished,

@@ -102,6 +102,10 @@ export interface GatewayContext extends SchemaContext {
   compiledResult?: ExecutionResult;
   /** Where this operation's upstream calls go: a live query records or answers them (live/). */
   readonly reads: ReadRoute;
+  /** The operation's deadline while it runs (use-operation-deadline.ts). */
+  deadline?: NodeJS.Timeout | undefined;
+  /** Takes the operation's listener off the caller's signal (settle() does, once answered). */
+  readonly unfollowCaller: () => void;
 }
 
 /** Sends one upstream request as the operation would; a read hook may answer it instead. */
@@ -212,10 +216,7 @@ export function createContext(deps: ContextDependencies, origin: OperationOrigin
     if (batch) batch.usage = usage;
   }
   const operation = new AbortController();
-  // The caller's going away aborts the operation, whichever comes first keeping its reason, as
-  // AbortSignal.any would: one signal for every call, no composite signal per operation.
-  if (signal?.aborted) operation.abort(signal.reason);
-  else signal?.addEventListener("abort", () => operation.abort(signal.reason), { once: true });
+  const unfollowCaller = followCaller(signal, operation);
   const bypassesCache = /\bno-cache\b/i.test(request?.headers.get("cache-control") ?? "");
   const reads: ReadRoute = {};
   const client = deps.upstream;
@@ -259,7 +260,45 @@ export function createContext(deps: ContextDependencies, origin: OperationOrigin
     operation,
     requestId,
     reads,
+    unfollowCaller,
     conversationStatusHub: deps.conversationStatusHub,
     cursorKey: deps.cursorKey,
   };
+}
+
+const NOTHING_TO_UNFOLLOW = () => {};
+
+/**
+ * The caller's going away aborts the operation, whichever comes first keeping its reason, as
+ * AbortSignal.any would: one signal for every call, no composite signal per operation. Made here,
+ * not in createContext, so the listener holds the two signals only, not the operation's calls.
+ */
+function followCaller(signal: AbortSignal | undefined, operation: AbortController): () => void {
+  if (signal === undefined) return NOTHING_TO_UNFOLLOW;
+  if (signal.aborted) {
+    operation.abort(signal.reason);
+    return NOTHING_TO_UNFOLLOW;
+  }
+  const abort = () => operation.abort(signal.reason);
+  signal.addEventListener("abort", abort, { once: true });
+  return () => signal.removeEventListener("abort", abort);
+}
+
+/** What settle() takes off a context: what only its own operation's calls used. */
+const SETTLED = {
+  api: undefined,
+  usage: undefined,
+  operation: undefined,
+  reads: undefined,
+  unfollowCaller: NOTHING_TO_UNFOLLOW,
+};
+
+/**
+ * An answered operation's context, let go of its loads, its REST calls, its usage and its
+ * listener on the caller's signal: for a context kept past its answer (yoga and envelop keep a
+ * live query's first for as long as its stream is open). No call is made with it again.
+ */
+export function settle(context: GatewayContext): void {
+  context.unfollowCaller();
+  Object.assign(context, initContextCache(), SETTLED);
 }

@@ -2,6 +2,7 @@ import type { Plugin } from "graphql-yoga";
 import { OperationDeadlineExceeded } from "../../upstream/errors.ts";
 import { asLiveStream } from "../live-stream.ts";
 import type { GatewayContext } from "./context.ts";
+import type { ExecuteHooks } from "./use-upstream-report.ts";
 
 export interface OperationDeadlineOptions {
   /** Longest a query or mutation may run, retries included (OPERATION_DEADLINE_MS). */
@@ -14,42 +15,55 @@ export interface OperationDeadlineOptions {
  * `reason: "OPERATION_DEADLINE"`) and no retry starts. Subscriptions are not bounded: they last
  * as long as the call they follow.
  */
-export function useOperationDeadline(options: OperationDeadlineOptions): Plugin {
+export function useOperationDeadline(options: OperationDeadlineOptions): Plugin<GatewayContext> {
   const { deadlineMs } = options;
+  // One hooks object for every operation, its clock kept on its context: envelop keeps what
+  // onExecute returns for as long as a stream is open.
+  const hooks: ExecuteHooks = {
+    onExecuteDone({ args, result }) {
+      const context = args.contextValue as GatewayContext;
+      // Deferred parts are still part of the operation: the deadline holds until the last. A
+      // live query's operation is done with its first result: the clock stops now, with no
+      // wrapper kept around its stream for as long as it is open.
+      if (Symbol.asyncIterator in result && !asLiveStream(result)) {
+        return { onEnd: () => stopDeadline(context) };
+      }
+      stopDeadline(context);
+      return undefined;
+    },
+  };
   return {
     onExecute({ args }) {
-      const { operation } = args.contextValue as unknown as GatewayContext;
-      const stop = startOperationDeadline(operation, deadlineMs);
-      return {
-        onExecuteDone({ result }) {
-          if (!(Symbol.asyncIterator in result)) {
-            stop();
-            return undefined;
-          }
-          // A live query's operation is done with its first result: the clock stops now, with
-          // no wrapper kept around its stream for as long as it is open.
-          if (asLiveStream(result)) {
-            stop();
-            return undefined;
-          }
-          // Deferred parts are still part of the operation: the deadline holds until the last.
-          return { onEnd: stop };
-        },
-      };
+      const context = args.contextValue as unknown as GatewayContext;
+      const timer = setTimeout(abortAtDeadline, deadlineMs, context.operation, deadlineMs);
+      context.deadline = timer.unref();
+      return hooks;
     },
   };
 }
 
+function stopDeadline(context: GatewayContext): void {
+  clearTimeout(context.deadline);
+  context.deadline = undefined;
+}
+
 /** Aborts the operation's calls at its deadline; the function returned stops the clock. */
 export function startOperationDeadline(operation: AbortController, deadlineMs: number): () => void {
+  // The operation is the timer's argument, not a variable of this scope: a live query's stream
+  // keeps the function returned, which then holds neither the timer nor the operation.
   let timer: NodeJS.Timeout | undefined = setTimeout(
-    () => operation.abort(new OperationDeadlineExceeded(deadlineMs)),
+    abortAtDeadline,
+    deadlineMs,
+    operation,
     deadlineMs,
   );
   timer.unref();
   return () => {
     clearTimeout(timer);
-    // A stream keeps this function until it ends: the timer need not stay with it.
     timer = undefined;
   };
+}
+
+function abortAtDeadline(operation: AbortController, deadlineMs: number): void {
+  operation.abort(new OperationDeadlineExceeded(deadlineMs));
 }

@@ -13,6 +13,12 @@ import { retryAfterSeconds, upstreamFailureOf } from "../mask-error.ts";
 import type { GatewayContext } from "./context.ts";
 import { type FactFlow, factFlow } from "./operation-facts.ts";
 
+/** What a plugin's onExecute returns (envelop's OnExecuteHookResult, which yoga does not export). */
+export type ExecuteHooks = Exclude<
+  Awaited<ReturnType<NonNullable<Plugin<GatewayContext>["onExecute"]>>>,
+  void
+>;
+
 /** The report states the estimate beside the calls made: both paths that execute read it so. */
 const REPORT_FACTS = factFlow({ reads: ["estimatedUpstreamCalls"] });
 
@@ -24,18 +30,19 @@ const REPORT_FACTS = factFlow({ reads: ["estimatedUpstreamCalls"] });
 export function useUpstreamReport(
   documents: DocumentFactsCache,
 ): Plugin<GatewayContext> & { facts: FactFlow } {
+  // One object for every operation: envelop keeps what onExecute returns for as long as a
+  // stream is open, and the hook reads its operation from the arguments it is handed.
+  const report: ExecuteHooks = {
+    onExecuteDone({ args, result, setResult }) {
+      if (isAsyncIterable(result)) return;
+      const context = args.contextValue as GatewayContext;
+      const operation = documents.of(args.document).operation(args.operationName);
+      setResult(withReport(result, context, operation));
+    },
+  };
   return {
     facts: REPORT_FACTS,
-    onExecute({ args }) {
-      return {
-        onExecuteDone({ result, setResult }) {
-          if (isAsyncIterable(result)) return;
-          const context = args.contextValue as GatewayContext;
-          const operation = documents.of(args.document).operation(args.operationName);
-          setResult(withReport(result, context, operation));
-        },
-      };
-    },
+    onExecute: () => report,
   };
 }
 

@@ -87,16 +87,14 @@ export class ConversationStatusHub implements ConversationStatusFeed {
         stop();
       };
       this.#followed.set(followed, (this.#followed.get(followed) ?? 0) + 1);
-      const release = hub.watch(authorization, requestKey, template, undefined, {
-        changed: emit,
-        ended: end,
-      });
-      const forget = hub.addStream(end);
+      const watcher = { changed: emit, ended: end };
+      const read = hub.watch(authorization, requestKey, template, undefined, watcher);
+      hub.addStream(watcher);
       // A subscriber joining a followed call gets its latest state at once, without a read.
       emit();
       await stop;
-      forget();
-      release();
+      hub.dropStream(watcher);
+      read.unwatch(watcher);
       const left = (this.#followed.get(followed) ?? 1) - 1;
       if (left === 0) this.#followed.delete(followed);
       else this.#followed.set(followed, left);

@@ -35,6 +35,7 @@ export class LatestResults<T> implements AsyncIterableIterator<T>, LiveStream {
     const reader = this.#reader;
     this.#reader = undefined;
     if (reader) this.#settle(reader);
+    this.finished();
     this.#runOnEnd();
   }
 
@@ -91,6 +92,9 @@ export class LatestResults<T> implements AsyncIterableIterator<T>, LiveStream {
     if (failure) reader.reject(failure.error);
     else reader.resolve({ value: undefined, done: true });
   }
+
+  /** A subclass's own cleanup, run once when the stream ends, before what whenEnded added. */
+  protected finished(): void {}
 
   #runOnEnd(): void {
     const cleanup = this.#onEnd;

@@ -55,6 +55,11 @@ export interface ReadWatcher {
   ended(error?: Error): void;
 }
 
+/** A read as `watch` hands it back: the watcher stops following it with `unwatch`. */
+export interface FollowedRead {
+  unwatch(watcher: ReadWatcher): void;
+}
+
 /**
  * The one poller mechanism of live data, for `@live` queries and `conversationStatus` alike:
  * one poller per (key hash, GET) however many streams follow it, and across a fleet one reader
@@ -72,7 +77,7 @@ export class LiveHub {
   > &
     LiveHubOptions;
   /** The live streams of this instance: each ends with the error a drain gives it. */
-  readonly #streams = new Set<(error: Error) => void>();
+  readonly #streams = new Set<Pick<ReadWatcher, "ended">>();
   readonly #stopHearing: () => void;
   #shutDown = false;
   /** Counts the changes heard: live queries executed at one count read the same answers. */
@@ -111,17 +116,20 @@ export class LiveHub {
     return owned;
   }
 
-  /** A live stream, ended by `end` at a drain; returns its removal. */
-  addStream(end: (error: Error) => void): () => void {
-    this.#streams.add(end);
-    return () => this.#streams.delete(end);
+  /** A live stream, ended at a drain until it is dropped. */
+  addStream(stream: Pick<ReadWatcher, "ended">): void {
+    this.#streams.add(stream);
+  }
+
+  dropStream(stream: Pick<ReadWatcher, "ended">): void {
+    this.#streams.delete(stream);
   }
 
   /** A drain: every live stream ends with SHUTTING_DOWN, and none starts after. */
   shutDown(): void {
     this.#shutDown = true;
     const error = shuttingDown();
-    for (const end of [...this.#streams]) end(error);
+    for (const stream of [...this.#streams]) stream.ended(error);
   }
 
   /** The write version now: what a read that starts now is stamped with. */
@@ -154,7 +162,8 @@ export class LiveHub {
 
   /**
    * Follows one read of one key: `seen` is the answer the caller just read itself, at write
-   * version `version`. Returns the release.
+   * version `version`. Returns the read, which the watcher leaves with `unwatch` (no closure per
+   * watch: every open live query keeps its watches).
    */
   watch(
     authorization: string,
@@ -162,7 +171,7 @@ export class LiveHub {
     template: ReadTemplate,
     seen: { answer: ReadAnswer; version: string | undefined } | undefined,
     watcher: ReadWatcher,
-  ): () => void {
+  ): FollowedRead {
     const hash = this.options.keyHash(authorization);
     const id = `${hash}\n${requestKey}`;
     let poller = this.#pollers.get(id);
@@ -183,7 +192,8 @@ export class LiveHub {
     } else if (seen) {
       poller.offer(seen.answer, seen.version);
     }
-    return poller.add(watcher);
+    poller.add(watcher);
+    return poller;
   }
 
   #paceOf(hash: string): KeyPace {
@@ -233,7 +243,7 @@ export class LiveHub {
   }
 }
 
-class ReadPoller {
+class ReadPoller implements FollowedRead {
   readonly #watchers = new Set<ReadWatcher>();
   readonly #hub: LiveHub;
   readonly #pace: KeyPace;
@@ -293,12 +303,14 @@ class ReadPoller {
     return this.#hub.options.store;
   }
 
-  add(watcher: ReadWatcher): () => void {
+  add(watcher: ReadWatcher): void {
     this.#watchers.add(watcher);
-    return () => {
-      this.#watchers.delete(watcher);
-      if (this.#watchers.size === 0) this.end();
-    };
+  }
+
+  /** The watcher no longer follows this read: the poller ends with its last watcher. */
+  unwatch(watcher: ReadWatcher): void {
+    if (!this.#watchers.delete(watcher)) return;
+    if (this.#watchers.size === 0) this.end();
   }
 
   /** An answer a live query read itself: kept when it differs (it is at least as new). */

@@ -5,7 +5,6 @@ import {
   isLiveQueryOperationDefinitionNode,
   NoLiveMixedWithDeferStreamRule,
 } from "@n1ru4l/graphql-live-query";
-import { initContextCache } from "@pothos/core";
 import jsonPatch from "fast-json-patch";
 import { type ExecutionArgs, type ExecutionResult, GraphQLError } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
@@ -13,14 +12,19 @@ import { gatewayError } from "../../errors.ts";
 import type { UpstreamRequest } from "../../upstream/client.ts";
 import type { KeyHasher } from "../../upstream/key-memory.ts";
 import { type DocumentFactsCache, selectionKey } from "../document-facts.ts";
-import type { GatewayContext, ReadRoute, SendUpstream } from "../execution/context.ts";
+import {
+  type GatewayContext,
+  type ReadRoute,
+  type SendUpstream,
+  settle,
+} from "../execution/context.ts";
 import { type FactFlow, factFlow } from "../execution/operation-facts.ts";
 import { upstreamReport } from "../execution/use-upstream-report.ts";
 import { requestLevel } from "../http-status.ts";
 import { endAtExpiry, shuttingDown } from "../subscriptions/stream-lifetime.ts";
 import type { SubscriptionCounts } from "../subscriptions/subscription-bounds.ts";
 import { LatestResults } from "./latest-results.ts";
-import type { LiveHub } from "./live-hub.ts";
+import type { FollowedRead, LiveHub, ReadWatcher } from "./live-hub.ts";
 import {
   answerOf,
   type ReadAnswer,
@@ -31,7 +35,7 @@ import {
   requestKeyOf,
   templateOf,
 } from "./live-reads.ts";
-import { type LiveTimers, throttle } from "./live-throttle.ts";
+import { type LiveTimers, type Throttle, throttle } from "./live-throttle.ts";
 
 export interface LiveQueryOptions {
   hub: LiveHub;
@@ -92,6 +96,7 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin & { facts: Fac
   // Per key and selection, the execution under way at a count of changes: the subscribers of
   // one change to one query (same key, document and variables) share one execution.
   const executions = new Map<string, { changes: number; run: Promise<Execution> }>();
+  const following: Following = { hub, options, shared, answering };
   return {
     facts: LIVE_FACTS,
     onValidate({ addValidationRule }) {
@@ -158,130 +163,18 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin & { facts: Fac
     for (const read of reads.values()) {
       if (read.answer !== undefined && refusalOf(read.answer)) return first;
     }
-    let release: () => void;
     try {
-      release = options.counts.acquire(hash, connection);
+      options.counts.take(hash, connection);
     } catch (error) {
       return { errors: [requestLevel(error as GraphQLError)] };
     }
     // The stream keeps this context as long as it is open, and every later execution has a
-    // fresh one: the first execution's loads (and the answers they hold) go now.
-    Object.assign(context, initContextCache());
-    return follow(args, execute, context, authorization, { first, reads, version }, release);
-  }
-
-  function follow(
-    args: ExecutionArgs,
-    execute: Execute,
-    context: LiveContext,
-    authorization: string,
-    /** The first result and what it read: handed to the stream once, never held by it. */
-    opening: { first: ExecutionResult; reads: Reads; version: string | undefined },
-    release: () => void,
-  ) {
-    const hash = options.keyHash(authorization);
-    // A digest: the key's text holds the whole document, and every open live query keeps it.
-    const selection = requestDigest(`${hash}\n${selectionKey(options.documents, args)}`);
-    const throttleMs = throttleOf(options.documents, args);
-    // Only the newest result matters to a slow reader: it gets the latest when it reads again.
-    const stream = new LatestResults<ExecutionResult>();
-    // A digest of the last result pushed, not its text: an open live query keeps 44 characters.
-    let last = digestOf(opening.first);
-    stream.push(opening.first);
-    // Compared with the last result pushed, not computed: a change undone while held is no change.
-    const pace = throttle<ExecutionResult>(
-      (result) => {
-        const digest = digestOf(result);
-        if (digest === last) return false;
-        last = digest;
-        stream.push(result);
-        return true;
-      },
-      throttleMs,
-      options.timers,
-    );
-    const watches = new Map<string, () => void>();
-    let stopped = false;
-    let dirty = false;
-    let running = false;
-    /** Ends the stream with one last result: the error that ended it. */
-    const end = (error?: Error) => {
-      if (stopped) return;
-      if (error) stream.push({ errors: [asGraphQLError(error)] });
-      stream.end();
-    };
-    const watcher = { changed, ended: end };
-
-    const watch = (reads: Reads, readAt: string | undefined) => {
-      for (const [key, read] of reads) {
-        if (!watches.has(key)) {
-          const seen =
-            read.answer === undefined ? undefined : { answer: read.answer, version: readAt };
-          watches.set(key, hub.watch(authorization, key, read.template, seen, watcher));
-        }
-      }
-      for (const [key, unwatch] of watches) {
-        if (!reads.has(key)) {
-          unwatch();
-          watches.delete(key);
-        }
-      }
-    };
-
-    async function again(): Promise<void> {
-      running = true;
-      try {
-        while (dirty && !stopped) {
-          dirty = false;
-          const readAt = hub.versionNow();
-          const { result, reads } = await shared(selection, () => {
-            const fresh = options.freshContext(context);
-            const reads: Reads = new Map();
-            fresh.reads.hook = answering(reads, hash, false);
-            // No signal: the request's lasts as long as the stream, and graphql-tools leaves a
-            // listener on it per execution; a shared execution is no one subscriber's to cancel.
-            const run = execute({
-              ...args,
-              contextValue: fresh,
-              signal: undefined,
-            } as ExecutionArgs) as Promise<ExecutionResult>;
-            return Promise.resolve(run).then((result) => ({ result, reads }));
-          });
-          if (stopped) return;
-          // The bound holds on every execution: a change may make a query read more.
-          if (reads.size > options.maxReads) {
-            const refusal = tooManyReads(reads.size, options.maxReads);
-            end(refusal.errors?.[0] as GraphQLError);
-            return;
-          }
-          watch(reads, readAt);
-          pace.offer(result);
-        }
-      } catch (error) {
-        stream.end(error);
-      } finally {
-        running = false;
-      }
-    }
-
-    function changed() {
-      dirty = true;
-      if (!running && !stopped) void again();
-    }
-
-    watch(opening.reads, opening.version);
-    const forget = hub.addStream(end);
-    const expiry = endAtExpiry(context.session, end);
-    stream.whenEnded(() => {
-      forget();
-      expiry();
-      stopped = true;
-      pace.stop();
-      for (const unwatch of watches.values()) unwatch();
-      watches.clear();
-      release();
-    });
-    return stream;
+    // fresh one: the first execution's loads, calls and usage go now, and over graphql-ws the
+    // operation's own Request (an HTTP stream's request lives as long as its response anyway).
+    settle(context);
+    context.request = undefined;
+    const opening = { first, reads, version };
+    return new FollowedQuery(following, args, execute, context, authorization, connection, opening);
   }
 
   /** The execution of this selection at the present count of changes: shared, or started. */
@@ -315,6 +208,166 @@ export function useLiveQueries(options: LiveQueryOptions): Plugin & { facts: Fac
       req.onShared?.("polled");
       return replay(known);
     };
+  }
+}
+
+/** What every live query a plugin follows shares with the others. */
+interface Following {
+  hub: LiveHub;
+  options: LiveQueryOptions;
+  /** The execution of a selection at the present count of changes: shared, or started. */
+  shared(selection: string, start: () => Promise<Execution>): Promise<Execution>;
+  /** The reads of an execution: recorded, or answered from the pollers. */
+  answering(reads: Reads, hash: string, first: boolean): NonNullable<ReadRoute["hook"]>;
+}
+
+const NOTHING_TO_CANCEL = () => undefined;
+
+/**
+ * One open live query: its stream, and what it follows. Its state is in fields of this one
+ * object, where closures made per step kept a scope and a function each, for as long as the
+ * stream is open: it is the watcher of its reads, and the hub ends it at a drain.
+ */
+class FollowedQuery extends LatestResults<ExecutionResult> implements ReadWatcher {
+  readonly #following: Following;
+  readonly #args: ExecutionArgs;
+  readonly #execute: Execute;
+  readonly #context: LiveContext;
+  readonly #authorization: string;
+  readonly #hash: string;
+  /** A digest: the key's text holds the whole document, and every open live query keeps it. */
+  readonly #selection: string;
+  /** Its place in the subscription counts, given back once it ends. */
+  readonly #connection: object | undefined;
+  /** Only with `@live(throttle:)`: without it every result is compared and pushed as it comes. */
+  readonly #pace: Throttle<ExecutionResult> | undefined;
+  readonly #watches = new Map<string, FollowedRead>();
+  #expiry: () => void = NOTHING_TO_CANCEL;
+  /** A digest of the last result pushed, not its text: an open live query keeps 44 characters. */
+  #last: string;
+  #stopped = false;
+  #dirty = false;
+  #running = false;
+
+  constructor(
+    following: Following,
+    args: ExecutionArgs,
+    execute: Execute,
+    context: LiveContext,
+    authorization: string,
+    connection: object | undefined,
+    /** The first result and what it read: pushed once, never held here. */
+    opening: { first: ExecutionResult; reads: Reads; version: string | undefined },
+  ) {
+    super();
+    const { hub, options } = following;
+    this.#following = following;
+    this.#args = args;
+    this.#execute = execute;
+    this.#context = context;
+    this.#authorization = authorization;
+    this.#hash = options.keyHash(authorization);
+    this.#selection = requestDigest(`${this.#hash}\n${selectionKey(options.documents, args)}`);
+    this.#connection = connection;
+    const throttleMs = throttleOf(options.documents, args);
+    // Only the newest result matters to a slow reader: it gets the latest when it reads again.
+    this.#last = digestOf(opening.first);
+    this.push(opening.first);
+    this.#pace =
+      throttleMs === null
+        ? undefined
+        : throttle((result) => this.#deliver(result), throttleMs, options.timers);
+    this.#watch(opening.reads, opening.version);
+    hub.addStream(this);
+    const session = context.session;
+    if (session) this.#expiry = endAtExpiry(session, (error) => this.ended(error));
+  }
+
+  /** A read it follows changed: it runs again, once for however many changes came meanwhile. */
+  changed(): void {
+    this.#dirty = true;
+    if (!this.#running && !this.#stopped) void this.#again();
+  }
+
+  /** Ends the stream with one last result: the error that ended it. */
+  ended(error?: Error): void {
+    if (this.#stopped) return;
+    if (error) this.push({ errors: [asGraphQLError(error)] });
+    this.end();
+  }
+
+  protected override finished(): void {
+    this.#following.hub.dropStream(this);
+    this.#expiry();
+    this.#stopped = true;
+    this.#pace?.stop();
+    for (const read of this.#watches.values()) read.unwatch(this);
+    this.#watches.clear();
+    this.#following.options.counts.release(this.#hash, this.#connection);
+  }
+
+  /** Compared with the last result pushed, not computed: a change undone while held is no change. */
+  #deliver(result: ExecutionResult): boolean {
+    const digest = digestOf(result);
+    if (digest === this.#last) return false;
+    this.#last = digest;
+    this.push(result);
+    return true;
+  }
+
+  #watch(reads: Reads, readAt: string | undefined): void {
+    const { hub } = this.#following;
+    for (const [key, read] of reads) {
+      if (!this.#watches.has(key)) {
+        const seen =
+          read.answer === undefined ? undefined : { answer: read.answer, version: readAt };
+        this.#watches.set(key, hub.watch(this.#authorization, key, read.template, seen, this));
+      }
+    }
+    for (const [key, watched] of this.#watches) {
+      if (!reads.has(key)) {
+        watched.unwatch(this);
+        this.#watches.delete(key);
+      }
+    }
+  }
+
+  async #again(): Promise<void> {
+    const { hub, options, shared, answering } = this.#following;
+    this.#running = true;
+    try {
+      while (this.#dirty && !this.#stopped) {
+        this.#dirty = false;
+        const readAt = hub.versionNow();
+        const { result, reads } = await shared(this.#selection, () => {
+          const fresh = options.freshContext(this.#context);
+          const reads: Reads = new Map();
+          fresh.reads.hook = answering(reads, this.#hash, false);
+          // No signal: the request's lasts as long as the stream, and graphql-tools leaves a
+          // listener on it per execution; a shared execution is no one subscriber's to cancel.
+          const run = this.#execute({
+            ...this.#args,
+            contextValue: fresh,
+            signal: undefined,
+          } as ExecutionArgs) as Promise<ExecutionResult>;
+          return Promise.resolve(run).then((result) => ({ result, reads }));
+        });
+        if (this.#stopped) return;
+        // The bound holds on every execution: a change may make a query read more.
+        if (reads.size > options.maxReads) {
+          const refusal = tooManyReads(reads.size, options.maxReads);
+          this.ended(refusal.errors?.[0] as GraphQLError);
+          return;
+        }
+        this.#watch(reads, readAt);
+        if (this.#pace) this.#pace.offer(result);
+        else this.#deliver(result);
+      }
+    } catch (error) {
+      this.end(error);
+    } finally {
+      this.#running = false;
+    }
   }
 }
 

@@ -49,7 +49,7 @@ export function useMetrics(
             // A live query's stream says when it ends: no wrapper kept around it to hear it.
             const live = asLiveStream(result);
             if (live) {
-              live[LIVE_STREAM](meter.timer);
+              live[LIVE_STREAM](() => meter.timer());
               return undefined;
             }
             return { onEnd: () => meter.timer() };
@@ -79,17 +79,32 @@ export function useMetrics(
  * One operation's figures: its time from now, and its count by outcome once it is done. Both
  * paths that execute (yoga's, and the prepared lane) measure an operation with this.
  */
-export function startOperationMeter(metrics: GatewayMetrics, type: string) {
-  const started = performance.now();
-  const timer = () =>
-    metrics.operationSeconds.observe({ type }, (performance.now() - started) / 1e3);
-  return {
-    timer,
-    done(errors: ReadonlyArray<GraphQLError> | undefined) {
-      timer();
-      metrics.operations.inc({ type, outcome: outcomeOf(errors) });
-    },
-  };
+export function startOperationMeter(metrics: GatewayMetrics, type: string): OperationMeter {
+  return new OperationMeter(metrics, type);
+}
+
+/** One object, no closure: a live query's stream keeps its meter for as long as it is open. */
+class OperationMeter {
+  readonly #metrics: GatewayMetrics;
+  readonly #type: string;
+  readonly #started = performance.now();
+
+  constructor(metrics: GatewayMetrics, type: string) {
+    this.#metrics = metrics;
+    this.#type = type;
+  }
+
+  /** Its time so far, observed. */
+  timer(): void {
+    const seconds = (performance.now() - this.#started) / 1e3;
+    this.#metrics.operationSeconds.observe({ type: this.#type }, seconds);
+  }
+
+  /** Its time, and its count by outcome. */
+  done(errors: ReadonlyArray<GraphQLError> | undefined): void {
+    this.timer();
+    this.#metrics.operations.inc({ type: this.#type, outcome: outcomeOf(errors) });
+  }
 }
 
 /** Who may read `/metrics` (METRICS_TOKEN, METRICS_PORT; docs/limits.md). */

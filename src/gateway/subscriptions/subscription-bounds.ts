@@ -72,24 +72,37 @@ export class SubscriptionCounts {
 
   /** Counts one more subscription, or throws SUBSCRIPTION_LIMIT_EXCEEDED; returns its release. */
   acquire(key: string, connection: object | undefined): () => void {
+    this.take(key, connection);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      this.release(key, connection);
+    };
+  }
+
+  /**
+   * Counts one more subscription, or throws SUBSCRIPTION_LIMIT_EXCEEDED: the caller releases it
+   * once with the same key and connection (a live query, which keeps no closure for it).
+   */
+  take(key: string, connection: object | undefined): void {
     this.check(key, connection);
     const ofKey = this.#byKey.get(key) ?? 0;
     const ofConnection = connection ? (this.#byConnection.get(connection) ?? 0) : 0;
     this.#byKey.set(key, ofKey + 1);
     if (connection) this.#byConnection.set(connection, ofConnection + 1);
     this.#total += 1;
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      this.#total -= 1;
-      const left = (this.#byKey.get(key) ?? 1) - 1;
-      if (left === 0) this.#byKey.delete(key);
-      else this.#byKey.set(key, left);
-      if (connection) {
-        this.#byConnection.set(connection, (this.#byConnection.get(connection) ?? 1) - 1);
-      }
-    };
+  }
+
+  /** One subscription taken with this key and connection is over. */
+  release(key: string, connection: object | undefined): void {
+    this.#total -= 1;
+    const left = (this.#byKey.get(key) ?? 1) - 1;
+    if (left === 0) this.#byKey.delete(key);
+    else this.#byKey.set(key, left);
+    if (connection) {
+      this.#byConnection.set(connection, (this.#byConnection.get(connection) ?? 1) - 1);
+    }
   }
 }
 
