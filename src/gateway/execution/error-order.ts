@@ -6,7 +6,9 @@ import type { Plugin } from "graphql-yoga";
  * graphql-js records errors as its promises settle, graphql-jit in an order of its own, so
  * neither order is one both give. The spec leaves the order open; ordering each result by the
  * place each error's path names in the answer makes the two answer alike, byte for byte.
- * It comes after compiled execution, so it orders whichever runtime's result that gives.
+ * It comes after compiled execution, so it orders whichever runtime's result that gives. It wraps
+ * the execute function rather than hook onExecuteDone: live queries run again through the
+ * function their plugin is handed, later in the pipeline, so each later result is ordered too.
  */
 export function useErrorOrder(): Plugin {
   return {
