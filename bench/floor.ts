@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { cpuMs, GATEWAY_NODE_FLAGS, spawnServer } from "./processes.ts";
 import { BENCH_GATEWAY_ENV, BENCH_QUERY, benchSandbox, loadBench } from "./profiling.ts";
+import { WARM_LOAD_SECONDS, warmUp } from "./warm-up.ts";
 
 /**
  * `npm run bench:floor`: voicegraph against the fair floor on `BENCH_QUERY`'s load (by default
@@ -33,7 +34,11 @@ const cpu = Object.fromEntries(names.map((name) => [name, [] as number[]])) as R
   number[]
 >;
 try {
-  for (const name of names) await loadBench(servers[name].url, 1);
+  // Each warmed to a serving process's pace first (warm-up.ts), its rate printed per step.
+  for (const name of names) {
+    const rates = await warmUp((s) => loadBench(servers[name].url, s));
+    console.log(`warm-up ${name} (${WARM_LOAD_SECONDS} s): ${rates.join(" → ")} req/s`);
+  }
   for (let round = 0; round < rounds; round += 1) {
     // Each round starts one further along, so no server always follows the same one.
     const order = names.map((_, i) => names[(i + round) % names.length] as Name);

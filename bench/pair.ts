@@ -1,5 +1,6 @@
 import { cpuMs, GATEWAY_NODE_FLAGS, ONE_KEY_BOUNDS, spawnServer } from "./processes.ts";
 import { benchSandbox, loadBench } from "./profiling.ts";
+import { warmUp } from "./warm-up.ts";
 
 /**
  * `npm run bench:pair -- <other checkout>`: before/after figures for one change. Starts this
@@ -29,7 +30,7 @@ const gateways = {
 const seen: Record<keyof typeof gateways, number[]> = { this: [], other: [] };
 const cpuPerRequest: Record<keyof typeof gateways, number[]> = { this: [], other: [] };
 try {
-  for (const gateway of Object.values(gateways)) await loadBench(gateway.url, 1);
+  for (const gateway of Object.values(gateways)) await warmUp((s) => loadBench(gateway.url, s));
   for (let round = 0; round < rounds; round += 1) {
     const order = round % 2 === 0 ? (["this", "other"] as const) : (["other", "this"] as const);
     for (const name of order) {

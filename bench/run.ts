@@ -25,6 +25,7 @@ import {
   TAILCALL_DISTINCT,
   TAILCALL_SINGLE,
 } from "./tailcall.ts";
+import { WARM_LOAD_SECONDS, WARM_STEP_SECONDS, warmUp } from "./warm-up.ts";
 
 /**
  * `npm run bench`: every scenario in one run, side by side (docs/benchmarks.md). Scenarios that are
@@ -343,9 +344,11 @@ try {
   for (const url of [gateway.url, cachedGateway.url, uncoalescedGateway.url, cappedGateway.url]) {
     await load({ ...gql(url, SINGLE), connections: 4, seconds: 1 }); // warm-up
   }
-  // The memory rows' gateways; the distinct rows' servers are warmed together below.
+  // The memory rows' gateways, as the distinct rows' servers are warmed below (warm-up.ts).
   for (const url of [defaultGateway.url, cappedGateway.url]) {
-    await load({ url, connections: 4, seconds: 1, perConnection: distinctGraphql(DISTINCT) });
+    await warmUp((seconds) =>
+      load({ url, connections: CONNECTIONS, seconds, perConnection: distinctGraphql(DISTINCT) }),
+    );
   }
   await measured(fast, "direct REST GET /v1/agents/{id}", undefined, () =>
     load({ url: fast.url + agentPath, connections: CONNECTIONS, seconds: SECONDS, headers: auth }),
@@ -379,18 +382,21 @@ try {
   expect(forwarded.status === 200, "the raw forwarder did not answer 200", forwarded.status);
 
   const distinct = distinctGraphql(DISTINCT);
-  // Every server of the distinct rows is warmed alike before its first round: a second of its own
-  // load at full concurrency, and no other on that load.
-  for (const [url, perConnection] of [
-    [proxy.url, distinctRest],
-    [floor.url, distinct],
-    [gateway.url, distinct],
-    [uncoalescedGateway.url, distinct],
-    [bare.url, distinct],
-    [peer.url, distinctGraphql(PEER_DISTINCT)],
-    [tailcall.url, distinctGraphql(TAILCALL_DISTINCT)],
+  // Every server of the distinct rows is warmed alike before its first round (warm-up.ts): its
+  // own load at full concurrency, and no other on that load. Each step's rate is reported.
+  const warmed: Record<string, number[]> = {};
+  for (const [name, url, perConnection] of [
+    ["raw forwarder", proxy.url, distinctRest],
+    ["fair floor", floor.url, distinct],
+    ["voicegraph", gateway.url, distinct],
+    ["voicegraph, coalescing off", uncoalescedGateway.url, distinct],
+    ["ceiling", bare.url, distinct],
+    ["Hive Gateway", peer.url, distinctGraphql(PEER_DISTINCT)],
+    ["Tailcall", tailcall.url, distinctGraphql(TAILCALL_DISTINCT)],
   ] as const) {
-    await load({ url, connections: CONNECTIONS, seconds: 1, perConnection });
+    warmed[name] = await warmUp((seconds) =>
+      load({ url, connections: CONNECTIONS, seconds, perConnection }),
+    );
   }
   const [
     raw,
@@ -682,6 +688,12 @@ try {
     "",
     `Distinct resources (${CONNECTIONS} keys of ${CONNECTIONS} organizations, each connection its own key, agents in turn; ${single.upstreamPerOp.toFixed(2)} upstream calls per operation): voicegraph is ${ratio(single.rps, fair.rps)}× the fair floor (${ratio(uncoalescedSingle.rps, fair.rps)}× with coalescing off), ${ratio(single.rps, raw.rps)}× the raw forwarder, ${ratio(single.rps, tcSingle.rps)}× Tailcall and ${ratio(single.rps, peerSingle.rps)}× Hive Gateway.`,
     "",
+    `Warm-up before the distinct rows (req/s of each ${WARM_STEP_SECONDS} s step of its first ${WARM_LOAD_SECONDS} s of that load): ${Object.entries(
+      warmed,
+    )
+      .map(([name, rates]) => `${name} ${rates.join(" → ")}`)
+      .join("; ")}.`,
+    "",
     `Sharing (one key, one resource, from every connection; a figure of sharing, not of throughput): voicegraph ${sharedSingle.rps} req/s at ${sharedSingle.upstreamPerOp} upstream calls per operation, ${cachedSingle.rps} with the read cache on (${cachedSingle.upstreamPerOp}), Tailcall ${tcShared.rps} (${tcShared.upstreamPerOp}).`,
     "",
     `Dashboard alone (wall p50, upstream requests): voicegraph ${dash.wall.toFixed(1)} ms, ${dash.calls} (${dash.distinct} distinct resources); Tailcall ${tcDash.wall.toFixed(1)} ms, ${tcDash.calls}; Hive Gateway ${peerDash.wall.toFixed(1)} ms, ${peerDash.calls}.`,
@@ -715,6 +727,7 @@ try {
         seconds: SECONDS,
         rows,
         aloneMs,
+        warmUp: { seconds: WARM_LOAD_SECONDS, rps: warmed },
         dashboard: dash,
         peerDashboard: peerDash,
         tailcallDashboard: tcDash,
