@@ -727,7 +727,13 @@ try {
         seconds: SECONDS,
         rows,
         aloneMs,
-        warmUp: { seconds: WARM_LOAD_SECONDS, rps: warmed },
+        // Each step's rate under the second it ended at: objects format alike for JSON and Biome.
+        warmUp: Object.fromEntries(
+          Object.entries(warmed).map(([name, rates]) => [
+            name,
+            Object.fromEntries(rates.map((rps, i) => [`${(i + 1) * WARM_STEP_SECONDS}s`, rps])),
+          ]),
+        ),
         dashboard: dash,
         peerDashboard: peerDash,
         tailcallDashboard: tcDash,
