@@ -1,5 +1,8 @@
 import type { FleetRedis } from "./redis.ts";
 
+/** How soon a logout Redis did not take (a timeout while it stays reachable) is sent again. */
+export const LOGOUT_RETRY_MS = 1_000;
+
 // Keeps the logout until the token expires anyway and tells every instance, in one step: an
 // instance that hears of it has it in Redis too. One key, so one slot on a cluster.
 const RECORD = `redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
@@ -39,8 +42,20 @@ export function createFleetLogouts(redis: FleetRedis): FleetLogouts {
   const subscriber = redis.subscriber();
   const logoutListeners = new Set<(hash: string, untilMs: number) => void>();
   const resumeListeners = new Set<() => void>();
-  /** Logouts answered while Redis was away: sent the moment it is back. */
+  /** Logouts answered while Redis was away or slow: sent the moment it is back. */
   const pending = new Map<string, number>();
+  let retry: NodeJS.Timeout | undefined;
+
+  function keep(hash: string, untilMs: number): void {
+    pending.set(hash, untilMs);
+    if (retry !== undefined) return;
+    // Unavailable, the next change of availability sends it; a timeout alone changes none.
+    retry = setTimeout(() => {
+      retry = undefined;
+      void flush();
+    }, LOGOUT_RETRY_MS);
+    retry.unref();
+  }
 
   async function send(hash: string, untilMs: number): Promise<boolean> {
     const ttlMs = Math.max(1, Math.ceil(untilMs - Date.now()));
@@ -56,7 +71,7 @@ export function createFleetLogouts(redis: FleetRedis): FleetLogouts {
       if (!redis.available()) return;
       pending.delete(hash);
       if (untilMs <= Date.now()) continue;
-      if (!(await send(hash, untilMs))) pending.set(hash, untilMs);
+      if (!(await send(hash, untilMs))) keep(hash, untilMs);
     }
   }
 
@@ -83,13 +98,13 @@ export function createFleetLogouts(redis: FleetRedis): FleetLogouts {
 
   return {
     async record(hash, untilMs) {
-      if (!redis.available() || !(await send(hash, untilMs))) pending.set(hash, untilMs);
+      if (!redis.available() || !(await send(hash, untilMs))) keep(hash, untilMs);
     },
     async find(hash) {
       if (!redis.available()) return undefined;
       const until = await redis.attempt(() => redis.client.get(keyOf(hash)), null);
       if (until === null) return undefined;
-      // A key there is a logout; a value not ours still refuses, for the default day.
+      // A key there is a logout: one whose value is not an instant (not ours) refuses for a day.
       const untilMs = Number(until);
       return Number.isFinite(untilMs) ? untilMs : Date.now() + 86_400_000;
     },
@@ -102,6 +117,7 @@ export function createFleetLogouts(redis: FleetRedis): FleetLogouts {
       return () => resumeListeners.delete(listener);
     },
     close() {
+      clearTimeout(retry);
       stopWatching();
       logoutListeners.clear();
       resumeListeners.clear();
