@@ -9,7 +9,7 @@
  * - a watched call (a poller's lease, its counter, epoch, latest update and channel): the watch;
  * - a key's own state (its read-cache entries, key version and life): its key hash;
  * - a resource's version and life: the resource;
- * - one key of its own (APQ, a session's count, the write version): whatever names it.
+ * - one key of its own (APQ, a session's count, a logout, the write version): whatever names it.
  *
  * A kind alone (`key("limits")`) has no tag: a single key needs none. A REDIS_PREFIX that holds
  * a tag of its own (`{vg}:`) wins over these, and puts every key in its one slot.

@@ -15,7 +15,7 @@ export type FleetRedisState = "shared" | "degraded" | "unreachable";
 
 /**
  * The fleet's one Redis connection, shared by every piece of fleet-wide state: APQ, the memory
- * of upstream 429s, session limits, poller leases and the read cache. Redis trouble never takes
+ * of upstream 429s, session limits, logouts, poller leases and the read cache. Redis trouble never takes
  * the gateway down: every command fails within `commandTimeoutMs` instead of queueing while
  * Redis is away, a command Redis refuses is reported (never taken for a miss) and degrades the
  * shared state for a while, and `available` says whether callers should use shared state or

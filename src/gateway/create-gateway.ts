@@ -1,4 +1,5 @@
 import type { YogaServerInstance } from "graphql-yoga";
+import type { FleetLogouts } from "../fleet/logouts.ts";
 import type { KeyHasher } from "../upstream/key-memory.ts";
 import { admissionStage } from "./admission-stage.ts";
 import { answerStage } from "./answer-stage.ts";
@@ -37,6 +38,8 @@ export type Gateway = YogaServerInstance<GatewayServerContext, GatewayContext> &
   connectionRefusal(connectionParams: unknown): Promise<string | undefined>;
   /** graphql-sse's single-connection streams: listen() bounds them with the graphql-ws sockets. */
   sseStreams: SseStreams;
+  /** The fleet's record of session logouts (made on first call); undefined without a fleet. */
+  fleetLogouts(): FleetLogouts | undefined;
   /** Stops taking part in the fleet (its subscriptions to Redis); the connection is main's. */
   closeFleet(): void;
   metrics: GatewayMetrics;
@@ -71,6 +74,7 @@ export function createGateway(options: GatewayOptions): Gateway {
     fastPath: lane.fastPath,
     connectionRefusal: connectionRefusalFor(options.session),
     sseStreams: sse.streams,
+    fleetLogouts: () => parts.fleet?.logouts(),
     closeFleet: () => {
       parts.liveHub.close();
       parts.fleet?.close();

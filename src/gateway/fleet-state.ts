@@ -2,6 +2,7 @@ import { Counter, Gauge, type Registry } from "prom-client";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { createSharedQueryStore } from "../fleet/apq-store.ts";
 import { shareKeyLimits } from "../fleet/key-limits.ts";
+import { createFleetLogouts, type FleetLogouts } from "../fleet/logouts.ts";
 import { createRedisPollerStore } from "../fleet/poller-lease.ts";
 import type { PollerStore } from "../fleet/poller-store.ts";
 import type { FleetRedis, FleetRedisState } from "../fleet/redis.ts";
@@ -31,14 +32,19 @@ export interface FleetState {
   windowBudget: WindowBudget;
   apqStore: PersistedQueryStore;
   sessionLimiter(perMinute: number): RateLimiterAbstract;
+  /**
+   * Session logouts for the fleet (SESSION_COOKIE's `/graphql/logout`), made on first use: only a
+   * gateway that serves logouts holds the subscription they need.
+   */
+  logouts(): FleetLogouts;
   /** What /readyz says of Redis: its state, and the last refusal while it is degraded. */
   redisState(): { redis: FleetRedisState; redisReason?: string };
   close(): void;
 }
 
 /**
- * Wires REDIS_URL's connection into the gateway: APQ, 429 blocks, session limits and pollers in
- * Redis, each with its in-process fallback; the connection's state in `/metrics`
+ * Wires REDIS_URL's connection into the gateway: APQ, 429 blocks, session limits, logouts and
+ * pollers in Redis, each with its in-process fallback; the connection's state in `/metrics`
  * (`voicegraph_redis_available`) and in the log, once per change.
  */
 export function createFleetState(
@@ -90,6 +96,7 @@ export function createFleetState(
       );
     }
   });
+  let logouts: FleetLogouts | undefined;
   return {
     pollers,
     windowBudget: createRedisWindowBudget(redis, createMemoryWindowBudget(), redis.report),
@@ -98,6 +105,10 @@ export function createFleetState(
       fallback: createMemoryQueryStore(settings.apq),
     }),
     sessionLimiter: (perMinute) => createFleetSessionLimiter(redis, perMinute),
+    logouts() {
+      logouts ??= createFleetLogouts(redis);
+      return logouts;
+    },
     redisState() {
       const reason = redis.degradedReason();
       return reason === undefined
@@ -108,6 +119,7 @@ export function createFleetState(
       stopWatching();
       stopWarning();
       keyLimits?.close();
+      logouts?.close();
       pollers.close();
     },
   };

@@ -5,7 +5,11 @@ import {
   type Gateway,
   type GatewayOptions,
 } from "../../src/gateway/create-gateway.ts";
-import { type ListeningGateway, listen } from "../../src/gateway/http/server.ts";
+import {
+  type ListeningGateway,
+  type ListenOptions,
+  listen,
+} from "../../src/gateway/http/server.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
@@ -56,6 +60,8 @@ export async function startFleet(
   options: {
     sandbox?: SandboxOptions;
     gateway?: Partial<GatewayOptions>;
+    /** How each instance listens, e.g. its session cookie. */
+    listen?: ListenOptions;
     redis?: FleetStore;
   } = {},
 ): Promise<Fleet> {
@@ -63,7 +69,7 @@ export async function startFleet(
   const sandbox = await startSandbox({ port: 0, callIntervalMs: 600_000, ...options.sandbox });
   const instances: Instance[] = [];
   for (let i = 0; i < count; i++)
-    instances.push(await startInstance(redis, sandbox.url, options.gateway));
+    instances.push(await startInstance(redis, sandbox.url, options.gateway, options.listen));
   return {
     redis,
     sandbox,
@@ -86,6 +92,7 @@ export async function startInstance(
   store: FleetStore | string,
   upstreamUrl: string,
   options: Partial<GatewayOptions> = {},
+  listenOptions: ListenOptions = {},
 ): Promise<Instance> {
   const keyMemory = new KeyMemory();
   const upstream = createUpstreamClient({ baseUrl: upstreamUrl, keyMemory, maxRetries: 0 });
@@ -100,7 +107,7 @@ export async function startInstance(
     logging: false,
     ...options,
   });
-  const server = await listen(gateway, 0, "127.0.0.1");
+  const server = await listen(gateway, 0, "127.0.0.1", listenOptions);
   let closed = false;
   return {
     url: server.url,

@@ -89,8 +89,10 @@ export async function listen(
     : gateway;
   const cookies =
     options.sessionCookie &&
-    createSessionCookies(options.sessionCookie, (authorization) =>
-      gateway.connectionRefusal({ Authorization: authorization }),
+    createSessionCookies(
+      options.sessionCookie,
+      (authorization) => gateway.connectionRefusal({ Authorization: authorization }),
+      gateway.fleetLogouts(),
     );
   const handle = cookies
     ? async (req: IncomingMessage, res: ServerResponse) => {
@@ -146,7 +148,7 @@ export async function listen(
       // The close reason names the catalogue code, as an HTTP client's error would.
       onConnect: async (context) => {
         if (cookies) {
-          const admitted = cookies.admitSocket(
+          const admitted = await cookies.admitSocket(
             context.extra.request,
             context.connectionParams,
             context.extra.socket,

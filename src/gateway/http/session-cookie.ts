@@ -1,6 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { gatewayError } from "../../errors.ts";
+import type { FleetLogouts } from "../../fleet/logouts.ts";
 import { stringifyWithHttpStatus } from "../http-status.ts";
 
 /** Session mode over a cookie (SESSION_COOKIE): where the browser's session token travels. */
@@ -28,12 +29,15 @@ type Closer = () => void;
  * carries the cookie and no `Authorization` is admitted as if it sent `Authorization: Bearer
  * <cookie>`, once it passes the CSRF checks (its origin, the header above). Every rule of session
  * mode then applies unchanged downstream. A logout refuses the token until it expires and closes
- * whatever it holds open, so its live operations end on every transport.
+ * whatever it holds open, so its live operations end on every transport. In a fleet it does so on
+ * every instance (fleet/logouts.ts); this instance's own map is what holds while Redis is away.
  */
 export function createSessionCookies(
   options: SessionCookieOptions,
   /** Why the token is refused (undefined: it verifies), as the gateway's session mode judges it. */
   refusalOf: (authorization: string) => Promise<string | undefined>,
+  /** The fleet's logouts (REDIS_URL); absent, a logout is this instance's alone. */
+  fleet?: FleetLogouts,
 ) {
   const listed = options.origins.filter((origin) => origin !== "*");
   /** Hash of a logged-out token → when it expires anyway (ms). */
@@ -65,6 +69,41 @@ export function createSessionCookies(
     if (until > Date.now()) return true;
     loggedOut.delete(hash);
     return false;
+  }
+
+  /** Refuses the token's hash until `untilMs`, and closes whatever it holds open here. */
+  function logOut(hash: string, untilMs: number): void {
+    // Remembered until the token would expire anyway: the map holds no token past its use.
+    for (const [known, until] of loggedOut) if (until <= Date.now()) loggedOut.delete(known);
+    loggedOut.set(hash, Math.max(untilMs, loggedOut.get(hash) ?? 0));
+    const held = open.get(hash);
+    open.delete(hash);
+    for (const close of [...(held ?? [])]) close();
+  }
+
+  /**
+   * Whether the token's session has logged out: here, or on another instance of the fleet that
+   * this one has not heard from (it started later, or its subscription was down).
+   */
+  async function loggedOutAnywhere(hash: string): Promise<boolean> {
+    if (isLoggedOut(hash)) return true;
+    if (fleet === undefined) return false;
+    const until = await fleet.find(hash);
+    if (until !== undefined && until > Date.now()) logOut(hash, until);
+    // Also true when the logout was heard while Redis was asked.
+    return isLoggedOut(hash);
+  }
+
+  if (fleet) {
+    fleet.onLogout(logOut);
+    // What this instance holds open of a session that logged out while it was not listening.
+    fleet.onResume(() => {
+      for (const hash of open.keys()) {
+        void fleet.find(hash).then((until) => {
+          if (until !== undefined && until > Date.now()) logOut(hash, until);
+        });
+      }
+    });
   }
 
   /** The token the request carries, and whether it came in the cookie; or a refusal. */
@@ -114,13 +153,19 @@ export function createSessionCookies(
       }
       if (credential === undefined) return true;
       const hash = sha256(credential.token);
-      if (isLoggedOut(hash)) {
+      // Listened for first: a response that closes while the fleet is asked is never held.
+      let release: (() => void) | undefined;
+      let closed = false;
+      res.once("close", () => {
+        closed = true;
+        release?.();
+      });
+      if (await loggedOutAnywhere(hash)) {
         return refuse(res, 401, "UNAUTHENTICATED", "This session has logged out: sign in again.");
       }
       if (credential.cookie) req.headers.authorization = `Bearer ${credential.token}`;
       // Streams (SSE) and operations in flight end when their session logs out.
-      const release = hold(hash, () => res.destroy());
-      res.once("close", release);
+      if (!closed) release = hold(hash, () => res.destroy());
       return true;
     },
 
@@ -128,14 +173,14 @@ export function createSessionCookies(
      * The connection params a graphql-ws socket runs with (the cookie's token added when it sent
      * none), or why it is refused: another origin's socket, a logged-out token.
      */
-    admitSocket(
+    async admitSocket(
       upgrade: IncomingMessage,
       params: unknown,
       socket: {
         close(code: number, reason: string): void;
         once(event: "close", f: () => void): unknown;
       },
-    ): { params: unknown } | { refusal: string } {
+    ): Promise<{ params: unknown } | { refusal: string }> {
       const given = params !== null && typeof params === "object" ? params : {};
       const sent = Object.entries(given).find(([key]) => key.toLowerCase() === "authorization");
       let token = typeof sent?.[1] === "string" ? sent[1].replace(/^Bearer\s+/i, "").trim() : "";
@@ -152,9 +197,16 @@ export function createSessionCookies(
         admitted = { ...given, Authorization: `Bearer ${cookie}` };
       }
       const hash = sha256(token);
-      if (isLoggedOut(hash)) return { refusal: "UNAUTHENTICATED: this session has logged out" };
-      const release = hold(hash, () => socket.close(4403, "UNAUTHENTICATED: logged out"));
-      socket.once("close", release);
+      let release: (() => void) | undefined;
+      let closed = false;
+      socket.once("close", () => {
+        closed = true;
+        release?.();
+      });
+      if (await loggedOutAnywhere(hash)) {
+        return { refusal: "UNAUTHENTICATED: this session has logged out" };
+      }
+      if (!closed) release = hold(hash, () => socket.close(4403, "UNAUTHENTICATED: logged out"));
       return { params: admitted };
     },
   };
@@ -172,11 +224,11 @@ export function createSessionCookies(
       return;
     }
     const hash = sha256(credential.token);
-    // Remembered until the token would expire anyway: the map holds no token past its use.
-    for (const [known, until] of loggedOut) if (until <= Date.now()) loggedOut.delete(known);
-    loggedOut.set(hash, expiryOf(credential.token));
-    for (const close of open.get(hash) ?? []) close();
-    open.delete(hash);
+    const untilMs = expiryOf(credential.token);
+    logOut(hash, untilMs);
+    // Answered once Redis has it, so no instance admits the token after the page is told; with
+    // Redis away, it is sent when Redis returns.
+    await fleet?.record(hash, untilMs);
     res.writeHead(204, {
       "set-cookie": `${options.name}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Strict`,
       "x-request-id": randomUUID(),
