@@ -63,6 +63,22 @@ export function createSessionCookies(
     };
   }
 
+  /**
+   * Watches `target` close from now on, and returns how to hold it open under a token's hash:
+   * listened for before the fleet is asked, so one that closed meanwhile is never held.
+   */
+  function holdUntilClosed(target: { once(event: "close", f: () => void): unknown }) {
+    let release: (() => void) | undefined;
+    let closed = false;
+    target.once("close", () => {
+      closed = true;
+      release?.();
+    });
+    return (hash: string, closer: Closer) => {
+      if (!closed) release = hold(hash, closer);
+    };
+  }
+
   function isLoggedOut(hash: string): boolean {
     const until = loggedOut.get(hash);
     if (until === undefined) return false;
@@ -153,19 +169,13 @@ export function createSessionCookies(
       }
       if (credential === undefined) return true;
       const hash = sha256(credential.token);
-      // Listened for first: a response that closes while the fleet is asked is never held.
-      let release: (() => void) | undefined;
-      let closed = false;
-      res.once("close", () => {
-        closed = true;
-        release?.();
-      });
+      const holdOpen = holdUntilClosed(res);
       if (await loggedOutAnywhere(hash)) {
         return refuse(res, 401, "UNAUTHENTICATED", "This session has logged out: sign in again.");
       }
       if (credential.cookie) req.headers.authorization = `Bearer ${credential.token}`;
       // Streams (SSE) and operations in flight end when their session logs out.
-      if (!closed) release = hold(hash, () => res.destroy());
+      holdOpen(hash, () => res.destroy());
       return true;
     },
 
@@ -197,16 +207,11 @@ export function createSessionCookies(
         admitted = { ...given, Authorization: `Bearer ${cookie}` };
       }
       const hash = sha256(token);
-      let release: (() => void) | undefined;
-      let closed = false;
-      socket.once("close", () => {
-        closed = true;
-        release?.();
-      });
+      const holdOpen = holdUntilClosed(socket);
       if (await loggedOutAnywhere(hash)) {
         return { refusal: "UNAUTHENTICATED: this session has logged out" };
       }
-      if (!closed) release = hold(hash, () => socket.close(4403, "UNAUTHENTICATED: logged out"));
+      holdOpen(hash, () => socket.close(4403, "UNAUTHENTICATED: logged out"));
       return { params: admitted };
     },
   };
