@@ -1,7 +1,8 @@
-import { GraphQLError } from "graphql";
+import { buildSchema, GraphQLError, parse } from "graphql";
 import { describe, expect, it } from "vitest";
 import { inResponseOrder } from "../../src/gateway/execution/error-order.ts";
-import { answersAsGraphqlJs } from "../../src/gateway/execution/jit-errors.ts";
+import { onePerNull } from "../../src/gateway/execution/errors-per-null.ts";
+import { type ResponseShape, responseShape } from "../../src/gateway/execution/response-shape.ts";
 
 /** An error at `path` (none when undefined), located at `line`:1. */
 function errorAt(path: (string | number)[] | undefined, line = 1): GraphQLError {
@@ -47,9 +48,62 @@ describe("a query's errors in response order", () => {
   });
 });
 
-describe("graphql-jit's result answered as graphql-js's", () => {
-  it("is not, for an error beside a value where graphql-js would have a null", () => {
-    expect(answersAsGraphqlJs({ errors: [errorAt(["a", 0])], data: { a: [null] } })).toBe(true);
-    expect(answersAsGraphqlJs({ errors: [errorAt(["a", 0])], data: { a: [1] } })).toBe(false);
+const schema = buildSchema(`
+  type Query { o: Item, on: Item!, l: [Item!] }
+  type Item { n: Int, nn: Int!, mm: Int!, o: Item }
+`);
+const shapeOf = (text: string) => responseShape(schema, parse(text), undefined) as ResponseShape;
+
+describe("errors under a null, ordered by the document", () => {
+  it("orders keys as the answer would, a fragment's fields where it is spread", () => {
+    // The fragment's text comes after `mm`, its field before `mm` in the answer.
+    const shape = shapeOf("{ o { ...F mm } } fragment F on Item { nn }");
+    const errors = [errorAt(["o", "mm"], 1), errorAt(["o", "nn"], 2)];
+
+    expect(messages(inResponseOrder({ errors, data: { o: null } }, shape).errors)).toEqual([
+      "at o.nn",
+      "at o.mm",
+    ]);
+  });
+});
+
+describe("one error for each null", () => {
+  it("keeps the first in response order of the errors that null one place", () => {
+    const shape = shapeOf("{ o { nn mm } }");
+    const errors = [errorAt(["o", "nn"]), errorAt(["o", "mm"])];
+
+    expect(messages(onePerNull({ errors, data: { o: null } }, shape).errors)).toEqual(["at o.nn"]);
+  });
+
+  it("leaves out an error whose own null lies inside a null another error made", () => {
+    // `n` is nullable: its error nulled `o.n`, which `mm`'s error took out of the answer with `o`.
+    const shape = shapeOf("{ o { n o { n } mm } }");
+    const errors = [errorAt(["o", "n"]), errorAt(["o", "o", "n"]), errorAt(["o", "mm"])];
+
+    expect(messages(onePerNull({ errors, data: { o: null } }, shape).errors)).toEqual(["at o.mm"]);
+  });
+
+  it("keeps one error where the answer is null, and errors at other nulls", () => {
+    const shape = shapeOf("{ o { n } on { nn mm } }");
+    const errors = [errorAt(["o", "n"]), errorAt(["on", "nn"]), errorAt(["on", "mm"])];
+
+    expect(messages(onePerNull({ errors, data: null }, shape).errors)).toEqual(["at on.nn"]);
+    const beside = [errorAt(["o", "n"]), errorAt(["l", 1, "nn"]), errorAt(["l", 0, "mm"])];
+    const data = { o: { n: null }, l: null };
+    expect(messages(onePerNull({ errors: beside, data }, shape).errors)).toEqual([
+      "at o.n",
+      "at l.1.nn",
+    ]);
+  });
+
+  it("keeps errors without a place, and errors beside a value, as they are", () => {
+    const shape = shapeOf("{ o { nn mm } }");
+    const errors = [errorAt(undefined), errorAt(["o", "nn"]), errorAt(["o", "mm"])];
+
+    expect(messages(onePerNull({ errors, data: { o: { nn: 1, mm: 2 } } }, shape).errors)).toEqual([
+      "at nowhere",
+      "at o.nn",
+      "at o.mm",
+    ]);
   });
 });

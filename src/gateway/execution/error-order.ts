@@ -1,11 +1,14 @@
 import type { ExecutionArgs, ExecutionResult, GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
+import { onePerNull } from "./errors-per-null.ts";
+import { type ResponseShape, responseShape } from "./response-shape.ts";
 
 /**
- * An operation's errors in response order, whichever runtime ran it (docs/operations.md):
- * graphql-js records errors as its promises settle, graphql-jit in an order of its own, so
- * neither order is one both give. The spec leaves the order open; ordering each result by the
- * place each error's path names in the answer makes the two answer alike, byte for byte.
+ * An operation's errors as answered, whichever runtime ran it (docs/operations.md): in response
+ * order, and one for each null they leave (errors-per-null.ts). graphql-js records errors as its
+ * promises settle, graphql-jit in an order of its own, so neither order is one both give. The
+ * spec leaves the order open; ordering each result by the place each error's path names in the
+ * answer makes the two answer alike, byte for byte.
  * It comes after compiled execution, so it orders whichever runtime's result that gives. It wraps
  * the execute function rather than hook onExecuteDone: live queries run again through the
  * function their plugin is handed, later in the pipeline, so each later result is ordered too.
@@ -16,7 +19,10 @@ export function useErrorOrder(): Plugin {
       setExecuteFn(async (run: ExecutionArgs) => {
         const result = await executeFn(run);
         // A result in parts (@defer, @stream) keeps the order it is delivered in.
-        return Symbol.asyncIterator in result ? result : inResponseOrder(result);
+        if (Symbol.asyncIterator in result || (result.errors?.length ?? 0) < 2) return result;
+        const shape = responseShape(run.schema, run.document, run.operationName);
+        const ordered = inResponseOrder(result, shape);
+        return shape === undefined ? ordered : onePerNull(ordered, shape);
       });
     },
   };
@@ -25,18 +31,24 @@ export function useErrorOrder(): Plugin {
 /**
  * The result, its errors ordered by their paths as the answer orders them: a field as its
  * response keys come, a list's items by index, an error without a path first. Where two paths
- * part under a null, which the answer does not order, by the first location, then as recorded.
+ * part under a null, which the answer does not order, as the document orders the keys, else by
+ * the first location, then as recorded.
  */
-export function inResponseOrder(result: ExecutionResult): ExecutionResult {
+export function inResponseOrder(result: ExecutionResult, shape?: ResponseShape): ExecutionResult {
   const errors = result.errors;
   if (errors === undefined || errors.length < 2) return result;
-  const ordered = [...errors].sort((a, b) => compareErrors(result.data, a, b));
+  const ordered = [...errors].sort((a, b) => compareErrors(result.data, shape, a, b));
   if (ordered.every((error, index) => error === errors[index])) return result;
   // The result's keys keep their order: serialization writes them in it.
   return { ...result, errors: ordered };
 }
 
-function compareErrors(data: unknown, a: GraphQLError, b: GraphQLError): number {
+function compareErrors(
+  data: unknown,
+  shape: ResponseShape | undefined,
+  a: GraphQLError,
+  b: GraphQLError,
+): number {
   if (a.path === undefined || b.path === undefined) {
     return (a.path === undefined ? 0 : 1) - (b.path === undefined ? 0 : 1);
   }
@@ -48,12 +60,12 @@ function compareErrors(data: unknown, a: GraphQLError, b: GraphQLError): number 
     if (keyA === undefined || keyB === undefined) return keyA === undefined ? -1 : 1;
     if (keyA !== keyB) {
       if (typeof keyA === "number" && typeof keyB === "number") return keyA - keyB;
-      if (value !== null && typeof value === "object") {
-        const keys = Object.keys(value);
-        const at = keys.indexOf(String(keyA)) - keys.indexOf(String(keyB));
-        if (at !== 0) return at;
-      }
-      return compareLocations(a, b);
+      const keys =
+        value !== null && typeof value === "object"
+          ? Object.keys(value)
+          : shape?.keysAt(a.path.slice(0, depth));
+      const at = keys ? keys.indexOf(String(keyA)) - keys.indexOf(String(keyB)) : 0;
+      return at !== 0 ? at : compareLocations(a, b);
     }
     value = value === null || typeof value !== "object" ? undefined : (value as never)[keyA];
   }

@@ -13,7 +13,7 @@ import type { Plugin } from "graphql-yoga";
 import type { DocumentFacts, DocumentFactsCache } from "../document-facts.ts";
 import { createJitCompiler } from "../graphql-jit-adapter.ts";
 import { type CriticalFirst, criticalFirst } from "./critical-first.ts";
-import { answersAsGraphqlJs, asGraphqlJsResult } from "./jit-errors.ts";
+import { asGraphqlJsResult } from "./jit-errors.ts";
 
 export interface CompiledExecutionOptions {
   /**
@@ -21,7 +21,7 @@ export interface CompiledExecutionOptions {
    * compiled, and every later run runs compiled; 0: never (COMPILED_EXECUTION_AFTER).
    */
   after: number;
-  /** Told how each query ran: compiled, or by graphql-js (not compiled yet, or over again). */
+  /** Told how each query ran: compiled, or by graphql-js (not compiled, or not yet). */
   onRun?: (how: CompiledRun) => void;
   /**
    * Milliseconds of compiling allowed per second, on average (a bucket that holds one second's
@@ -40,11 +40,8 @@ export interface CompiledExecutionOptions {
  */
 export const MAX_COMPILED_FIELDS = 500;
 
-/**
- * `compiled`: graphql-jit answered. `recomputed`: its result had errors graphql-jit does not
- * answer as graphql-js does, so graphql-js answered. `interpreted`: graphql-js alone.
- */
-export type CompiledRun = "compiled" | "recomputed" | "interpreted";
+/** `compiled`: graphql-jit answered. `interpreted`: graphql-js did. */
+export type CompiledRun = "compiled" | "interpreted";
 
 /** The compiled queries of the documents yoga has run. */
 export interface CompiledQueries {
@@ -63,12 +60,10 @@ interface DocumentState {
  * Compiled execution (graphql-jit) for the queries clients send again and again, answering
  * exactly as graphql-js does (docs/operations.md):
  *
- * - A query runs once when each null its errors leave holds one error: the compiled run's errors
- *   are made as graphql-js makes them (jit-errors.ts), so masking, the catalogue, `locations` and
- *   null propagation are graphql-js's, and every query's errors come in response order
- *   (error-order.ts). Where two errors reach one null, graphql-js would record one of them by the
- *   order its promises settle in: graphql-js runs it again on the same context (its reads hand
- *   back what the compiled run read: no upstream call is made twice). compiled-execution.test.ts,
+ * - A query runs once, errors or not: the compiled run's errors are made as graphql-js makes
+ *   them (jit-errors.ts), so masking, the catalogue, `locations` and null propagation are
+ *   graphql-js's, and every query's errors, whichever runtime ran it, come in response order and
+ *   one for each null they leave (error-order.ts). compiled-execution.test.ts,
  *   jit-errors.property.test.ts and the fast path's differential test hold the two runtimes to
  *   the same bytes, errors included.
  * - Mutations (their fields must not run twice), subscriptions, `@defer`/`@stream` and
@@ -152,18 +147,6 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
       const facts = options.documents.of(args.document);
       const operation = facts.operation(args.operationName);
       if (operation?.operation !== "query") return;
-      /**
-       * The compiled result where it is graphql-js's (jit-errors.ts); otherwise graphql-js runs
-       * the operation again on the same context, whose reads hand back what the compiled run read.
-       */
-      const answered = (result: ExecutionResult, run: ExecutionArgs) => {
-        if (!answersAsGraphqlJs(result)) {
-          options.onRun?.("recomputed");
-          return executeFn(run);
-        }
-        options.onRun?.("compiled");
-        return result;
-      };
       setExecuteFn(async (run: ExecutionArgs) => {
         // A later plugin may run another form of the document (incremental delivery's whole form).
         const runFacts =
@@ -173,7 +156,8 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
         const handed = context.compiledResult;
         if (handed !== undefined) {
           context.compiledResult = undefined;
-          return answered(handed, run);
+          options.onRun?.("compiled");
+          return handed;
         }
         const runOperation = runFacts.operation(run.operationName);
         const compiled = runOperation ? compiledFor(run, runOperation, runFacts) : undefined;
@@ -181,8 +165,10 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
           options.onRun?.("interpreted");
           return executeFn(run);
         }
-        const result = await compiled.query(run.rootValue, run.contextValue, run.variableValues);
-        return answered(result as ExecutionResult, run);
+        options.onRun?.("compiled");
+        return compiled.query(run.rootValue, run.contextValue, run.variableValues) as
+          | ExecutionResult
+          | Promise<ExecutionResult>;
       });
     },
   };

@@ -38,7 +38,7 @@ export class GatewayMetrics {
   );
   readonly compiledRuns = this.counter(
     "voicegraph_query_runs_total",
-    "Queries by how they ran: compiled (graphql-jit), recomputed (compiled errors graphql-jit does not answer as graphql-js does, so graphql-js answered) or interpreted (graphql-js).",
+    "Queries by how they ran: compiled (graphql-jit) or interpreted (graphql-js).",
     ["how"],
   );
   readonly preparedAnswers = this.counter(
