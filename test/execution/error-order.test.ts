@@ -107,3 +107,29 @@ describe("one error for each null", () => {
     ]);
   });
 });
+
+describe("where an error's own null lies, by the schema and the document", () => {
+  const abstract = buildSchema(`
+    type Query { u: U, list: [A!]! }
+    union U = A | B
+    type A { x: Int!, y: Int }
+    type B { x: Int, z: Int! }
+  `);
+  const depthOf = (text: string, path: (string | number)[]) =>
+    responseShape(abstract, parse(text), undefined)?.nullableDepth(path);
+
+  it("follows fragments, lists and the types a union may be", () => {
+    expect(depthOf("{ u { ... on A { x y } } }", ["u", "x"])).toBe(1);
+    expect(depthOf("{ u { ... on A { x y } } }", ["u", "y"])).toBe(2);
+    expect(depthOf("{ u { ... on B { z } } }", ["u", "z"])).toBe(1);
+    expect(depthOf("{ list { x } }", ["list", 3, "x"])).toBe(0);
+    expect(depthOf("{ list { y } }", ["list", 3, "y"])).toBe(3);
+  });
+
+  it("says nothing where the types a place may be disagree, or no field is selected", () => {
+    // `x` is non-null on A and nullable on B: the runtime type decides, which a null hides.
+    expect(depthOf("{ u { ... on A { x } ... on B { x } } }", ["u", "x"])).toBeUndefined();
+    expect(depthOf("{ u { ... on A { x } } }", ["u", "nope"])).toBeUndefined();
+    expect(depthOf("{ list { x } }", ["list", "x"])).toBeUndefined();
+  });
+});

@@ -3,11 +3,12 @@ import {
   type FieldNode,
   type FragmentDefinitionNode,
   GraphQLNonNull,
+  type GraphQLObjectType,
   type GraphQLOutputType,
   type GraphQLSchema,
   GraphQLString,
   getNullableType,
-  isCompositeType,
+  isAbstractType,
   isListType,
   isNonNullType,
   isObjectType,
@@ -29,6 +30,12 @@ export interface ResponseShape {
   nullableDepth(path: Path): number | undefined;
   /** The response keys selected at `path`, in the order the answer gives them. */
   keysAt(path: Path): readonly string[] | undefined;
+}
+
+/** A field selected, and the type condition of the innermost fragment it was selected in. */
+interface Selected {
+  node: FieldNode;
+  on: string | undefined;
 }
 
 /** One place in the answer: the type there, and the selections made of it. */
@@ -63,31 +70,52 @@ export function responseShape(
   if (rootType === undefined || rootType === null) return undefined;
   const root: Place = { type: rootType, selections: [operation.selectionSet] };
 
-  /** Each selection of `sets`, fragments expanded in place (each fragment once), in order. */
-  function* fields(sets: readonly SelectionSetNode[]): Generator<FieldNode> {
+  /**
+   * Each field selected in `sets`, fragments expanded in place (each fragment once), in order,
+   * with the type condition of the innermost fragment it was selected in, if any.
+   */
+  function* fields(sets: readonly SelectionSetNode[]): Generator<Selected> {
     const expanded = new Set<string>();
-    const walk = function* (set: SelectionSetNode): Generator<FieldNode> {
+    const walk = function* (set: SelectionSetNode, on: string | undefined): Generator<Selected> {
       for (const selection of set.selections) {
-        if (selection.kind === Kind.FIELD) yield selection;
-        else if (selection.kind === Kind.INLINE_FRAGMENT) yield* walk(selection.selectionSet);
-        else if (!expanded.has(selection.name.value)) {
+        if (selection.kind === Kind.FIELD) yield { node: selection, on };
+        else if (selection.kind === Kind.INLINE_FRAGMENT) {
+          yield* walk(selection.selectionSet, selection.typeCondition?.name.value ?? on);
+        } else if (!expanded.has(selection.name.value)) {
           expanded.add(selection.name.value);
           const fragment = fragments.get(selection.name.value);
-          if (fragment) yield* walk(fragment.selectionSet);
+          if (fragment) yield* walk(fragment.selectionSet, fragment.typeCondition.name.value);
         }
       }
     };
-    for (const set of sets) yield* walk(set);
+    for (const set of sets) yield* walk(set, undefined);
   }
 
-  function fieldType(parent: GraphQLOutputType, name: string): GraphQLOutputType | undefined {
+  /** The type of the field the selections name, as each type the place may be at runtime has it. */
+  function fieldType(
+    parent: GraphQLOutputType,
+    selected: Selected[],
+  ): GraphQLOutputType | undefined {
+    const name = selected[0]?.node.name.value;
+    if (name === undefined) return undefined;
     if (name === "__typename") return TYPENAME;
     if (isObjectType(parent)) return parent.getFields()[name]?.type;
-    if (!isCompositeType(parent)) return undefined;
-    // An abstract type: each type it may be must agree, or the place's runtime type decides.
-    const types = schema.getPossibleTypes(parent).map((type) => type.getFields()[name]?.type);
+    if (!isAbstractType(parent)) return undefined;
+    // An abstract type: the types the fragments let it be must agree, or the runtime type decides.
+    const runtime = schema
+      .getPossibleTypes(parent)
+      .filter((type) =>
+        selected.some(({ on }) => on === undefined || on === type.name || isPossible(on, type)),
+      );
+    const types = runtime.flatMap((type) => type.getFields()[name]?.type ?? []);
     const [first] = types;
     return first && types.every((type) => String(type) === String(first)) ? first : undefined;
+  }
+
+  /** Whether a fragment on `on` applies to an object of `type`. */
+  function isPossible(on: string, type: GraphQLObjectType): boolean {
+    const condition = schema.getType(on);
+    return isAbstractType(condition) && schema.isSubType(condition, type);
   }
 
   function step(place: Place, key: string | number): Place | undefined {
@@ -95,13 +123,12 @@ export function responseShape(
     if (typeof key === "number") {
       return isListType(type) ? { type: type.ofType, selections: place.selections } : undefined;
     }
-    const nodes = [...fields(place.selections)].filter(
-      (node) => (node.alias?.value ?? node.name.value) === key,
+    const selected = [...fields(place.selections)].filter(
+      ({ node }) => (node.alias?.value ?? node.name.value) === key,
     );
-    const first = nodes[0];
-    const next = first && fieldType(type, first.name.value);
+    const next = fieldType(type, selected);
     if (next === undefined) return undefined;
-    return { type: next, selections: nodes.flatMap((node) => node.selectionSet ?? []) };
+    return { type: next, selections: selected.flatMap(({ node }) => node.selectionSet ?? []) };
   }
 
   return {
@@ -121,7 +148,10 @@ export function responseShape(
         place = step(place, key);
         if (place === undefined) return undefined;
       }
-      return [...new Set([...fields(place.selections)].map((n) => n.alias?.value ?? n.name.value))];
+      const keys = [...fields(place.selections)].map(
+        ({ node }) => node.alias?.value ?? node.name.value,
+      );
+      return [...new Set(keys)];
     },
   };
 }
