@@ -2,7 +2,6 @@ import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { resolve } from "node:path";
 import { build } from "esbuild";
-import { SignJWT } from "jose";
 import { type Browser, type BrowserContext, chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGateway } from "../../src/gateway/create-gateway.ts";
@@ -12,6 +11,7 @@ import { listenHttp } from "../../src/listen.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
+import { sessionToken } from "../support/session-token.ts";
 import { chromiumPath } from "./chromium.ts";
 
 /**
@@ -114,11 +114,7 @@ beforeAll(async () => {
   context = await browser.newContext();
   // What the frontend's sign-in sets: no script of any page can read it. Both pages are of the
   // site 127.0.0.1, so the browser sends it with requests from either.
-  const token = await new SignJWT({ org: "org_acme" })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject("browser-user")
-    .setExpirationTime("10m")
-    .sign(new TextEncoder().encode(SECRET));
+  const token = await sessionToken({ subject: "browser-user", expires: "10m", secret: SECRET });
   await context.addCookies([
     {
       name: COOKIE,
@@ -305,11 +301,7 @@ describe("session mode over a cookie, in a real browser", () => {
   });
 
   it("gives a page of another origin nothing, though the browser sends it the cookie", async () => {
-    const fresh = await new SignJWT({ org: "org_acme" })
-      .setProtectedHeader({ alg: "HS256" })
-      .setSubject("browser-user-2")
-      .setExpirationTime("10m")
-      .sign(new TextEncoder().encode(SECRET));
+    const fresh = await sessionToken({ subject: "browser-user-2", expires: "10m", secret: SECRET });
     await context.addCookies([
       {
         name: COOKIE,

@@ -1,4 +1,3 @@
-import { SignJWT } from "jose";
 import { describe, expect, it, vi } from "vitest";
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
@@ -6,6 +5,7 @@ import { createKeyHasher } from "../../src/upstream/key-memory.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { FLEET_STORE } from "../support/fleet-store.ts";
 import { leaksOf } from "../support/key-echoes.ts";
+import { SESSION_SECRET, sessionToken } from "../support/session-token.ts";
 import {
   ACME,
   CURSOR_SECRET,
@@ -115,23 +115,18 @@ describe(`a fleet on one store (${FLEET_STORE})`, () => {
   });
 
   it("holds a session's rate limit for the fleet, not per instance", async () => {
-    const secret = "a-test-secret-that-is-long-enough-for-hs256";
     const fleet = closing(
       await startFleet(2, {
         gateway: {
           session: {
-            verify: createSessionVerifier({ secret }),
+            verify: createSessionVerifier({ secret: SESSION_SECRET }),
             keys: new Map([["org_acme", DEMO_KEYS.acme]]),
             perSessionPerMinute: 6,
           },
         },
       }),
     );
-    const token = await new SignJWT({ org: "org_acme" })
-      .setProtectedHeader({ alg: "HS256" })
-      .setSubject("one-tab")
-      .setExpirationTime("5m")
-      .sign(new TextEncoder().encode(secret));
+    const token = await sessionToken({ subject: "one-tab" });
     const codes: unknown[] = [];
     for (let i = 0; i < 12; i++) {
       const instance = fleet.instances[i % 2] as Instance;

@@ -1,10 +1,10 @@
 import { readFileSync } from "node:fs";
-import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import { DEMO_KEYS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { SUBGRAPH_FILE } from "../../src/schema/print.ts";
 import { subgraphSchema } from "../../src/schema/subgraph.ts";
+import { SESSION_SECRET, sessionToken } from "../support/session-token.ts";
 import {
   COMPOSERS,
   type GraphQLBody,
@@ -19,16 +19,8 @@ import { type Harness, startHarness } from "./harness.ts";
 // Session mode behind a router (docs/federation.md): browsers hold a session token, the router
 // forwards it, and voicegraph exchanges it for the organization's key as it would for a browser.
 
-const SECRET = "a-test-secret-that-is-long-enough-for-hs256";
-
 async function token(claims: Record<string, unknown> = {}): Promise<string> {
-  const jwt = await new SignJWT({ org: "org_acme", ...claims })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject("user-1")
-    .setIssuedAt()
-    .setExpirationTime("5m")
-    .sign(new TextEncoder().encode(SECRET));
-  return `Bearer ${jwt}`;
+  return `Bearer ${await sessionToken({ claims })}`;
 }
 
 let harness: Harness;
@@ -41,7 +33,7 @@ beforeAll(async () => {
     gateway: {
       schema: subgraphSchema,
       session: {
-        verify: createSessionVerifier({ secret: SECRET }),
+        verify: createSessionVerifier({ secret: SESSION_SECRET }),
         keys: new Map([
           ["org_acme", DEMO_KEYS.acme],
           ["org_globex", DEMO_KEYS.globex],

@@ -2,11 +2,11 @@ import { context, propagation, trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, SimpleSpanProcessor } from "@opentelemetry/sdk-trace-base";
 import { NodeTracerProvider } from "@opentelemetry/sdk-trace-node";
 import fc from "fast-check";
-import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGatewayLogger } from "../../src/gateway/observability/logger.ts";
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import { echoOf, keyArbitrary, leaksOf } from "../support/key-echoes.ts";
+import { SESSION_SECRET, sessionToken } from "../support/session-token.ts";
 import {
   type RecordingUpstream,
   sendJson,
@@ -32,7 +32,6 @@ const exporter = new InMemorySpanExporter();
 const provider = new NodeTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
 const lines: string[] = [];
 const logger = createGatewayLogger("debug", { write: (line: string) => lines.push(line) });
-const SECRET = "a-test-secret-that-is-long-enough-for-hs256";
 const sessionKeys = new Map<string, string>();
 
 let upstream: RecordingUpstream;
@@ -68,7 +67,7 @@ beforeAll(async () => {
     upstream: upstreamOptions,
     gateway: {
       logging: logger,
-      session: { verify: createSessionVerifier({ secret: SECRET }), keys: sessionKeys },
+      session: { verify: createSessionVerifier({ secret: SESSION_SECRET }), keys: sessionKeys },
     },
   });
 });
@@ -162,11 +161,7 @@ describe("an upstream that echoes the caller's key", () => {
       fc.asyncProperty(keyArbitrary, fc.gen(), async (key, gen) => {
         sessionKeys.set("org_acme", key);
         echoes = echoesOf(key, gen);
-        const token = await new SignJWT({ org: "org_acme" })
-          .setProtectedHeader({ alg: "HS256" })
-          .setSubject("user-1")
-          .setExpirationTime("5m")
-          .sign(new TextEncoder().encode(SECRET));
+        const token = await sessionToken();
         const seen = await everythingSeen(session, `Bearer ${token}`);
         expect(seen.answer).toContain('"organization"');
         for (const [where, text] of Object.entries(seen)) {

@@ -1,7 +1,7 @@
-import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
+import { SESSION_SECRET, sessionToken } from "../support/session-token.ts";
 import type { Harness } from "./harness.ts";
 import {
   AGENT_ID,
@@ -20,7 +20,6 @@ import { LIVE, SUBSCRIPTION, start, wsClient } from "./subscriptions-support.ts"
 
 const AGENT_PATH = `/v1/agents/${AGENT_ID}`;
 const MADE_UP = "Bearer sk_test_made_up";
-const SECRET = "a-test-secret-that-is-long-enough-for-hs256";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const codes = (result: LiveResult | undefined) =>
@@ -91,17 +90,16 @@ describe.concurrent("the lifecycle of live operations", () => {
       {
         pollIntervalMs: 100,
         session: {
-          verify: createSessionVerifier({ secret: SECRET, clockSkewSeconds: 0 }),
+          verify: createSessionVerifier({ secret: SESSION_SECRET, clockSkewSeconds: 0 }),
           keys: new Map([["org_acme", DEMO_KEYS.acme]]),
         },
       },
     );
     const expiresAt = Math.ceil(Date.now() / 1000) + 2;
-    const token = await new SignJWT({ org: "org_acme" })
-      .setProtectedHeader({ alg: "HS256" })
-      .setSubject("short-lived")
-      .setExpirationTime(expiresAt)
-      .sign(new TextEncoder().encode(SECRET));
+    const token = await sessionToken({
+      subject: "short-lived",
+      expires: expiresAt,
+    });
     const client = wsClient(harness, `Bearer ${token}`);
     onTestFinished(() => client.dispose() as Promise<void>);
     const live = followWs(client, LIVE_AGENT);

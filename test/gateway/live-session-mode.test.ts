@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
-import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
+import { SESSION_SECRET, sessionToken } from "../support/session-token.ts";
 import { ACME } from "./harness.ts";
 import { followWs } from "./live-support.ts";
 import { start, wsClient } from "./subscriptions-support.ts";
@@ -10,17 +10,11 @@ import { start, wsClient } from "./subscriptions-support.ts";
 // Session mode's rules hold for live queries: trusted documents only, and every pushed result
 // redacted as a query's answer is.
 
-const SECRET = "a-test-secret-that-is-long-enough-for-hs256";
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const LIVE_ORG = "query LiveOrg @live { organization { id name } }";
 const UNTRUSTED = "query Other @live { organization { id city } }";
 
-const token = (sub: string) =>
-  new SignJWT({ org: "org_acme" })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(sub)
-    .setExpirationTime("5m")
-    .sign(new TextEncoder().encode(SECRET));
+const token = (subject: string) => sessionToken({ subject });
 
 describe.concurrent("live queries in session mode", () => {
   async function startSessionHarness(onTestFinished: Parameters<typeof start>[0]) {
@@ -29,7 +23,7 @@ describe.concurrent("live queries in session mode", () => {
       {},
       {
         session: {
-          verify: createSessionVerifier({ secret: SECRET }),
+          verify: createSessionVerifier({ secret: SESSION_SECRET }),
           keys: new Map([["org_acme", DEMO_KEYS.acme]]),
         },
         persistedDocuments: { manifest: { [sha256(LIVE_ORG)]: LIVE_ORG }, trustedOnly: true },

@@ -1,31 +1,23 @@
 import { createClient } from "graphql-ws";
-import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
+import { SESSION_SECRET, sessionToken } from "../support/session-token.ts";
 import { type Harness, startHarness } from "./harness.ts";
 
-const SECRET = "a-test-secret-that-is-long-enough-for-hs256";
 const COOKIE = "vg_session";
 const APP = "https://app.example.test";
 const EVIL = "https://evil.example.test";
 
-async function token(sub = "user-1") {
-  return new SignJWT({ org: "org_acme" })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(sub)
-    .setIssuedAt()
-    .setExpirationTime("5m")
-    .sign(new TextEncoder().encode(SECRET));
-}
+const token = (subject = "user-1") => sessionToken({ subject });
 
 let harness: Harness;
 beforeAll(async () => {
   harness = await startHarness({
     gateway: {
       session: {
-        verify: createSessionVerifier({ secret: SECRET }),
+        verify: createSessionVerifier({ secret: SESSION_SECRET }),
         keys: new Map([["org_acme", DEMO_KEYS.acme]]),
       },
       persistedDocuments: { trustedOnly: false },

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { SignJWT, UnsecuredJWT } from "jose";
+import { UnsecuredJWT } from "jose";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
+import { SESSION_SECRET, sessionToken } from "../support/session-token.ts";
 import { type Harness, startHarness } from "./harness.ts";
 
-const SECRET = "a-test-secret-that-is-long-enough-for-hs256";
 const ISSUER = "https://signin.example.test";
 const AUDIENCE = "voicegraph";
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
@@ -20,14 +20,14 @@ async function token(
   claims: Record<string, unknown> = {},
   options: { secret?: string; issuer?: string; audience?: string; expires?: string | number } = {},
 ) {
-  return new SignJWT({ org: "org_acme", ...claims })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(typeof claims.sub === "string" ? claims.sub : "user-1")
-    .setIssuer(options.issuer ?? ISSUER)
-    .setAudience(options.audience ?? AUDIENCE)
-    .setIssuedAt()
-    .setExpirationTime(options.expires ?? "5m")
-    .sign(new TextEncoder().encode(options.secret ?? SECRET));
+  return sessionToken({
+    claims,
+    subject: typeof claims.sub === "string" ? claims.sub : undefined,
+    issuer: options.issuer ?? ISSUER,
+    audience: options.audience ?? AUDIENCE,
+    expires: options.expires,
+    secret: options.secret ?? SESSION_SECRET,
+  });
 }
 
 let harness: Harness;
@@ -35,7 +35,11 @@ beforeAll(async () => {
   harness = await startHarness({
     gateway: {
       session: {
-        verify: createSessionVerifier({ secret: SECRET, issuer: ISSUER, audience: AUDIENCE }),
+        verify: createSessionVerifier({
+          secret: SESSION_SECRET,
+          issuer: ISSUER,
+          audience: AUDIENCE,
+        }),
         keys: new Map([
           ["org_acme", DEMO_KEYS.acme],
           ["org_globex", DEMO_KEYS.globex],

@@ -1,16 +1,15 @@
 import { createHash } from "node:crypto";
-import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createGatewayLogger } from "../../src/gateway/observability/logger.ts";
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
+import { SESSION_SECRET, sessionToken } from "../support/session-token.ts";
 import { type Harness, startHarness } from "./harness.ts";
 import { type Seen, TRANSPORTS, type Transport } from "./transports.ts";
 
 // No rule of session mode (or of key validation) can be sidestepped by choosing
 // another transport. One table: each rule, over each transport, with the same expectation.
 
-const SECRET = "a-test-secret-that-is-long-enough-for-hs256";
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const ORGANIZATION = "query Org { organization { id name } }";
 const UPDATE =
@@ -20,12 +19,8 @@ const CREATE = 'mutation Create { createAgent(input: { name: "Mallory" }) { agen
 const manifest = Object.fromEntries([ORGANIZATION, UPDATE, SCHEMA].map((q) => [sha256(q), q]));
 const PER_MINUTE = 4;
 
-const token = (sub: string, claims: Record<string, unknown> = {}) =>
-  new SignJWT({ org: "org_acme", ...claims })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(sub)
-    .setExpirationTime("5m")
-    .sign(new TextEncoder().encode(SECRET));
+const token = (subject: string, claims: Record<string, unknown> = {}) =>
+  sessionToken({ subject, claims });
 
 /** Every log line the gateway writes, as pino writes them. */
 function capturedLog() {
@@ -49,7 +44,7 @@ describe.each(TRANSPORTS.map((transport) => [transport.name, transport] as const
       harness = await startHarness({
         gateway: {
           session: {
-            verify: createSessionVerifier({ secret: SECRET }),
+            verify: createSessionVerifier({ secret: SESSION_SECRET }),
             keys: new Map([["org_acme", DEMO_KEYS.acme]]),
             perSessionPerMinute: PER_MINUTE,
           },

@@ -1,7 +1,6 @@
 import { createServer, request } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createClient } from "graphql-sse";
-import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import type { GatewayBounds } from "../../src/gateway/bounds.ts";
@@ -10,6 +9,7 @@ import { STREAM_NOT_HERE } from "../../src/gateway/http/use-sse-single-connectio
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
+import { SESSION_SECRET, sessionToken } from "../support/session-token.ts";
 import { WAIT_MS } from "../support/wait.ts";
 import { ACME, GLOBEX, startHarness } from "./harness.ts";
 import { readUntil, singleConnection, until } from "./sse-single-connection-support.ts";
@@ -109,19 +109,12 @@ describe("single-connection SSE: a reservation belongs to the key that made it",
   });
 
   it("binds a stream to the session's subject in session mode", async () => {
-    const secret = "a-test-secret-that-is-long-enough-for-hs256";
-    const session = (sub: string) =>
-      new SignJWT({ org: "org_acme" })
-        .setProtectedHeader({ alg: "HS256" })
-        .setSubject(sub)
-        .setExpirationTime("5m")
-        .sign(new TextEncoder().encode(secret))
-        .then((jwt) => `Bearer ${jwt}`);
+    const session = (subject: string) => sessionToken({ subject }).then((jwt) => `Bearer ${jwt}`);
     const harness = closing(
       await startHarness({
         gateway: {
           session: {
-            verify: createSessionVerifier({ secret }),
+            verify: createSessionVerifier({ secret: SESSION_SECRET }),
             keys: new Map([["org_acme", DEMO_KEYS.acme]]),
           },
         },
