@@ -1,5 +1,4 @@
 import { createClient } from "graphql-ws";
-import { SignJWT } from "jose";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
 import type { GatewayOptions } from "../../src/gateway/create-gateway.ts";
@@ -8,6 +7,7 @@ import { createSessionVerifier } from "../../src/gateway/session/verify-session.
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { FLEET_STORE, startFleetStore } from "../support/fleet-store.ts";
+import { SESSION_SECRET, sessionToken } from "../support/session-token.ts";
 import { startTcpProxy } from "../support/tcp-proxy.ts";
 import {
   type Instance,
@@ -21,12 +21,11 @@ import {
 // Session mode over a cookie in a fleet: a logout answered by one instance holds on every one.
 
 const closing = closedAfterEachTest();
-const SECRET = "a-test-secret-that-is-long-enough-for-hs256";
 const COOKIE = "vg_session";
 const APP = "https://app.example.test";
 const GATEWAY: Partial<GatewayOptions> = {
   session: {
-    verify: createSessionVerifier({ secret: SECRET }),
+    verify: createSessionVerifier({ secret: SESSION_SECRET }),
     keys: new Map([["org_acme", DEMO_KEYS.acme]]),
   },
   corsOrigins: [APP],
@@ -35,14 +34,7 @@ const LISTEN: ListenOptions = { sessionCookie: { name: COOKIE, origins: [APP] } 
 const ORGANIZATION = "{ organization { name } }";
 const LIVE = "query @live { organization { name } }";
 
-function token(sub: string) {
-  return new SignJWT({ org: "org_acme" })
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(sub)
-    .setIssuedAt()
-    .setExpirationTime("5m")
-    .sign(new TextEncoder().encode(SECRET));
-}
+const token = (subject: string) => sessionToken({ subject });
 
 /** A page's request to one instance with the session cookie and the CSRF header. */
 function fromPage(instance: Instance, session: string, query = ORGANIZATION, accept?: string) {
@@ -210,6 +202,35 @@ describe(`a session's logout in a fleet (${FLEET_STORE})`, () => {
     }
     expect(await statusOn(b, session)).toBe(401);
     expect(await statusOn(a, session)).toBe(401);
+  });
+
+  // A paused server holds writes and still answers reads: the logout's command times out while
+  // Redis stays reachable, which changes no availability, so only the resend sends it again.
+  it("is sent again a second after Redis took longer than the command timeout", async () => {
+    const redis = closing(await startFleetStore("server"));
+    const fleet = closing(await startFleet(2, { redis, gateway: GATEWAY, listen: LISTEN }));
+    const [a, b] = fleet.instances as [Instance, Instance];
+    const session = await token("user-logging-out-slowly");
+    const listener = redis.client();
+    const probe = redis.client();
+    try {
+      let heard = 0;
+      listener.on("message", () => {
+        heard += 1;
+      });
+      await listener.subscribe(`${PREFIX}logouts`);
+      await probe.call("CLIENT", "PAUSE", "600", "WRITE");
+
+      expect((await logout(a, session)).status).toBe(204);
+      expect(await statusOn(a, session)).toBe(401);
+      // The held command runs once the pause ends; the resend a second after its timeout again.
+      await waitUntil(() => heard >= 2, 5_000, "the logout published again");
+      expect(await statusOn(b, session)).toBe(401);
+      expect(a.redis.available() && b.redis.available()).toBe(true);
+    } finally {
+      listener.disconnect();
+      probe.disconnect();
+    }
   });
 
   // A TCP proxy cuts one server's link (a cluster client finds every master on its own): one
