@@ -152,6 +152,14 @@ function originalOf(error: unknown): unknown {
   return cause;
 }
 
+/**
+ * Whether masking replaces the error, which yoga then logs: a failure the catalogue maps, or an
+ * error the gateway did not raise on purpose.
+ */
+export function isMasked(error: GraphQLError): boolean {
+  return catalogueErrorOf(error) !== undefined || !isDeliberate(error);
+}
+
 /** A GraphQLError that carries no foreign error inside: one graphql-js or the gateway made. */
 function isDeliberate(error: GraphQLError): boolean {
   const original = error.originalError;

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createGateway } from "../../src/gateway/create-gateway.ts";
 import { listen } from "../../src/gateway/http/server.ts";
+import { createGatewayLogger } from "../../src/gateway/observability/logger.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { MISSING_AGENT } from "./errors-support.ts";
@@ -182,6 +183,33 @@ describe("compiled execution (graphql-jit) answers as graphql-js does", () => {
       ]);
     },
   );
+
+  it("logs an error it leaves out under a null, as yoga logs each error it masks", async () => {
+    const lines: string[] = [];
+    const logger = createGatewayLogger("debug", { write: (line: string) => lines.push(line) });
+    const harness = closing(
+      await startHarness({
+        gateway: { compileAfter: 1, logging: logger },
+        upstream: { maxRetries: 0 },
+      }),
+    );
+    const agent = `/v1/agents/${SEED_IDS.acmeAgent}`;
+    const withoutLanguages = { id: SEED_IDS.acmeAgent, name: "Mute", status: "ACTIVE" };
+    harness.sandbox.injectFault({ path: agent, times: 1, status: 200, body: withoutLanguages });
+    harness.sandbox.injectFault({ path: `${agent}/stats`, times: 1, status: 500 });
+
+    // `stats` fails upstream, and `primaryLanguage` (non-null, missing) nulls the agent around it.
+    const query = `{ agent(id: "${SEED_IDS.acmeAgent}") { stats primaryLanguage } }`;
+    const response = await harness.graphql(query);
+
+    expect(response.body.data).toEqual({ agent: null });
+    expect(response.body.errors?.map((error) => error.path)).toEqual([
+      ["agent", "primaryLanguage"],
+    ]);
+    expect(harness.takeUpstreamRequests()).toContain(`GET ${agent}/stats`);
+    const failed = lines.map((line) => JSON.parse(line)).filter((e) => e.msg === "upstream failed");
+    expect(failed).toEqual([expect.objectContaining({ status: 500 })]);
+  });
 
   it("never compiles a mutation, introspection, or @defer for a client that takes parts", async () => {
     const harness = closing(await startHarness({ gateway: { compileAfter: 1 } }));

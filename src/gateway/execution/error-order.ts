@@ -1,5 +1,6 @@
 import type { ExecutionArgs, ExecutionResult, GraphQLError } from "graphql";
-import type { Plugin } from "graphql-yoga";
+import type { Plugin, YogaLogger } from "graphql-yoga";
+import { isMasked } from "../mask-error.ts";
 import { onePerNull } from "./errors-per-null.ts";
 import { type ResponseShape, responseShape } from "./response-shape.ts";
 
@@ -14,7 +15,11 @@ import { type ResponseShape, responseShape } from "./response-shape.ts";
  * function their plugin is handed, later in the pipeline, so each later result is ordered too.
  */
 export function useErrorOrder(): Plugin {
+  let logger: YogaLogger | undefined;
   return {
+    onYogaInit({ yoga }) {
+      logger = yoga.logger;
+    },
     onExecute({ executeFn, setExecuteFn }) {
       setExecuteFn(async (run: ExecutionArgs) => {
         const result = await executeFn(run);
@@ -22,7 +27,14 @@ export function useErrorOrder(): Plugin {
         if (Symbol.asyncIterator in result || (result.errors?.length ?? 0) < 2) return result;
         const shape = responseShape(run.schema, run.document, run.operationName);
         const ordered = inResponseOrder(result, shape);
-        return shape === undefined ? ordered : onePerNull(ordered, shape);
+        if (shape === undefined) return ordered;
+        const answered = onePerNull(ordered, shape);
+        // Logged as yoga logs what it masks: a failure or a defect under a null still shows.
+        const kept = new Set(answered.errors);
+        for (const error of ordered.errors ?? []) {
+          if (!kept.has(error) && isMasked(error)) logger?.error(error);
+        }
+        return answered;
       });
     },
   };
