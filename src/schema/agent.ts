@@ -4,7 +4,7 @@ import { resolveConnection } from "../connections/resolve-connection.ts";
 import type { AgentDto } from "../upstream/dto.ts";
 import { AGENT_STATUSES } from "../upstream/enums.ts";
 import { listOf } from "../upstream/operations.ts";
-import { builder } from "./builder.ts";
+import { builder, upstreamIdOf } from "./builder.ts";
 import { connectionArgs } from "./connection-args.ts";
 import type { SchemaContext } from "./context.ts";
 import { assertId, idRule, REFUSES_NULL } from "./ids.ts";
@@ -44,7 +44,9 @@ Agent.implement({
       resolve: (agent, _args, context) =>
         agent.status != null
           ? enumOrNull(AGENT_STATUSES, agent.status)
-          : agentOf(context, agent.id).then((loaded) => enumOrNull(AGENT_STATUSES, loaded.status)),
+          : agentOf(context, upstreamIdOf("Agent", agent)).then((loaded) =>
+              enumOrNull(AGENT_STATUSES, loaded.status),
+            ),
     }),
     systemPrompt: carriedFields(t).string("systemPrompt", "The instructions that steer the agent"),
     greeting: carriedFields(t).string("greeting", "What the agent says to open a conversation"),
@@ -82,7 +84,7 @@ Agent.implement({
       nullable: true,
       description: "The agent's statistics, as the upstream reports them.",
       extensions: callsOf("getAgentStats"),
-      resolve: (agent, _args, context) => agentStats(agent.id, context),
+      resolve: (agent, _args, context) => agentStats(upstreamIdOf("Agent", agent), context),
     }),
   }),
 });

@@ -40,6 +40,15 @@ export function encodeNodeId(typename: string, id: string | number | bigint): st
   );
 }
 
+/**
+ * The upstream ID of an item, to read what belongs to it (its stats, its conversations): an item
+ * without one is the same invalid answer its `id` field gives, never a call for "undefined" or a
+ * list left unfiltered.
+ */
+export function upstreamIdOf(typename: string, item: { id?: unknown }): string {
+  return encodeNodeId(typename, item.id as string);
+}
+
 export const builder = new SchemaBuilder<SchemaTypes>({
   plugins: [RelayPlugin, DataloaderPlugin],
   defaultFieldNullability: false,

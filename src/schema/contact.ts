@@ -1,5 +1,5 @@
 import type { JsonObject } from "../upstream/json.ts";
-import { builder } from "./builder.ts";
+import { builder, upstreamIdOf } from "./builder.ts";
 import type { SchemaContext } from "./context.ts";
 import { loadEach, onePromisePerKey } from "./load-each.ts";
 import { nodeByIdQuery } from "./node-by-id.ts";
@@ -38,7 +38,8 @@ Contact.implement({
       description: "Call and interaction statistics, as the upstream reports them.",
       extensions: callsOf("getContactStats"),
       // Not an async function: the stats a contact already carries are answered at once.
-      resolve: (contact, _args, context) => contact.stats ?? contactStats(context, contact.id),
+      resolve: (contact, _args, context) =>
+        contact.stats ?? contactStats(context, upstreamIdOf("Contact", contact)),
     }),
   }),
 });

@@ -10,7 +10,7 @@ import {
 import type { JsonObject } from "../upstream/json.ts";
 import { listOf } from "../upstream/operations.ts";
 import { Agent, agentOf } from "./agent.ts";
-import { builder } from "./builder.ts";
+import { builder, upstreamIdOf } from "./builder.ts";
 import { connectionArgs } from "./connection-args.ts";
 import { Contact, contactStats } from "./contact.ts";
 import type { SchemaContext } from "./context.ts";
@@ -185,9 +185,9 @@ builder.queryFields((t) => ({
 }));
 
 // An agent's and a contact's conversations: the list, pinned to the parent's ID.
-for (const [parent, field, noun] of [
-  [Agent, "agentId", "agent"],
-  [Contact, "contactId", "contact"],
+for (const [parent, field, noun, typename] of [
+  [Agent, "agentId", "agent", "Agent"],
+  [Contact, "contactId", "contact", "Contact"],
 ] as const) {
   builder.objectField(parent as typeof Agent, "conversations", (t) =>
     t.field({
@@ -196,7 +196,12 @@ for (const [parent, field, noun] of [
       args: { ...connectionArgs(t.arg), filter: t.arg({ type: ConversationFilter }) },
       extensions: connectionField,
       resolve: (owner, { filter, ...args }, context, info) =>
-        listConversations(context, pinned(toQuery(filter), field, owner.id), args, info),
+        listConversations(
+          context,
+          pinned(toQuery(filter), field, upstreamIdOf(typename, owner)),
+          args,
+          info,
+        ),
     }),
   );
 }

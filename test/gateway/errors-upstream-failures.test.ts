@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { closedPortUrl } from "../upstream/recording-upstream.ts";
 import { UNAVAILABLE, UPSTREAM_REQUEST_ID } from "./errors-support.ts";
 import { harness, oneHarnessPerFile } from "./file-harness.ts";
@@ -174,6 +175,44 @@ describe("an unreachable or unusable upstream is UPSTREAM_UNAVAILABLE", () => {
 
     expect(response.body.errors).toEqual([unavailable("INVALID_RESPONSE")]);
     expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/organization"]);
+  });
+
+  it("when an agent comes without its ID: what belongs to it is never asked for", async () => {
+    const agent = `/v1/agents/${SEED_IDS.acmeAgent}`;
+    const withoutId = { name: "No ID", status: "ACTIVE", languages: ["en-US"] };
+    const ask = (fields: string) => {
+      harness.sandbox.injectFault({ path: agent, status: 200, body: withoutId });
+      return harness.graphql(`{ agent(id: "${SEED_IDS.acmeAgent}") { name ${fields} } }`);
+    };
+
+    // Its stats (nullable): null, with the answer's own error, not a call for "undefined".
+    const stats = await ask("stats");
+    expect(stats.body.data).toEqual({ agent: { name: "No ID", stats: null } });
+    expect(stats.body.errors).toEqual([
+      expect.objectContaining({
+        path: ["agent", "stats"],
+        extensions: expect.objectContaining({
+          code: "UPSTREAM_UNAVAILABLE",
+          reason: "INVALID_RESPONSE",
+        }),
+      }),
+    ]);
+    // The stats of the ID asked for may be read beside the agent; never another's.
+    expect(harness.takeUpstreamRequests().filter((r) => r.includes("undefined"))).toEqual([]);
+
+    // Its conversations (non-null): the agent is null, and no list is read unfiltered.
+    const conversations = await ask("conversations(first: 1) { totalCount }");
+    expect(conversations.body.data).toEqual({ agent: null });
+    expect(conversations.body.errors).toEqual([
+      expect.objectContaining({
+        path: ["agent", "conversations"],
+        extensions: expect.objectContaining({ reason: "INVALID_RESPONSE" }),
+      }),
+    ]);
+    const lists = harness
+      .takeUpstreamRequests()
+      .filter((r) => r.startsWith("GET /v1/conversations"));
+    expect(lists.filter((request) => !request.includes(SEED_IDS.acmeAgent))).toEqual([]);
   });
 
   it("when an error status comes with a body that is not JSON (a proxy's 502 page)", async () => {
