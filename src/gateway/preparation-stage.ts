@@ -23,7 +23,7 @@ export function preparationStage(parts: GatewayParts, lane: FastLane): PipelineE
     { name: "compiled-execution", plugin: lane.compiledExecution },
     {
       name: "error-order",
-      plugin: useErrorOrder(),
+      plugin: useErrorOrder(documents),
       after: { "compiled-execution": "it orders the errors of whichever runtime answered" },
     },
     {

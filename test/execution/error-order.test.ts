@@ -1,5 +1,6 @@
 import { buildSchema, GraphQLError, parse } from "graphql";
 import { describe, expect, it } from "vitest";
+import { documentFactsOf } from "../../src/gateway/document-facts.ts";
 import { inResponseOrder } from "../../src/gateway/execution/error-order.ts";
 import { onePerNull } from "../../src/gateway/execution/errors-per-null.ts";
 import { type ResponseShape, responseShape } from "../../src/gateway/execution/response-shape.ts";
@@ -52,7 +53,8 @@ const schema = buildSchema(`
   type Query { o: Item, on: Item!, l: [Item!] }
   type Item { n: Int, nn: Int!, mm: Int!, o: Item }
 `);
-const shapeOf = (text: string) => responseShape(schema, parse(text), undefined) as ResponseShape;
+const shapeOf = (text: string) =>
+  responseShape(schema, documentFactsOf(parse(text)), undefined) as ResponseShape;
 
 describe("errors under a null, ordered by the document", () => {
   it("orders keys as the answer would, a fragment's fields where it is spread", () => {
@@ -116,7 +118,7 @@ describe("where an error's own null lies, by the schema and the document", () =>
     type B { x: Int, z: Int! }
   `);
   const depthOf = (text: string, path: (string | number)[]) =>
-    responseShape(abstract, parse(text), undefined)?.nullableDepth(path);
+    responseShape(abstract, documentFactsOf(parse(text)), undefined)?.nullableDepth(path);
 
   it("follows fragments, lists and the types a union may be", () => {
     expect(depthOf("{ u { ... on A { x y } } }", ["u", "x"])).toBe(1);

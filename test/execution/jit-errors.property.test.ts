@@ -11,6 +11,7 @@ import {
 } from "graphql";
 import type { CompiledQuery } from "graphql-jit";
 import { describe, expect, it } from "vitest";
+import { documentFactsOf } from "../../src/gateway/document-facts.ts";
 import { inResponseOrder } from "../../src/gateway/execution/error-order.ts";
 import { onePerNull } from "../../src/gateway/execution/errors-per-null.ts";
 import { asGraphqlJsResult } from "../../src/gateway/execution/jit-errors.ts";
@@ -204,7 +205,7 @@ describe("graphql-jit's result with errors, as compiled execution answers it", (
     await fc.assert(
       fc.asyncProperty(selection(3), fc.integer(), async (fields, seed) => {
         const document = parse(`{ ${fields} }`);
-        const shape = responseShape(schema, document, undefined) as ResponseShape;
+        const shape = responseShape(schema, documentFactsOf(document), undefined) as ResponseShape;
         const compiled = compile(schema, document) as CompiledQuery;
         const jitRun = asGraphqlJsResult(
           (await compiled.query(undefined, { seed, runtime: "jit" }, {})) as ExecutionResult,

@@ -1,5 +1,6 @@
 import type { ExecutionArgs, ExecutionResult, GraphQLError } from "graphql";
 import type { Plugin, YogaLogger } from "graphql-yoga";
+import type { DocumentFactsCache } from "../document-facts.ts";
 import { isMasked } from "../mask-error.ts";
 import { onePerNull } from "./errors-per-null.ts";
 import { type ResponseShape, responseShape } from "./response-shape.ts";
@@ -14,7 +15,7 @@ import { type ResponseShape, responseShape } from "./response-shape.ts";
  * the execute function rather than hook onExecuteDone: live queries run again through the
  * function their plugin is handed, later in the pipeline, so each later result is ordered too.
  */
-export function useErrorOrder(): Plugin {
+export function useErrorOrder(documents: DocumentFactsCache): Plugin {
   let logger: YogaLogger | undefined;
   return {
     onYogaInit({ yoga }) {
@@ -25,7 +26,7 @@ export function useErrorOrder(): Plugin {
         const result = await executeFn(run);
         // A result in parts (@defer, @stream) keeps the order it is delivered in.
         if (Symbol.asyncIterator in result || (result.errors?.length ?? 0) < 2) return result;
-        const shape = responseShape(run.schema, run.document, run.operationName);
+        const shape = responseShape(run.schema, documents.of(run.document), run.operationName);
         const ordered = inResponseOrder(result, shape);
         if (shape === undefined) return ordered;
         const answered = onePerNull(ordered, shape);

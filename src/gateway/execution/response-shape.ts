@@ -1,7 +1,5 @@
 import {
-  type DocumentNode,
   type FieldNode,
-  type FragmentDefinitionNode,
   GraphQLNonNull,
   type GraphQLObjectType,
   type GraphQLOutputType,
@@ -13,9 +11,9 @@ import {
   isNonNullType,
   isObjectType,
   Kind,
-  type OperationDefinitionNode,
   type SelectionSetNode,
 } from "graphql";
+import type { DocumentFacts } from "../document-facts.ts";
 
 type Path = readonly (string | number)[];
 
@@ -46,26 +44,15 @@ interface Place {
 
 const TYPENAME = new GraphQLNonNull(GraphQLString);
 
-/** The shape of the operation `operationName` names in `document`, or undefined if none does. */
+/** The shape of the operation `operationName` selects in a document, or undefined if none. */
 export function responseShape(
   schema: GraphQLSchema,
-  document: DocumentNode,
+  document: DocumentFacts,
   operationName: string | null | undefined,
 ): ResponseShape | undefined {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  let operation: OperationDefinitionNode | undefined;
-  let operations = 0;
-  for (const definition of document.definitions) {
-    if (definition.kind === Kind.FRAGMENT_DEFINITION) {
-      fragments.set(definition.name.value, definition);
-    } else if (definition.kind === Kind.OPERATION_DEFINITION) {
-      operations += 1;
-      if (operationName ? definition.name?.value === operationName : operations === 1) {
-        operation = definition;
-      }
-    }
-  }
-  if (operation === undefined || (!operationName && operations > 1)) return undefined;
+  const operation = document.operation(operationName);
+  if (operation === undefined) return undefined;
+  const { fragments } = document;
   const rootType = schema.getRootType(operation.operation);
   if (rootType === undefined || rootType === null) return undefined;
   const root: Place = { type: rootType, selections: [operation.selectionSet] };
