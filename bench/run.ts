@@ -95,6 +95,9 @@ type Run = () => Promise<{
   errors: number;
 }>;
 
+/** A target's figure: a ratio to the thousandth, so 0.798 against 0.8 does not read 0.80. */
+const figure = (value: number) => value.toFixed(Math.abs(value) < 10 ? 3 : 2);
+
 const median = (values: number[]) =>
   [...values].sort((a, b) => a - b)[values.length >> 1] as number;
 
@@ -735,7 +738,7 @@ try {
     "|---|---|---|",
     ...targets.map(
       ([name, value, ok]) =>
-        `| ${name} | ${typeof value === "number" ? value.toFixed(2) : value} | ${ok ? "pass" : "MISS"} |`,
+        `| ${name} | ${typeof value === "number" ? figure(value) : value} | ${ok ? "pass" : "MISS"} |`,
     ),
   ].join("\n");
   console.log(table);
