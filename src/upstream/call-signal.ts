@@ -1,8 +1,9 @@
 /**
- * The abort signal of a call shared by several waiters (sharing.ts): what an AbortController's
- * signal is to the upstream layers (`aborted`, `reason`, told once when it aborts) without an
- * EventTarget, whose construction and listeners cost each coalesced call more than the rest of
- * its bookkeeping.
+ * The abort signal of an operation's calls (execution/context.ts), or of a call shared by several
+ * waiters (sharing.ts): what an AbortController's signal is to the upstream layers (`aborted`,
+ * `reason`, told once when it aborts) without an EventTarget, whose construction and listeners
+ * (an AbortSignal's keep weak references for composite signals) cost each call more than the
+ * rest of its bookkeeping.
  */
 export class CallSignal {
   aborted = false;

@@ -1,3 +1,4 @@
+import type { CallCancel } from "./call-signal.ts";
 import type { QueryValue, UpstreamClient, UpstreamRequest } from "./client.ts";
 import {
   DEFAULT_READING,
@@ -40,7 +41,7 @@ export interface CallContext {
   authorization: string;
   /** The gateway's naming of keys (createKeyHasher): the client's per-key memory is keyed by it. */
   keyHash: KeyHasher;
-  signal?: AbortSignal;
+  signal?: CallCancel;
   /** Called once per call sent upstream, before its first attempt (retries: the client's mayRetry). */
   onRequest?: () => void;
   /** Sent upstream as `X-Request-Id`. */

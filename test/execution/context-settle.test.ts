@@ -27,7 +27,7 @@ describe("an operation's context", () => {
       signal: caller.signal,
     });
     caller.abort(new Error("gone"));
-    expect(context.operation.signal.reason).toEqual(new Error("gone"));
+    expect(context.operation.reason).toEqual(new Error("gone"));
     expect(getEventListeners(caller.signal, "abort")).toHaveLength(0);
   });
 

@@ -4,6 +4,7 @@ import type { Plugin } from "graphql-yoga";
 import type { CursorKey } from "../../connections/cursor.ts";
 import { gatewayError } from "../../errors.ts";
 import type { ConversationStatusFeed, SchemaContext } from "../../schema/context.ts";
+import { CallSignal } from "../../upstream/call-signal.ts";
 import type { UpstreamClient, UpstreamRequest, UpstreamResponse } from "../../upstream/client.ts";
 import type { KeyHasher } from "../../upstream/key-memory.ts";
 import type { RateLimit } from "../../upstream/rate-limit.ts";
@@ -88,7 +89,7 @@ export interface GatewayContext extends SchemaContext {
    * Aborts every upstream call of the operation: at its deadline (use-operation-deadline.ts), or
    * when its caller goes away, the first reason kept.
    */
-  readonly operation: AbortController;
+  readonly operation: CallSignal;
   /** Sent upstream as `X-Request-Id`, answered in the response header and error extensions. */
   readonly requestId: string;
   /** In session mode, who the token says is calling. */
@@ -215,7 +216,7 @@ export function createContext(deps: ContextDependencies, origin: OperationOrigin
     usage = new UpstreamUsage(deps.maxUpstreamCalls, deps.maxUpstreamBytes);
     if (batch) batch.usage = usage;
   }
-  const operation = new AbortController();
+  const operation = new CallSignal();
   const unfollowCaller = followCaller(signal, operation);
   const bypassesCache = /\bno-cache\b/i.test(request?.headers.get("cache-control") ?? "");
   const reads: ReadRoute = {};
@@ -238,7 +239,7 @@ export function createContext(deps: ContextDependencies, origin: OperationOrigin
   const api = createRestApi(upstream, {
     authorization: authorization ?? "",
     keyHash,
-    signal: operation.signal,
+    signal: operation,
     onRequest: usage.recordCall,
     onRateLimit: usage.recordRateLimit,
     requestId,
@@ -273,7 +274,7 @@ const NOTHING_TO_UNFOLLOW = () => {};
  * AbortSignal.any would: one signal for every call, no composite signal per operation. Made here,
  * not in createContext, so the listener holds the two signals only, not the operation's calls.
  */
-function followCaller(signal: AbortSignal | undefined, operation: AbortController): () => void {
+function followCaller(signal: AbortSignal | undefined, operation: CallSignal): () => void {
   if (signal === undefined) return NOTHING_TO_UNFOLLOW;
   if (signal.aborted) {
     operation.abort(signal.reason);

@@ -20,11 +20,16 @@ import { reportedIn, upstreamReport } from "./use-upstream-report.ts";
 /** A judge of the pipeline (admission's refuse-before-running shape): its refusal, or undefined. */
 type Judge = (args: ExecutionArgs) => ExecutionResult | undefined;
 
+/** What a client's going away aborts: an operation's calls (execution/context.ts). */
+export interface Abortable {
+  abort(reason: unknown): void;
+}
+
 /** The request the fast path read: what the lane needs of it. */
 export interface LaneRequest {
   readonly headers: Headers;
-  /** Aborts the operation's controller when the client goes away (no signal of its own made). */
-  followDisconnect(controller: AbortController): void;
+  /** Aborts the operation when the client goes away (no signal of its own made). */
+  followDisconnect(operation: Abortable): void;
 }
 
 export interface PreparedLaneOptions {

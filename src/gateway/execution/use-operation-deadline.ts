@@ -1,4 +1,5 @@
 import type { Plugin } from "graphql-yoga";
+import type { CallSignal } from "../../upstream/call-signal.ts";
 import { OperationDeadlineExceeded } from "../../upstream/errors.ts";
 import { asLiveStream } from "../live-stream.ts";
 import type { GatewayContext } from "./context.ts";
@@ -48,7 +49,7 @@ function stopDeadline(context: GatewayContext): void {
 }
 
 /** Aborts the operation's calls at its deadline; the function returned stops the clock. */
-export function startOperationDeadline(operation: AbortController, deadlineMs: number): () => void {
+export function startOperationDeadline(operation: CallSignal, deadlineMs: number): () => void {
   // The operation is the timer's argument, not a variable of this scope: a live query's stream
   // keeps the function returned, which then holds neither the timer nor the operation.
   let timer: NodeJS.Timeout | undefined = setTimeout(
@@ -64,6 +65,6 @@ export function startOperationDeadline(operation: AbortController, deadlineMs: n
   };
 }
 
-function abortAtDeadline(operation: AbortController, deadlineMs: number): void {
+function abortAtDeadline(operation: CallSignal, deadlineMs: number): void {
   operation.abort(new OperationDeadlineExceeded(deadlineMs));
 }

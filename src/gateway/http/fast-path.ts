@@ -83,15 +83,15 @@ class BufferedJsonRequest {
     }
     return this.#signal;
   }
-  /** Aborts `controller` when the client goes away, as the signal would be: no signal made. */
-  followDisconnect(controller: AbortController): void {
+  /** Aborts `operation` when the client goes away, as the signal would be: no signal made. */
+  followDisconnect(operation: { abort(reason: unknown): void }): void {
     const signal = this.#signal;
     if (signal === undefined) {
-      onDisconnect(this.#res, (reason) => controller.abort(reason));
+      onDisconnect(this.#res, (reason) => operation.abort(reason));
     } else if (signal.aborted) {
-      controller.abort(signal.reason);
+      operation.abort(signal.reason);
     } else {
-      signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
+      signal.addEventListener("abort", () => operation.abort(signal.reason), { once: true });
     }
   }
 }
