@@ -24,6 +24,8 @@ const ALLOWED: Record<string, string> = {
     "which fields a selection names, weakly keyed by its field nodes: a pure function of them",
   "gateway/execution/use-upstream-report.ts resetInstants":
     "ISO instants of reset seconds, bounded: a pure function of the second",
+  "upstream/operations.ts ROUTES":
+    "each operation row's route text, weakly keyed by the row: a pure function of it",
   "fleet/rate-limiter.ts loaded":
     "rate-limiter-flexible's module, required on first use: node's module cache holds it anyway",
 };
