@@ -8,6 +8,7 @@ import type {
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { LRUCache } from "lru-cache";
+import type { CallSignal } from "../../upstream/call-signal.ts";
 import { tracingIsOn } from "../../upstream/upstream-span.ts";
 import type { DocumentFacts, DocumentFactsCache } from "../document-facts.ts";
 import { stringifyWithHttpStatus } from "../http-status.ts";
@@ -20,16 +21,11 @@ import { reportedIn, upstreamReport } from "./use-upstream-report.ts";
 /** A judge of the pipeline (admission's refuse-before-running shape): its refusal, or undefined. */
 type Judge = (args: ExecutionArgs) => ExecutionResult | undefined;
 
-/** What a client's going away aborts: an operation's calls (execution/context.ts). */
-export interface Abortable {
-  abort(reason: unknown): void;
-}
-
 /** The request the fast path read: what the lane needs of it. */
 export interface LaneRequest {
   readonly headers: Headers;
   /** Aborts the operation when the client goes away (no signal of its own made). */
-  followDisconnect(operation: Abortable): void;
+  followDisconnect(operation: Pick<CallSignal, "abort">): void;
 }
 
 export interface PreparedLaneOptions {

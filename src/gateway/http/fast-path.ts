@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { handleErrorFromRequestHandler, sendNodeResponse } from "@whatwg-node/server";
 import type { Plugin } from "graphql-yoga";
+import type { CallSignal } from "../../upstream/call-signal.ts";
 import { inThisRequestScope } from "../observability/logger.ts";
 import { type AdapterHook, type YogaCore, type YogaHandler, yogaCoreOf } from "../yoga-adapter.ts";
 import { createEligibility, type Eligibility, isJsonOnly } from "./fast-path-eligibility.ts";
@@ -84,7 +85,7 @@ class BufferedJsonRequest {
     return this.#signal;
   }
   /** Aborts `operation` when the client goes away, as the signal would be: no signal made. */
-  followDisconnect(operation: { abort(reason: unknown): void }): void {
+  followDisconnect(operation: Pick<CallSignal, "abort">): void {
     const signal = this.#signal;
     if (signal === undefined) {
       onDisconnect(this.#res, (reason) => operation.abort(reason));
