@@ -53,6 +53,6 @@ export function admissionStage(parts: GatewayParts): PipelineEntry[] {
       name: "cost-limit",
       plugin: useCostLimit({ maxUpstreamCalls: parts.dependencies.maxUpstreamCalls, documents }),
     },
-    { name: "api-key-gate", plugin: useApiKeyGate() },
+    { name: "api-key-gate", plugin: useApiKeyGate(documents) },
   ];
 }

@@ -148,7 +148,12 @@ const UpdateAgentInput = builder.inputType("UpdateAgentInput", {
 const CreateAgentPayload = builder.objectRef<{ agent: AgentDto }>("CreateAgentPayload").implement({
   description: "The result of `createAgent`.",
   fields: (t) => ({
-    agent: t.expose("agent", { type: Agent, description: "The agent as the upstream created it." }),
+    agent: t.expose("agent", {
+      type: Agent,
+      description: "The agent as the upstream created it.",
+      // An answer without `status` (the seed shows no create body) costs one GET when selected.
+      extensions: callsOf("getAgent"),
+    }),
   }),
 });
 

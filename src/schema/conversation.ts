@@ -74,8 +74,9 @@ Conversation.implement({
       nullable: true,
       description:
         "The contact in the conversation (its stats load only when selected); null when the upstream names none.",
-      // A reference: the contact's stats are loaded only when selected, once per distinct contact.
-      extensions: { sharedByItems: true },
+      // A reference: the contact's stats are loaded only when selected, once per distinct contact
+      // (declared on `stats`); the reference itself loads nothing.
+      extensions: { upstreamCalls: 0, sharedByItems: true },
       resolve: (c) => (c.contactId ? { id: c.contactId } : null),
     }),
     ...callTimingFields(t),

@@ -11,9 +11,10 @@ import "./conversation-status.ts";
 import "./node.ts";
 import { builder, encodeNodeId } from "./builder.ts";
 import { SCHEMA_DIRECTIVES } from "./directives.ts";
+import { assertCostsDeclared } from "./keyless-fields.ts";
 import { resolveNodeIdsAtOnce } from "./sync-ids.ts";
 
-export const schema = resolveNodeIdsAtOnce(
-  builder.toSchema({ directives: SCHEMA_DIRECTIVES }),
-  encodeNodeId,
+// A field that may reach the upstream without declaring its calls stops the build.
+export const schema = assertCostsDeclared(
+  resolveNodeIdsAtOnce(builder.toSchema({ directives: SCHEMA_DIRECTIVES }), encodeNodeId),
 );

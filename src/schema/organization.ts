@@ -85,6 +85,8 @@ const UpdateOrganizationPayload = builder
       organization: t.expose("organization", {
         type: Organization,
         description: "The organization as the upstream answered the update.",
+        // Read from the update's answer: an organization has no read by ID to load.
+        extensions: { upstreamCalls: 0 },
       }),
     }),
   });

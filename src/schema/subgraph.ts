@@ -13,6 +13,7 @@ import { CONVERSATION_BY_ID_CALLS } from "./conversation-by-id.ts";
 import { SUBGRAPH_DIRECTIVES } from "./directives.ts";
 import { Document } from "./document.ts";
 import { assertId, type IdKind } from "./ids.ts";
+import { assertCostsDeclared } from "./keyless-fields.ts";
 import { loadNode } from "./node.ts";
 import { addPluginsAfterBuild } from "./pothos-plugins-after-build.ts";
 import { PropertyDefinition } from "./property-definition.ts";
@@ -70,11 +71,16 @@ function buildSubgraphSchema(): GraphQLSchema {
   const entities = schema.getQueryType()?.getFields()._entities as
     | { -readonly [K in keyof GraphQLField<unknown, unknown>]: GraphQLField<unknown, unknown>[K] }
     | undefined;
-  if (entities === undefined) throw new Error("the subgraph schema has no _entities field");
+  const service = schema.getQueryType()?.getFields()._service as typeof entities;
+  if (entities === undefined || service === undefined) {
+    throw new Error("the subgraph schema has no _entities or _service field");
+  }
+  // The SDL is the gateway's own: no call.
+  service.extensions = { ...service.extensions, upstreamCalls: 0 };
   // The cost limit counts a batch of representations as `nodes` counts its IDs.
   entities.extensions = {
     ...entities.extensions,
     upstreamCalls: { perItemOf: "representations", each: CONVERSATION_BY_ID_CALLS.upstreamCalls },
   };
-  return resolveNodeIdsAtOnce(schema, encodeNodeId);
+  return assertCostsDeclared(resolveNodeIdsAtOnce(schema, encodeNodeId));
 }

@@ -20,7 +20,7 @@ function admission(order: readonly string[]): PipelineEntry[] {
       name: "cost-limit",
       plugin: useCostLimit({ maxUpstreamCalls: 200, documents }),
     },
-    "api-key-gate": { name: "api-key-gate", plugin: useApiKeyGate() },
+    "api-key-gate": { name: "api-key-gate", plugin: useApiKeyGate(documents) },
   };
   return order.map((name) => made[name] as PipelineEntry);
 }
