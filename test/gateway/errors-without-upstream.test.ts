@@ -66,6 +66,25 @@ describe("what the gateway decides without the upstream", () => {
   });
 
   it.each([
+    ["a scheme with nothing after it", "Bearer "],
+    ["a key without its scheme", "sk_test_acme"],
+    ["another scheme", "Basic c2tfdGVzdF9hY21lOg=="],
+    ["a scheme alone, spaced", "  bearer   "],
+  ])("refuses %s as UNAUTHENTICATED, HTTP 401, with no upstream call", async (_name, value) => {
+    const response = await harness.graphql("{ organization { name } }", undefined, {
+      authorization: value,
+    });
+
+    expect(response.status).toBe(401);
+    expect(response.body.data).toBeUndefined();
+    expect(response.body.errors?.[0]?.message).toBe(
+      "The Authorization value must be `Bearer <API key>`, with the key after the scheme.",
+    );
+    expect(response.body.errors?.[0]?.extensions).toMatchObject({ code: "UNAUTHENTICATED" });
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it.each([
     ["{ __schema { queryType { name } } }", { __schema: { queryType: { name: "Query" } } }],
     ["{ __typename }", { __typename: "Query" }],
   ])("serves introspection %s without a key or an upstream call", async (query, data) => {

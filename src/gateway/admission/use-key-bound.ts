@@ -20,6 +20,10 @@ export function keyProblem(authorization: string, maxBytes = MAX_KEY_BYTES): str
   if (!/^[\x20-\x7E\t]*$/.test(authorization)) {
     return "The Authorization value holds a character no HTTP header may carry (a control or non-ASCII character): it holds no valid API key.";
   }
+  // The upstream takes `Bearer <key>` alone: a bare key or an empty one would only be refused there.
+  if (!/^[ \t]*bearer[ \t]+[^ \t]/i.test(authorization)) {
+    return "The Authorization value must be `Bearer <API key>`, with the key after the scheme.";
+  }
   return undefined;
 }
 
