@@ -22,6 +22,7 @@ export function admissionStage(parts: GatewayParts): PipelineEntry[] {
   return [
     {
       name: "operation-limits",
+      lane: { mirrors: "the lane runs only texts yoga validated under these limits" },
       plugin: useOperationLimits({
         maxDepth: options.maxDepth ?? GATEWAY_DEFAULTS.maxDepth,
         maxAliases: options.maxAliases ?? GATEWAY_DEFAULTS.maxAliases,
@@ -30,29 +31,38 @@ export function admissionStage(parts: GatewayParts): PipelineEntry[] {
     },
     {
       name: "well-formed-input",
+      lane: "judges",
       plugin: useWellFormedInput({ maxValueDepth: GATEWAY_DEFAULTS.maxValueDepth }),
     },
     {
       name: "operation-deadline",
+      lane: { mirrors: "the lane starts the same deadline (startOperationDeadline)" },
       plugin: useOperationDeadline({ deadlineMs: parts.operationDeadlineMs }),
     },
-    { name: "key-bound", plugin: useKeyBound() },
+    { name: "key-bound", lane: "judges", plugin: useKeyBound() },
     {
       name: "read-only-sessions",
+      lane: { stepsAside: "a session's rules are yoga's path alone" },
       plugin: options.session ? useReadOnlySessions(documents) : undefined,
     },
-    { name: "answer-redaction", plugin: options.session ? useAnswerRedaction() : undefined },
+    {
+      name: "answer-redaction",
+      lane: { stepsAside: "a session's answers are redacted on yoga's path" },
+      plugin: options.session ? useAnswerRedaction() : undefined,
+    },
     {
       name: "no-introspection",
+      lane: { mirrors: "the lane serves no introspection (preparable)" },
       plugin: options.introspection === false ? useNoIntrospection() : undefined,
     },
-    { name: "variable-errors", plugin: useVariableErrors(documents) },
+    { name: "variable-errors", lane: "judges", plugin: useVariableErrors(documents) },
     // An argument's variable is judged as coerced to its type: it reads variable-errors' facts.
-    { name: "input-rules", plugin: useInputRules(documents) },
+    { name: "input-rules", lane: "judges", plugin: useInputRules(documents) },
     {
       name: "cost-limit",
+      lane: "judges",
       plugin: useCostLimit({ maxUpstreamCalls: parts.dependencies.maxUpstreamCalls, documents }),
     },
-    { name: "api-key-gate", plugin: useApiKeyGate(documents) },
+    { name: "api-key-gate", lane: "judges", plugin: useApiKeyGate(documents) },
   ];
 }

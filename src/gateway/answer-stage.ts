@@ -16,13 +16,19 @@ export function answerStage(parts: GatewayParts): PipelineEntry[] {
   const freshContext = eventContextFor(parts.dependencies, parts.operationDeadlineMs);
   const subscriptionCounts = new SubscriptionCounts(parts.bounds);
   return [
-    { name: "upstream-report", plugin: useUpstreamReport(documents) },
+    {
+      name: "upstream-report",
+      lane: { mirrors: "the lane writes the same report (upstreamReport)" },
+      plugin: useUpstreamReport(documents),
+    },
     {
       name: "subscription-bounds",
+      lane: { mirrors: "the lane serves queries only" },
       plugin: useSubscriptionBounds(freshContext, subscriptionCounts, { documents, keyHash }),
     },
     {
       name: "live-queries",
+      lane: { mirrors: "the lane takes no operation with a directive (@live)" },
       plugin: useLiveQueries({
         hub: parts.liveHub,
         documents,
@@ -36,6 +42,10 @@ export function answerStage(parts: GatewayParts): PipelineEntry[] {
         "answer-redaction": "a live result and its patch are made of what the client may see",
       },
     },
-    { name: "http-status-in-errors", plugin: useHttpStatusInErrors() },
+    {
+      name: "http-status-in-errors",
+      lane: { mirrors: "the lane answers only results without errors, with 200" },
+      plugin: useHttpStatusInErrors(),
+    },
   ];
 }

@@ -30,16 +30,34 @@ export function arrivalStage(
   const answeredFirst = "a page or file another plugin answers is no operation: no request ID";
   const namesIt = "a refused request's error names its request ID, as every error does";
   return [
-    { name: "fast-path", plugin: lane.fastPath.plugin },
-    { name: "batch-refusal", plugin: useBatchRefusal(options.maxBatchSize ?? 0) },
+    {
+      name: "fast-path",
+      lane: { mirrors: "it is the lane's way in: it hands the lane what it read" },
+      plugin: lane.fastPath.plugin,
+    },
+    {
+      name: "batch-refusal",
+      lane: { mirrors: "the fast path takes one operation per body: a batch goes to yoga" },
+      plugin: useBatchRefusal(options.maxBatchSize ?? 0),
+    },
     {
       name: "landing-page",
+      lane: { mirrors: "the lane serves JSON POSTs only: a page is a GET" },
       plugin: useLandingPage("/graphql", !!options.graphiql, !!options.session),
     },
-    { name: "metrics", plugin: useMetrics(parts.metrics, parts.documents, options.metricsAccess) },
-    { name: "graphiql-assets", plugin: options.graphiql ? useGraphiQLAssets() : undefined },
+    {
+      name: "metrics",
+      lane: { mirrors: "the lane starts and ends the operation's meter itself (meter())" },
+      plugin: useMetrics(parts.metrics, parts.documents, options.metricsAccess),
+    },
+    {
+      name: "graphiql-assets",
+      lane: { mirrors: "the lane serves JSON POSTs only: an asset is a GET" },
+      plugin: options.graphiql ? useGraphiQLAssets() : undefined,
+    },
     {
       name: "request-id",
+      lane: { mirrors: "the lane takes the request's ID as this plugin does (requestIdOf)" },
       plugin: useRequestId(),
       after: {
         "batch-refusal": answeredFirst,
@@ -48,17 +66,32 @@ export function arrivalStage(
         "graphiql-assets": answeredFirst,
       },
     },
-    { name: "csrf-prevention", plugin: useCsrfPrevention(), after: { "request-id": namesIt } },
-    { name: "no-body-echo", plugin: useNoBodyEcho() },
+    {
+      name: "csrf-prevention",
+      lane: { mirrors: "the fast path takes only `application/json` POSTs without Origin" },
+      plugin: useCsrfPrevention(),
+      after: { "request-id": namesIt },
+    },
+    {
+      name: "no-body-echo",
+      lane: { mirrors: "the lane answers only a body that parsed, without errors" },
+      plugin: useNoBodyEcho(),
+    },
     {
       name: "request-size-limit",
+      lane: { mirrors: "the fast path reads only a declared Content-Length within the limit" },
       plugin: useRequestSizeLimit({ maxBytes: parts.maxRequestBytes }),
       after: { "request-id": namesIt },
     },
-    { name: "batch-usage", plugin: useBatchUsage() },
+    {
+      name: "batch-usage",
+      lane: { mirrors: "one operation per body: no batch to count" },
+      plugin: useBatchUsage(),
+    },
     {
       // graphql-sse's own endpoint (/graphql/stream).
       name: "sse-single-connection",
+      lane: { mirrors: "the fast path takes no event-stream request and no other path" },
       plugin: sse.plugin,
       after: {
         "request-size-limit": "a stream's operations are bounded in bytes like any request's",

@@ -62,8 +62,10 @@ export function createGateway(options: GatewayOptions): Gateway {
     ...arrivalStage(parts, lane, sse),
     ...preparationStage(parts, lane),
     ...admissionStage(parts),
+    ...(options.rules ?? []),
     ...answerStage(parts),
   ]);
+  lane.adopt(pipeline.lane);
   const yoga = createYogaApp(parts, pipeline.plugins);
   parts.attachLogger(yoga.logger);
   return Object.assign(yoga, {

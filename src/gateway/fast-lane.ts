@@ -15,12 +15,18 @@ import {
 import { requestIdOf } from "./http/request-id.ts";
 import { nameRequestScope } from "./observability/logger.ts";
 import { startOperationMeter } from "./observability/use-metrics.ts";
+import type { LanePlan } from "./pipeline.ts";
 
 /** The common case's way around yoga's request machinery, and the compiled execution it runs. */
 export interface FastLane {
   compiledExecution: Plugin & CompiledQueries;
   preparedLane: PreparedLane;
   fastPath: FastPath;
+  /**
+   * Takes the pipeline's declarations (pipeline.ts) before yoga is made: the lane runs the
+   * declared judges, and the lane and fast path stay shut while any entry steps aside.
+   */
+  adopt(plan: LanePlan): void;
 }
 
 /**
@@ -35,8 +41,8 @@ export function createFastLane(parts: GatewayParts): FastLane {
     documents,
     onRun: (how) => metrics.compiledRuns.inc({ how }),
   });
+  let open = false;
   const preparedLane = createPreparedLane({
-    enabled: parts.fastPathOn,
     schema: options.schema ?? schema,
     documents,
     compiled: compiledExecution,
@@ -61,7 +67,7 @@ export function createFastLane(parts: GatewayParts): FastLane {
     },
     // As yoga's context factory makes it for a request without a session, the operation
     // following the client's going away without a request signal in between.
-    contextFor: (request, requestId, connection) => {
+    contextFor: (request, params, requestId, connection) => {
       const context = createContext(dependencies, {
         authorization: authorizationFrom(request.headers.get("authorization")),
         requestId,
@@ -69,14 +75,23 @@ export function createFastLane(parts: GatewayParts): FastLane {
         keyHash: keyHashOn(connection),
       });
       request.followDisconnect(context.operation);
-      return context;
+      // yoga's initial context, which it merges under its factory's: a rule reads the same.
+      return Object.assign(context, { request, params });
     },
   });
   const fastPath = createFastPath({
     maxRequestBytes: parts.maxRequestBytes,
     maxTokens: parts.maxTokens,
-    enabled: parts.fastPathOn,
+    enabled: () => open,
     lane: preparedLane,
   });
-  return { compiledExecution, preparedLane, fastPath };
+  return {
+    compiledExecution,
+    preparedLane,
+    fastPath,
+    adopt(plan) {
+      preparedLane.adopt(plan);
+      open = plan.stepsAside.length === 0;
+    },
+  };
 }

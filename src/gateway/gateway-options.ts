@@ -9,6 +9,7 @@ import type { FleetOptions } from "./fleet-state.ts";
 import type { RequestIdContext } from "./http/request-id.ts";
 import type { LiveTimers } from "./live/live-throttle.ts";
 import type { MetricsAccess } from "./observability/use-metrics.ts";
+import type { PipelineEntry } from "./pipeline.ts";
 import type { SessionModeOptions } from "./session/session-mode.ts";
 
 /**
@@ -84,4 +85,9 @@ export interface GatewayOptions {
   live?: { maxReads?: number; rateLimitShare?: number; timers?: LiveTimers };
   /** The schema served: the public one, or with FEDERATION=on the subgraph's (docs/federation.md). */
   schema?: typeof schema;
+  /**
+   * Rules of an embedding application, judged after admission's own, before the operation runs.
+   * Each declares how the prepared lane treats it (pipeline.ts): an undeclared one stops start-up.
+   */
+  rules?: readonly PipelineEntry[];
 }

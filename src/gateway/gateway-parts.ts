@@ -31,8 +31,6 @@ export interface GatewayParts {
   maxRequestBytes: number;
   maxTokens: number;
   operationDeadlineMs: number;
-  /** Session tokens and trusted documents are rarer set-ups: they keep yoga's path alone. */
-  fastPathOn: boolean;
   keyHash: KeyHasher;
   /** A connection's operations usually carry one key: its hash is worked out once per connection. */
   keyHashOn: (connection?: object) => KeyHasher;
@@ -109,7 +107,6 @@ export function gatewayParts(options: GatewayOptions): GatewayParts {
     maxRequestBytes: options.maxRequestBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
     maxTokens: options.maxTokens ?? GATEWAY_DEFAULTS.maxTokens,
     operationDeadlineMs: options.operationDeadlineMs ?? GATEWAY_DEFAULTS.operationDeadlineMs,
-    fastPathOn: !options.session && !options.persistedDocuments?.trustedOnly,
     keyHash,
     keyHashOn: hashesPerConnection(keyHash),
     documents: createDocumentFacts(),

@@ -1,3 +1,4 @@
+import type { ExecutionArgs, ExecutionResult } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { FactFlow, FactName } from "./execution/operation-facts.ts";
 
@@ -5,17 +6,41 @@ import type { FactFlow, FactName } from "./execution/operation-facts.ts";
 // biome-ignore lint/suspicious/noExplicitAny: each plugin states its own context's shape
 export type AnyPlugin = Plugin<any, any, any>;
 
+/** A check of an operation before it runs: its refusal, or undefined to let it run. */
+export type Judge = (args: ExecutionArgs) => ExecutionResult | undefined;
+
 /**
- * One entry of the gateway's pipeline: a plugin under a name, and the entries it must follow,
- * each with the guarantee that order keeps. yoga runs plugins' hooks in list order, so where two
- * plugins meet in one hook, the earlier one decides first.
+ * How the prepared lane, which answers a warm query without yoga's request machinery, keeps an
+ * entry's promise (docs/operations.md, "The prepared lane"):
+ * - `"judges"`: the entry's `judge` runs in the lane too, in pipeline order;
+ * - `mirrors`: the lane does the entry's job itself, or never serves a request the entry acts
+ *   on; the reason says which (test/gateway/fast-path-differential.property.test.ts holds it);
+ * - `stepsAside`: while the entry is present, the lane and the fast path answer nothing, and
+ *   every request takes yoga's path.
+ * There is no default: a rule the lane would not know of cannot be added without saying.
+ */
+export type LaneTreatment = "judges" | { mirrors: string } | { stepsAside: string };
+
+/**
+ * One entry of the gateway's pipeline: a plugin under a name, how the prepared lane treats it,
+ * and the entries it must follow, each with the guarantee that order keeps. yoga runs plugins'
+ * hooks in list order, so where two plugins meet in one hook, the earlier one decides first.
  */
 export interface PipelineEntry {
   name: string;
   /** Absent when a setting leaves the rule out (session mode off, GraphiQL off, …). */
   plugin: AnyPlugin | undefined;
+  lane: LaneTreatment;
   /** Entries that must come before this one (when present), each with the reason. */
   after?: Readonly<Record<string, string>>;
+}
+
+/** What the prepared lane takes from the pipeline: the judges it runs, and who sends it aside. */
+export interface LanePlan {
+  /** The judges of the entries declared `"judges"`, in pipeline order. */
+  judges: Judge[];
+  /** The present entries that make the lane step aside, with why: none means the lane is open. */
+  stepsAside: string[];
 }
 
 /** One stage's facts, as the running pipeline passes them on. */
@@ -36,6 +61,7 @@ export function declaredPipeline(entries: readonly PipelineEntry[]): {
   plugins: AnyPlugin[];
   names: string[];
   facts: StageFacts[];
+  lane: LanePlan;
 } {
   const present = entries.filter((entry) => entry.plugin !== undefined);
   const position = new Map(present.map((entry, index) => [entry.name, index]));
@@ -53,7 +79,47 @@ export function declaredPipeline(entries: readonly PipelineEntry[]): {
     plugins: present.map((entry) => entry.plugin as AnyPlugin),
     names: present.map((entry) => entry.name),
     facts: factsInOrder(present),
+    lane: lanePlan(present),
   };
+}
+
+/**
+ * The lane's part of the pipeline, once every entry has said how the lane treats it: an entry
+ * with hooks and no treatment, a judge not declared as one, or a declared judge without one
+ * stops the gateway at start-up, naming the entry.
+ */
+function lanePlan(present: readonly PipelineEntry[]): LanePlan {
+  const judges: Judge[] = [];
+  const stepsAside: string[] = [];
+  for (const entry of present) {
+    const plugin = entry.plugin as Record<string, unknown>;
+    const judge = plugin.judge;
+    const lane = entry.lane as LaneTreatment | undefined;
+    if (lane === undefined) {
+      if (Object.values(plugin).some((value) => typeof value === "function")) {
+        throw new PipelineOrderError(
+          `pipeline: ${entry.name} has hooks and declares no lane treatment (judges, mirrors or stepsAside)`,
+        );
+      }
+      continue;
+    }
+    if (lane === "judges") {
+      if (typeof judge !== "function") {
+        throw new PipelineOrderError(
+          `pipeline: ${entry.name} is declared to judge and has no judge`,
+        );
+      }
+      judges.push(judge as Judge);
+      continue;
+    }
+    if (typeof judge === "function") {
+      throw new PipelineOrderError(
+        `pipeline: ${entry.name} has a judge the lane would not run: declare it "judges"`,
+      );
+    }
+    if ("stepsAside" in lane) stepsAside.push(`${entry.name}: ${lane.stepsAside}`);
+  }
+  return { judges, stepsAside };
 }
 
 /** Each stage's facts, once each read follows the one stage that produces it. */

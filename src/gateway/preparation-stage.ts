@@ -20,19 +20,26 @@ import { useSessionTokenFirst } from "./session/session-mode.ts";
 export function preparationStage(parts: GatewayParts, lane: FastLane): PipelineEntry[] {
   const { options, documents, keyHash, fleet } = parts;
   return [
-    { name: "compiled-execution", plugin: lane.compiledExecution },
+    {
+      name: "compiled-execution",
+      lane: { mirrors: "the lane runs the query compiled execution compiled" },
+      plugin: lane.compiledExecution,
+    },
     {
       name: "error-order",
+      lane: { mirrors: "the lane answers only results without errors: yoga orders the rest" },
       plugin: useErrorOrder(documents),
       after: { "compiled-execution": "it orders the errors of whichever runtime answered" },
     },
     {
       name: "prepared-lane",
+      lane: { mirrors: "it is the lane" },
       plugin: lane.preparedLane.plugin,
       after: { "compiled-execution": "the lane runs only what compiled execution compiled" },
     },
     {
       name: "operation-spans",
+      lane: { mirrors: "the lane answers nothing while tracing is on (tracingIsOn)" },
       plugin: useOperationSpans(documents),
       after: {
         "compiled-execution":
@@ -42,10 +49,14 @@ export function preparationStage(parts: GatewayParts, lane: FastLane): PipelineE
     {
       // A refused session token answers 401 whatever its document (trusted or not).
       name: "session-token-first",
+      lane: { stepsAside: "a session token is verified and exchanged on yoga's path" },
       plugin: options.session && useSessionTokenFirst(options.session.verify),
     },
     {
       name: "persisted-documents",
+      lane: options.persistedDocuments?.trustedOnly
+        ? { stepsAside: "only trusted documents run: each request is judged on yoga's path" }
+        : { mirrors: "a persisted request carries `extensions`: the fast path sends it to yoga" },
       plugin: usePersistedDocuments({
         keyHash,
         // Registrations are kept only for a key the upstream has accepted (docs/limits.md).
@@ -58,9 +69,14 @@ export function preparationStage(parts: GatewayParts, lane: FastLane): PipelineE
           createMemoryQueryStore({ ...parts.apq, maxDocumentBytes: parts.registeredBytes }),
       }),
     },
-    { name: "incremental-delivery", plugin: useIncrementalDelivery(documents) },
+    {
+      name: "incremental-delivery",
+      lane: { mirrors: "the lane takes no @defer or @stream (preparable)" },
+      plugin: useIncrementalDelivery(documents),
+    },
     {
       name: "readiness",
+      lane: { mirrors: "/readyz is no JSON POST to /graphql" },
       plugin: useReadiness(
         "/readyz",
         async () => {
@@ -72,6 +88,10 @@ export function preparationStage(parts: GatewayParts, lane: FastLane): PipelineE
         () => (fleet ? fleet.redisState() : { redis: "not configured" }),
       ),
     },
-    { name: "execution-cancellation", plugin: useExecutionCancellation() },
+    {
+      name: "execution-cancellation",
+      lane: { mirrors: "the lane's operation follows its client's going away (followDisconnect)" },
+      plugin: useExecutionCancellation(),
+    },
   ];
 }

@@ -1,7 +1,9 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { GatewayOptions } from "../../src/gateway/create-gateway.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import type { Fault } from "../../src/sandbox/server.ts";
+import { subgraphSchema } from "../../src/schema/subgraph.ts";
 import { manualClock } from "../support/clock.ts";
 import { ACME, GLOBEX, type Harness, startHarness } from "./harness.ts";
 import { type Answer, type Sent, send } from "./raw-http.ts";
@@ -25,6 +27,26 @@ const QUERIES = [
   `mutation { deleteAgent(id: "agt_acme_nope") { deletedId } }`,
   "{ __typename }",
 ];
+
+function extraHeaders() {
+  return fc.dictionary(
+    fc.constantFrom(
+      "x-tenant",
+      "cache-control",
+      "x-forwarded-for",
+      "cookie",
+      "apollo-require-preflight",
+      "x-apollo-operation-name",
+      "traceparent",
+      "user-agent",
+    ),
+    fc.oneof(
+      fc.constantFrom("no-cache", "yes", "1.2.3.4", "session=abc"),
+      fc.stringMatching(/^[\x21-\x7e]{1,24}$/),
+    ),
+    { maxKeys: 3 },
+  );
+}
 
 const request = fc.record({
   method: fc.constantFrom("POST", "POST", "POST", "GET"),
@@ -68,6 +90,8 @@ const request = fc.record({
   key: fc.constantFrom(ACME, ACME, GLOBEX, undefined, "Bearer ", "Bearer sk_test_nobody"),
   // The upstream failing every call of the request, retries included: a request's calls run in
   // parallel, so a fault for only the first few would fall on whichever call came first.
+  // Headers no rule of the gateway names today: a rule that reads one must hold on both paths.
+  extraHeaders: extraHeaders(),
   upstreamFault: fc.constantFrom<Fault | undefined>(
     undefined,
     undefined,
@@ -95,6 +119,7 @@ const common = fc.record({
     { id: "agt_acme_missing", first: 3 },
   ),
   key: fc.constantFrom(ACME, GLOBEX),
+  extraHeaders: extraHeaders(),
   upstreamFault: fc.constant<Fault | undefined>(undefined),
 });
 
@@ -106,7 +131,10 @@ const requests: fc.Arbitrary<Generated> = fc.oneof(
 
 /** The request on the wire: the same bytes to both gateways. */
 function sentOf(generated: Generated): Sent {
-  const headers: Record<string, string> = { "x-request-id": "differential" };
+  const headers: Record<string, string> = {
+    ...generated.extraHeaders,
+    "x-request-id": "differential",
+  };
   if (generated.contentType !== undefined) headers["content-type"] = generated.contentType;
   if (generated.accept !== undefined) headers.accept = generated.accept;
   if (generated.key !== undefined) headers.authorization = generated.key;
@@ -154,25 +182,38 @@ function errorsByPath(body: string): string {
   return JSON.stringify(parsed);
 }
 
-let fast: Harness;
-let yoga: Harness;
-let fastPathServed = 0;
+/**
+ * The settings the lane is open under (it steps aside for session mode and trusted documents):
+ * the plain gateway, and one with the read cache and the subgraph's schema.
+ */
+const SETTINGS: [string, Partial<GatewayOptions>, number][] = [
+  ["plain", {}, 120],
+  ["the read cache on, FEDERATION=on", { sharing: { cacheTtlS: 60 }, schema: subgraphSchema }, 60],
+];
 
-beforeAll(async () => {
-  const clock = manualClock();
-  const sandbox = { now: clock.now, rateLimit: 100_000, rateWindowSeconds: 86_400 };
-  fast = await startHarness({
-    sandbox,
-    gateway: { compileAfter: 1 },
-    listen: { fastPath: true, onFastPath: () => fastPathServed++ },
+describe.each(SETTINGS)("the fast path against yoga alone: %s", (_name, settings, numRuns) => {
+  let fast: Harness;
+  let yoga: Harness;
+  let fastPathServed = 0;
+
+  beforeAll(async () => {
+    const clock = manualClock();
+    const sandbox = { now: clock.now, rateLimit: 100_000, rateWindowSeconds: 86_400 };
+    fast = await startHarness({
+      sandbox,
+      gateway: { ...settings, compileAfter: 1, now: clock.now },
+      listen: { fastPath: true, onFastPath: () => fastPathServed++ },
+    });
+    yoga = await startHarness({
+      sandbox,
+      gateway: { ...settings, compileAfter: 0, now: clock.now },
+      listen: { fastPath: false },
+    });
   });
-  yoga = await startHarness({ sandbox, gateway: { compileAfter: 0 }, listen: { fastPath: false } });
-});
-afterAll(async () => {
-  await Promise.all([fast?.close(), yoga?.close()]);
-});
+  afterAll(async () => {
+    await Promise.all([fast?.close(), yoga?.close()]);
+  });
 
-describe("the fast path against yoga alone", () => {
   it("answers every generated request with the same status, headers and bytes", async () => {
     await fc.assert(
       fc.asyncProperty(requests, async (generated) => {
@@ -190,11 +231,11 @@ describe("the fast path against yoga alone", () => {
           expect(byFastPath).toEqual(byYoga);
         }
       }),
-      { numRuns: 120 },
+      { numRuns },
     );
     // The comparison means something only if the fast path and its lane served some of it.
-    expect(fastPathServed).toBeGreaterThan(20);
+    expect(fastPathServed).toBeGreaterThan(numRuns / 6);
     const lane = await fast.gateway.metrics.preparedAnswers.get();
-    expect(lane.values[0]?.value ?? 0).toBeGreaterThan(10);
+    expect(lane.values[0]?.value ?? 0).toBeGreaterThan(numRuns / 12);
   });
 });

@@ -15,12 +15,17 @@ import { startHarness } from "./harness.ts";
 function admission(order: readonly string[]): PipelineEntry[] {
   const documents = createDocumentFacts();
   const made: Record<string, PipelineEntry> = {
-    "variable-errors": { name: "variable-errors", plugin: useVariableErrors(documents) },
+    "variable-errors": {
+      name: "variable-errors",
+      lane: "judges",
+      plugin: useVariableErrors(documents),
+    },
     "cost-limit": {
       name: "cost-limit",
+      lane: "judges",
       plugin: useCostLimit({ maxUpstreamCalls: 200, documents }),
     },
-    "api-key-gate": { name: "api-key-gate", plugin: useApiKeyGate(documents) },
+    "api-key-gate": { name: "api-key-gate", lane: "judges", plugin: useApiKeyGate(documents) },
   };
   return order.map((name) => made[name] as PipelineEntry);
 }
@@ -46,9 +51,15 @@ describe("the gateway's declared pipeline", () => {
 
   it("refuses, at start-up, an order that breaks a stated guarantee, naming it", () => {
     const plugin = {};
+    const lane = { mirrors: "a test's entry" };
     const entries = [
-      { name: "size-limit", plugin, after: { "request-id": "a refusal names its request ID" } },
-      { name: "request-id", plugin },
+      {
+        name: "size-limit",
+        plugin,
+        lane,
+        after: { "request-id": "a refusal names its request ID" },
+      },
+      { name: "request-id", plugin, lane },
     ];
     expect(() => declaredPipeline(entries)).toThrow(PipelineOrderError);
     expect(() => declaredPipeline(entries)).toThrow(
@@ -57,7 +68,7 @@ describe("the gateway's declared pipeline", () => {
     // The same entries in the stated order, and with the one it must follow left out.
     const [sizeLimit, requestId] = entries as [PipelineEntry, PipelineEntry];
     expect(declaredPipeline([requestId, sizeLimit]).names).toEqual(["request-id", "size-limit"]);
-    const unset = { name: "request-id", plugin: undefined };
+    const unset = { name: "request-id", plugin: undefined, lane };
     expect(declaredPipeline([sizeLimit, unset]).names).toEqual(["size-limit"]);
   });
 
@@ -95,9 +106,10 @@ describe("the gateway's declared pipeline", () => {
 
   it("refuses a fact produced by two stages, and a read no stage answers at run time", () => {
     const producer = () => ({ onExecute() {}, facts: factFlow({ produces: ["variables"] }) });
+    const lane = { mirrors: "a test's entry" };
     const twice = [
-      { name: "a", plugin: producer() },
-      { name: "b", plugin: producer() },
+      { name: "a", plugin: producer(), lane },
+      { name: "b", plugin: producer(), lane },
     ];
     expect(() => declaredPipeline(twice)).toThrow("pipeline: variables is produced by a and b");
     // Outside a checked pipeline, a missing fact is a defect: it throws, it never reads as zero.
@@ -107,10 +119,11 @@ describe("the gateway's declared pipeline", () => {
 
   it("refuses a name given twice", () => {
     const plugin = {};
+    const lane = { mirrors: "a test's entry" };
     expect(() =>
       declaredPipeline([
-        { name: "a", plugin },
-        { name: "a", plugin },
+        { name: "a", plugin, lane },
+        { name: "a", plugin, lane },
       ]),
     ).toThrow("pipeline: a name is repeated");
   });

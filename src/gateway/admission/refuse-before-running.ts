@@ -1,9 +1,8 @@
-import type { ExecutionArgs, ExecutionResult } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { FactFlow } from "../execution/operation-facts.ts";
+import type { Judge } from "../pipeline.ts";
 
-/** A check of an operation before it runs: its refusal, or undefined to let it run. */
-export type Judge = (args: ExecutionArgs) => ExecutionResult | undefined;
+export type { Judge };
 
 /**
  * A plugin of the refuse-before-running shape: its judge is readable (the prepared lane runs it),

@@ -12,14 +12,12 @@ import type { CallSignal } from "../../upstream/call-signal.ts";
 import { tracingIsOn } from "../../upstream/upstream-span.ts";
 import type { DocumentFacts, DocumentFactsCache } from "../document-facts.ts";
 import { stringifyWithHttpStatus } from "../http-status.ts";
+import type { Judge, LanePlan } from "../pipeline.ts";
 import { answeredMediaType, yogaCoreOf } from "../yoga-adapter.ts";
 import type { GatewayContext } from "./context.ts";
 import type { CompiledQueries } from "./use-compiled-execution.ts";
 import { startOperationDeadline } from "./use-operation-deadline.ts";
 import { reportedIn, upstreamReport } from "./use-upstream-report.ts";
-
-/** A judge of the pipeline (admission's refuse-before-running shape): its refusal, or undefined. */
-type Judge = (args: ExecutionArgs) => ExecutionResult | undefined;
 
 /** The request the fast path read: what the lane needs of it. */
 export interface LaneRequest {
@@ -29,8 +27,6 @@ export interface LaneRequest {
 }
 
 export interface PreparedLaneOptions {
-  /** Off in session mode and trusted-documents-only mode (as the fast path is). */
-  enabled: boolean;
   schema: GraphQLSchema;
   documents: DocumentFactsCache;
   compiled: CompiledQueries;
@@ -39,8 +35,16 @@ export interface PreparedLaneOptions {
   texts: { max: number; maxBytes: number; maxTextBytes: number };
   /** The request's ID, as the request-id plugin takes it, with the log scope named by it. */
   requestIdOf(request: LaneRequest): string;
-  /** The operation's context, as yoga's context factory makes it for this request and connection. */
-  contextFor(request: LaneRequest, requestId: string, connection?: object): GatewayContext;
+  /**
+   * The operation's context, as yoga makes it for this request and connection: its context
+   * factory's, with yoga's own `request` and `params` beside (a rule may read either).
+   */
+  contextFor(
+    request: LaneRequest,
+    params: LaneParams,
+    requestId: string,
+    connection?: object,
+  ): GatewayContext;
   /** The operation's metrics, as the metrics plugin starts them; told when it is done. */
   meter(): { done(): void };
   /** Told of each answer the lane writes. */
@@ -50,6 +54,11 @@ export interface PreparedLaneOptions {
 export interface PreparedLane {
   /** Learns the documents yoga validated and ran: goes in the pipeline. */
   readonly plugin: Plugin;
+  /**
+   * Takes the pipeline's declarations, before yoga is made: the judges it runs, and whether
+   * any present entry sends it aside (then it answers nothing). Until then it answers nothing.
+   */
+  adopt(plan: LanePlan): void;
   /**
    * Answers the request if it is the lane's, and says so. Otherwise it answers nothing and
    * leaves in `serverContext` what yoga must reuse: the request's ID, and the operation's
@@ -96,15 +105,22 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
     maxEntrySize: options.texts.maxTextBytes,
     sizeCalculation: (_document, text) => Math.max(1, text.length),
   });
-  let judges: Judge[] = [];
+  let judges: readonly Judge[] = [];
+  let enabled = false;
 
   const plugin: Plugin = {
     onYogaInit({ yoga }) {
-      // Every judge of yoga's plugins, in yoga's order (plugins added by plugins included).
-      judges = yogaCoreOf(yoga).pluginFunctions("judge") as Judge[];
+      if (!enabled) return;
+      // A judge a plugin added by another plugin would be yoga's alone: refused at start-up.
+      const found = yogaCoreOf(yoga).pluginFunctions("judge");
+      if (found.length !== judges.length || found.some((judge, at) => judge !== judges[at])) {
+        throw new Error(
+          "the prepared lane: yoga's plugins hold a judge that no pipeline entry declares",
+        );
+      }
     },
     onExecute({ args }) {
-      if (!options.enabled) return;
+      if (!enabled) return;
       const query = (args.contextValue as { params?: { query?: unknown } }).params?.query;
       if (typeof query !== "string" || prepared.get(query)?.deref() === args.document) return;
       const facts = options.documents.of(args.document);
@@ -133,7 +149,7 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
     res: ServerResponse,
     handover: Handover,
   ): Promise<boolean> {
-    if (!options.enabled) return false;
+    if (!enabled) return false;
     const document = prepared.get(params.query)?.deref();
     if (document === undefined) return false;
     const operationName = params.operationName ?? null;
@@ -145,7 +161,7 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
     if (mediaType === undefined || tracingIsOn()) return false;
     const requestId = options.requestIdOf(request);
     handover.requestId = requestId;
-    const context = options.contextFor(request, requestId, res.socket ?? undefined);
+    const context = options.contextFor(request, params, requestId, res.socket ?? undefined);
     const variableValues = params.variables ?? undefined;
     const args: ExecutionArgs = {
       schema: options.schema,
@@ -194,5 +210,12 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
     return true;
   }
 
-  return { plugin, serve };
+  return {
+    plugin,
+    serve,
+    adopt(plan) {
+      judges = plan.judges;
+      enabled = plan.stepsAside.length === 0;
+    },
+  };
 }

@@ -18,8 +18,11 @@ export interface FastPathOptions {
   maxRequestBytes: number;
   /** MAX_TOKENS: a longer document goes to yoga, which refuses it. */
   maxTokens: number;
-  /** False in session mode and trusted-documents-only mode: every request goes to yoga. */
-  enabled: boolean;
+  /**
+   * Read when yoga is made: false while an entry of the pipeline sends the lane aside (session
+   * mode, trusted documents only), and then every request goes to yoga.
+   */
+  enabled: () => boolean;
   /**
    * Asked first (execution/prepared-lane.ts): answers a query yoga has validated and compiled, and
    * says whether it did; what it leaves in the server context is yoga's to reuse.
@@ -131,7 +134,7 @@ export function createFastPath(options: FastPathOptions): FastPath {
     onYogaInit({ yoga }) {
       const server = yogaCoreOf(yoga);
       // Instrumented servers wrap every stage: they keep the adapter's own path.
-      if (!options.enabled || server.instrumented) return;
+      if (!options.enabled() || server.instrumented) return;
       core = server;
       onRequest = server.hooks("onRequest");
       onResponse = server.hooks("onResponse");
