@@ -1,12 +1,12 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
-import { handleErrorFromRequestHandler, sendNodeResponse } from "@whatwg-node/server";
 import type { Plugin } from "graphql-yoga";
 import type { CallSignal } from "../../upstream/call-signal.ts";
 import { inThisRequestScope } from "../observability/logger.ts";
 import { type AdapterHook, type YogaCore, type YogaHandler, yogaCoreOf } from "../yoga-adapter.ts";
 import { createEligibility, type Eligibility, isJsonOnly } from "./fast-path-eligibility.ts";
 import { declaredWithin } from "./use-request-size-limit.ts";
+import { responseToThrow, writeNodeResponse } from "./whatwg-node-adapter.ts";
 
 /** yoga's node:http listener (the server adapter), with the adapter's `waitUntil`. */
 type Fallback = ((req: IncomingMessage, res: ServerResponse) => unknown) & {
@@ -220,9 +220,9 @@ export function createFastPath(options: FastPathOptions): FastPath {
         if (done instanceof Promise) await done;
       }
     } catch (error) {
-      response = handleErrorFromRequestHandler(error as Error, c.fetchAPI.Response);
+      response = responseToThrow(error, c.fetchAPI.Response);
     }
-    await sendNodeResponse(response as Response, res, req, true);
+    await writeNodeResponse(response as Response, res, req);
   }
 
   return {
