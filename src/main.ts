@@ -119,6 +119,7 @@ async function main(): Promise<void> {
     maxRequestBytes: config.MAX_REQUEST_BYTES,
     corsOrigins: config.CORS_ORIGINS,
     pollIntervalMs: config.POLL_INTERVAL_MS,
+    processMetrics: true,
     metricsAccess: {
       ...(config.METRICS_TOKEN === undefined ? {} : { token: config.METRICS_TOKEN }),
       separatePort: config.METRICS_PORT !== undefined,

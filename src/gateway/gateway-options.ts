@@ -31,6 +31,12 @@ export interface GatewayOptions {
   bounds?: GatewayBounds;
   /** Who may read `/metrics`: a token, or a port of its own (METRICS_TOKEN, METRICS_PORT). */
   metricsAccess?: MetricsAccess;
+  /**
+   * prom-client's default process metrics (event-loop delay, heap, GC, handles, CPU) on
+   * `/metrics` beside the gateway's: main.ts turns them on for its one gateway; off by default,
+   * since each set watches the whole process (two gateways of one process would count it twice).
+   */
+  processMetrics?: boolean;
   /** Most aliases in one operation; default 30. */
   maxAliases?: number;
   /** Most tokens in one GraphQL document; default 5000. */

@@ -73,10 +73,13 @@ export function gatewayParts(options: GatewayOptions): GatewayParts {
   };
   const writeVersion = options.fleet ? createFleetWriteVersion(options.fleet.redis) : undefined;
   const upstream = sharedUpstream(options, bounds, keyHash, writeVersion);
-  const metrics = new GatewayMetrics({
-    total: () => conversationStatusHub.pollerCount,
-    owned: () => conversationStatusHub.ownedPollerCount,
-  });
+  const metrics = new GatewayMetrics(
+    {
+      total: () => conversationStatusHub.pollerCount,
+      owned: () => conversationStatusHub.ownedPollerCount,
+    },
+    { processMetrics: options.processMetrics ?? false },
+  );
   const fleet = options.fleet
     ? createFleetState(options.fleet, { pollIntervalMs, apq, registry: metrics.registry, log })
     : undefined;

@@ -1,4 +1,4 @@
-import { Gauge, Registry } from "prom-client";
+import { collectDefaultMetrics, Gauge, Registry } from "prom-client";
 import { talliedCounter, talliedHistogram } from "./tallied-metrics.ts";
 
 /** Latency buckets, from 5 ms to 10 s (the default operation deadline). */
@@ -52,7 +52,12 @@ export class GatewayMetrics {
     registers: [this.registry],
   });
 
-  constructor(pollers: { total: () => number; owned: () => number }) {
+  constructor(
+    pollers: { total: () => number; owned: () => number },
+    options: { processMetrics?: boolean } = {},
+  ) {
+    // What every Node service's dashboard reads: prom-client's own, not a copy of ours.
+    if (options.processMetrics) collectDefaultMetrics({ register: this.registry });
     new Gauge({
       name: "voicegraph_active_pollers",
       help: "Pollers of operation 8 running now (one per key and conversation).",

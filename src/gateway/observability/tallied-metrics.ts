@@ -1,11 +1,10 @@
-import { Counter, type Histogram, type Registry } from "prom-client";
+import { Counter, Histogram, type Registry } from "prom-client";
 
 /**
- * Counters and histograms as the gateway counts into them: tallied here per label set, read
- * through prom-client's registry. prom-client checks and hashes the labels on every `inc` and
- * `observe` (and a histogram's timer makes closures and copies), which came to a few per cent
- * of a request's CPU. The tallies are keyed by label values, which are fixed vocabularies, so
- * they stay few.
+ * Counters and histograms as the gateway counts into them: prom-client's own, fed at each read.
+ * prom-client checks and hashes the labels on every `inc` and `observe`, which came to a few
+ * per cent of a request's CPU: the request path only tallies (a counter) or keeps a number (a
+ * histogram) per label set, found by label values, which are fixed vocabularies, so they stay few.
  */
 
 /** A counter as the gateway counts into it: label values in, read through prom-client's `get`. */
@@ -24,11 +23,11 @@ export interface TalliedHistogram<L extends string> {
 class Tallies<L extends string, T> {
   readonly all: Array<{ labels: Partial<Record<L, string>>; tally: T }> = [];
   readonly #labelNames: readonly L[];
-  readonly #fresh: () => T;
+  readonly #fresh: (labels: Partial<Record<L, string>>) => T;
   #root = new Map<string, unknown>();
   #unlabelled: T | undefined;
 
-  constructor(labelNames: readonly L[], fresh: () => T) {
+  constructor(labelNames: readonly L[], fresh: (labels: Partial<Record<L, string>>) => T) {
     this.#labelNames = labelNames;
     this.#fresh = fresh;
   }
@@ -66,8 +65,9 @@ class Tallies<L extends string, T> {
   }
 
   #add(labels: Partial<Record<L, string>>): T {
-    const tally = this.#fresh();
-    this.all.push({ labels: { ...labels }, tally });
+    const own = { ...labels };
+    const tally = this.#fresh(own);
+    this.all.push({ labels: own, tally });
     return tally;
   }
 }
@@ -104,18 +104,20 @@ export function talliedCounter<L extends string>(
   };
 }
 
-interface Buckets {
-  /** Observations per bucket, not cumulative: `counts[i]` fell in (bounds[i-1], bounds[i]]. */
-  counts: number[];
-  sum: number;
-  count: number;
+/** Observations of one label set not yet handed to the histogram, and its child that takes them. */
+interface Pending {
+  values: number[];
+  observe: (value: number) => void;
 }
 
+/** Observations one label set holds before they are handed over without waiting for a scrape. */
+const MOST_PENDING = 1024;
+
 /**
- * A histogram registered as a metric of its own, answering the registry what prom-client's
- * Histogram (without exemplars) answers for the same observations: the same samples, labels and
- * order, the same sum (added in the same order). prom-client has no way to add counts to a
- * bucket, so the tallies cannot be handed to one as the counters' are.
+ * prom-client's own Histogram, whose observations are kept as numbers and handed to it whenever
+ * it is read (its `collect`, which every scrape and `get` runs first), or once a label set holds
+ * MOST_PENDING of them: the request path pushes a number, and prom-client keeps the buckets,
+ * the sums and the exposition.
  */
 export function talliedHistogram<L extends string>(
   registry: Registry,
@@ -124,68 +126,40 @@ export function talliedHistogram<L extends string>(
   labelNames: readonly L[],
   bounds: readonly number[],
 ): TalliedHistogram<L> {
-  const tallies = new Tallies<L, Buckets>(labelNames, () => ({
-    counts: bounds.map(() => 0),
-    sum: 0,
-    count: 0,
+  const hand = (pending: Pending) => {
+    for (const value of pending.values) pending.observe(value);
+    pending.values.length = 0;
+  };
+  // Each label set's child is made once: prom-client checks its labels then, not per value.
+  const tallies = new Tallies<L, Pending>(labelNames, (labels) => ({
+    values: [],
+    observe: histogram.labels(labels as Partial<Record<L, string | number>>).observe,
   }));
-  const bucketName = `${name}_bucket`;
-  /** prom-client's samples: `{le}` with the label set beside it, or merged into one (`splay`). */
-  const values = (splay: boolean) =>
-    tallies.all.flatMap(({ labels, tally }) => {
-      const sample = (
-        own: Record<string, unknown>,
-        value: number,
-        metricName: string,
-        exemplar: null | undefined,
-      ) =>
-        splay
-          ? { value, metricName, exemplar, labels: { ...own, ...labels } }
-          : { labels: own, sharedLabels: labels, value, metricName, exemplar };
-      let below = 0;
-      const buckets = bounds.map((le, i) => {
-        below += tally.counts[i] ?? 0;
-        return sample({ le }, below, bucketName, null);
-      });
-      return [
-        ...buckets,
-        sample({ le: "+Inf" }, tally.count, bucketName, null),
-        sample({}, tally.sum, `${name}_sum`, undefined),
-        sample({}, tally.count, `${name}_count`, undefined),
-      ];
-    });
-  const read = (splay: boolean) =>
-    Promise.resolve({
-      name,
-      help,
-      type: "histogram",
-      values: values(splay),
-      aggregator: "sum",
-    }) as unknown as ReturnType<Histogram<L>["get"]>;
-  const metric = {
+  // A reset drops what is pending too: a scrape after it shows nothing observed before it. (The
+  // constructor resets once, before anything is pending.)
+  class PendingHistogram extends Histogram<L> {
+    override reset(): void {
+      tallies.clear();
+      super.reset();
+    }
+  }
+  const histogram: Histogram<L> = new PendingHistogram({
     name,
     help,
-    type: "histogram",
-    aggregator: "sum",
-    get: () => read(true),
-    getForPromString: () => read(false),
-    reset: () => tallies.clear(),
-  };
-  registry.registerMetric(metric as unknown as Histogram<L>);
+    labelNames,
+    buckets: [...bounds],
+    registers: [registry],
+    collect() {
+      for (const { tally } of tallies.all) hand(tally);
+    },
+  });
   return {
     observe(labels, value) {
       if (!Number.isFinite(value)) throw new TypeError(`Value is not a valid number: ${value}`);
-      const tally = tallies.of(labels);
-      // prom-client's findBound: the first bound at or above; above the last, +Inf alone.
-      for (let i = 0; i < bounds.length; i++) {
-        if (value <= (bounds[i] as number)) {
-          tally.counts[i] = (tally.counts[i] ?? 0) + 1;
-          break;
-        }
-      }
-      tally.sum += value;
-      tally.count += 1;
+      const pending = tallies.of(labels);
+      pending.values.push(value);
+      if (pending.values.length >= MOST_PENDING) hand(pending);
     },
-    get: metric.get,
+    get: () => histogram.get(),
   };
 }
