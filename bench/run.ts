@@ -1,5 +1,7 @@
-import { writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
+import { type BenchResults, benchmarksPage, PAGE } from "../scripts/benchmarks-doc.ts";
 import { DEMO_KEYS, SEED_IDS } from "../src/sandbox/seed-data.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/server.ts";
 import { capacity, capacitySteps, describeCapacity } from "./capacity.ts";
@@ -747,6 +749,8 @@ try {
     "bench/results.json",
     `${JSON.stringify(
       {
+        commit: execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim(),
+        date: new Date().toISOString(),
         rounds: ROUNDS,
         seconds: SECONDS,
         rows,
@@ -775,6 +779,9 @@ try {
       2,
     )}\n`,
   );
+  // The page is printed from the figures just written: docs/benchmarks.md never drifts from them.
+  const written = JSON.parse(readFileSync("bench/results.json", "utf8")) as BenchResults;
+  writeFileSync(PAGE, benchmarksPage(written));
 } finally {
   await Promise.all(
     [
