@@ -103,8 +103,8 @@ export interface GatewayContext extends SchemaContext {
   compiledResult?: ExecutionResult;
   /** Where this operation's upstream calls go: a live query records or answers them (live/). */
   readonly reads: ReadRoute;
-  /** The operation's deadline while it runs (use-operation-deadline.ts). */
-  deadline?: NodeJS.Timeout | undefined;
+  /** Stops the operation's deadline while it runs (use-operation-deadline.ts). */
+  stopDeadline?: (() => void) | undefined;
   /** Takes the operation's listener off the caller's signal (settle() does, once answered). */
   readonly unfollowCaller: () => void;
 }

@@ -36,19 +36,21 @@ export function useOperationDeadline(options: OperationDeadlineOptions): Plugin<
   return {
     onExecute({ args }) {
       const context = args.contextValue as unknown as GatewayContext;
-      const timer = setTimeout(abortAtDeadline, deadlineMs, context.operation, deadlineMs);
-      context.deadline = timer.unref();
+      context.stopDeadline = startOperationDeadline(context.operation, deadlineMs);
       return hooks;
     },
   };
 }
 
 function stopDeadline(context: GatewayContext): void {
-  clearTimeout(context.deadline);
-  context.deadline = undefined;
+  context.stopDeadline?.();
+  context.stopDeadline = undefined;
 }
 
-/** Aborts the operation's calls at its deadline; the function returned stops the clock. */
+/**
+ * Aborts the operation's calls at its deadline; the function returned stops the clock. The one
+ * timer of every path: yoga's (above) and the prepared lane's.
+ */
 export function startOperationDeadline(operation: CallSignal, deadlineMs: number): () => void {
   // The operation is the timer's argument, not a variable of this scope: a live query's stream
   // keeps the function returned, which then holds neither the timer nor the operation.
