@@ -26,26 +26,19 @@ export interface ConversationStatusHubOptions {
  */
 export class ConversationStatusHub implements ConversationStatusFeed {
   readonly #options: ConversationStatusHubOptions;
-  /** The (key hash, conversation) pairs followed here, with their subscribers. */
-  readonly #followed = new Map<string, number>();
 
   constructor(options: ConversationStatusHubOptions) {
     this.#options = options;
   }
 
-  /** Calls followed here, for metrics. */
+  /** Calls followed here (operation 8's pollers of the hub, whoever reads them), for metrics. */
   get pollerCount(): number {
-    return this.#followed.size;
+    return this.#options.hub.pollersOf(OPERATIONS.getConversationStatus).total;
   }
 
   /** Of those, the ones this instance reads the upstream for. */
   get ownedPollerCount(): number {
-    let owned = 0;
-    for (const id of this.#followed.keys()) {
-      const [hash, key] = id.split("\n", 2) as [string, string];
-      if (this.#options.hub.owns(hash, key)) owned += 1;
-    }
-    return owned;
+    return this.#options.hub.pollersOf(OPERATIONS.getConversationStatus).owned;
   }
 
   subscribe(authorization: string, conversationId: string): AsyncIterableIterator<StatusEvent> {
@@ -55,7 +48,6 @@ export class ConversationStatusHub implements ConversationStatusFeed {
     const template: ReadTemplate = { path: pathOf(row, [id]), operation: { row, ids: [id] } };
     const requestKey = requestKeyOf(template);
     const hash = this.#options.keyHash(authorization);
-    const followed = `${hash}\n${requestKey}`;
     const reading = this.#options.reading ?? DEFAULT_READING;
     // Only the newest state matters: a slow reader gets the latest when it reads again.
     return new Repeater<StatusEvent>(async (push, stop) => {
@@ -86,7 +78,6 @@ export class ConversationStatusHub implements ConversationStatusFeed {
         if (error) void push(error);
         stop();
       };
-      this.#followed.set(followed, (this.#followed.get(followed) ?? 0) + 1);
       const watcher = { changed: emit, ended: end };
       const read = hub.watch(authorization, requestKey, template, undefined, watcher);
       hub.addStream(watcher);
@@ -95,9 +86,6 @@ export class ConversationStatusHub implements ConversationStatusFeed {
       await stop;
       hub.dropStream(watcher);
       read.unwatch(watcher);
-      const left = (this.#followed.get(followed) ?? 1) - 1;
-      if (left === 0) this.#followed.delete(followed);
-      else this.#followed.set(followed, left);
     }, new SlidingBuffer(1));
   }
 }

@@ -5,7 +5,7 @@ import { createMemoryWindowBudget, type WindowBudget } from "../../fleet/window-
 import type { UpstreamClient, UpstreamRequest } from "../../upstream/client.ts";
 import { isAnsweredLocally, UpstreamError } from "../../upstream/errors.ts";
 import type { KeyHasher } from "../../upstream/key-memory.ts";
-import { readsChangedBy, routeOf } from "../../upstream/operations.ts";
+import { type RestOperation, readsChangedBy, routeOf } from "../../upstream/operations.ts";
 import type { RateLimit } from "../../upstream/rate-limit.ts";
 import type { FleetWriteVersion } from "../../upstream/write-version.ts";
 import { GATEWAY_DEFAULTS } from "../defaults.ts";
@@ -111,9 +111,19 @@ export class LiveHub {
   }
 
   get ownedPollerCount(): number {
+    return this.pollersOf().owned;
+  }
+
+  /** The pollers here, and those this instance reads the upstream for: of one operation, or all. */
+  pollersOf(row?: RestOperation): { total: number; owned: number } {
+    let total = 0;
     let owned = 0;
-    for (const poller of this.#pollers.values()) if (poller.owns) owned += 1;
-    return owned;
+    for (const poller of this.#pollers.values()) {
+      if (row !== undefined && poller.row !== row) continue;
+      total += 1;
+      if (poller.owns) owned += 1;
+    }
+    return { total, owned };
   }
 
   /** A live stream, ended at a drain until it is dropped. */
@@ -254,6 +264,10 @@ class ReadPoller implements FollowedRead {
   readonly #requestId = `live-${randomUUID()}`;
   readonly hash: string;
   answer: ReadAnswer | undefined;
+  /** The operation it reads, where known (metrics count the pollers of operation 8 apart). */
+  get row(): RestOperation | undefined {
+    return this.#template.operation?.row;
+  }
   /** The write version the answer was read at. */
   version: string | undefined;
   #text: string | undefined;
