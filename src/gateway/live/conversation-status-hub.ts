@@ -1,4 +1,3 @@
-import { Repeater, SlidingBuffer } from "graphql-yoga";
 import type { ConversationStatusFeed, StatusEvent } from "../../schema/context.ts";
 import type { UpstreamReading } from "../../upstream/conversation-reading.ts";
 import { DEFAULT_READING, readConversation } from "../../upstream/conversation-reading.ts";
@@ -7,6 +6,7 @@ import type { KeyHasher } from "../../upstream/key-memory.ts";
 import { OPERATIONS } from "../../upstream/operations.ts";
 import { pathOf } from "../../upstream/rest-api.ts";
 import { shuttingDown } from "../subscriptions/stream-lifetime.ts";
+import { LatestResults } from "./latest-results.ts";
 import type { LiveHub } from "./live-hub.ts";
 import { type ReadTemplate, replay, requestKeyOf } from "./live-reads.ts";
 
@@ -50,43 +50,44 @@ export class ConversationStatusHub implements ConversationStatusFeed {
     const hash = this.#options.keyHash(authorization);
     const reading = this.#options.reading ?? DEFAULT_READING;
     // Only the newest state matters: a slow reader gets the latest when it reads again.
-    return new Repeater<StatusEvent>(async (push, stop) => {
-      if (hub.shuttingDown) {
-        void push(shuttingDown());
-        stop();
+    const stream = new LatestResults<StatusEvent>();
+    if (hub.shuttingDown) {
+      stream.push(shuttingDown());
+      stream.end();
+      return stream;
+    }
+    let last: ConversationStatusDto | undefined;
+    const emit = () => {
+      const answer = hub.answer(hash, requestKey);
+      if (answer === undefined) return;
+      let status: ConversationStatusDto;
+      try {
+        status = readConversation(replay(answer).body as ConversationStatusDto, reading);
+      } catch (error) {
+        stream.push(error as Error);
+        stream.end();
         return;
       }
-      let last: ConversationStatusDto | undefined;
-      const emit = () => {
-        const answer = hub.answer(hash, requestKey);
-        if (answer === undefined) return;
-        let status: ConversationStatusDto;
-        try {
-          status = readConversation(replay(answer).body as ConversationStatusDto, reading);
-        } catch (error) {
-          void push(error as Error);
-          stop();
-          return;
-        }
-        if (!last || changed(last, status)) {
-          last = status;
-          void push(status);
-        }
-        if (status.endedAt != null) stop();
-      };
-      const end = (error?: Error) => {
-        if (error) void push(error);
-        stop();
-      };
-      const watcher = { changed: emit, ended: end };
-      const read = hub.watch(authorization, requestKey, template, undefined, watcher);
-      hub.addStream(watcher);
-      // A subscriber joining a followed call gets its latest state at once, without a read.
-      emit();
-      await stop;
+      if (!last || changed(last, status)) {
+        last = status;
+        stream.push(status);
+      }
+      if (status.endedAt != null) stream.end();
+    };
+    const end = (error?: Error) => {
+      if (error) stream.push(error);
+      stream.end();
+    };
+    const watcher = { changed: emit, ended: end };
+    const read = hub.watch(authorization, requestKey, template, undefined, watcher);
+    hub.addStream(watcher);
+    stream.whenEnded(() => {
       hub.dropStream(watcher);
       read.unwatch(watcher);
-    }, new SlidingBuffer(1));
+    });
+    // A subscriber joining a followed call gets its latest state at once, without a read.
+    emit();
+    return stream;
   }
 }
 
