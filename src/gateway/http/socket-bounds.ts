@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { WebSocket } from "ws";
+import { IdleSweeper } from "./idle-sweeper.ts";
 
 /**
  * Sockets that cannot be hoarded (docs/limits.md): graphql-ws sockets are a share of
@@ -34,35 +35,19 @@ interface Watched {
   readonly subscriptions: Record<string, unknown>;
 }
 
-/**
- * Closes acknowledged sockets that hold no subscription for `idleMs`: checked on an interval,
- * so a socket goes between `idleMs` and `idleMs` + one interval after its last subscription.
- */
+/** Closes acknowledged sockets that hold no subscription for `idleMs` (IdleSweeper's rule). */
 export function createIdleSweeper(idleMs: number) {
-  const watched = new Map<WebSocket, { context: Watched; idleSince: number | undefined }>();
-  const timer = setInterval(
-    () => {
-      const now = Date.now();
-      for (const [socket, entry] of watched) {
-        if (Object.keys(entry.context.subscriptions).length > 0) {
-          entry.idleSince = undefined;
-          continue;
-        }
-        entry.idleSince ??= now;
-        if (now - entry.idleSince >= idleMs) {
-          watched.delete(socket);
-          socket.close(IDLE_CLOSE.code, IDLE_CLOSE.reason);
-        }
-      }
-    },
-    Math.max(50, Math.min(1000, Math.floor(idleMs / 4))),
-  );
-  timer.unref();
+  const contexts = new WeakMap<WebSocket, Watched>();
+  const sweeper = new IdleSweeper<WebSocket>(idleMs, {
+    busy: (socket) => Object.keys(contexts.get(socket)?.subscriptions ?? {}).length > 0,
+    close: (socket) => socket.close(IDLE_CLOSE.code, IDLE_CLOSE.reason),
+  });
   return {
     watch(socket: WebSocket, context: Watched) {
-      watched.set(socket, { context, idleSince: Date.now() });
-      socket.once("close", () => watched.delete(socket));
+      contexts.set(socket, context);
+      sweeper.watch(socket);
+      socket.once("close", () => sweeper.forget(socket));
     },
-    stop: () => clearInterval(timer),
+    stop: () => sweeper.stop(),
   };
 }

@@ -10,6 +10,7 @@ import type { Plugin, YogaServerInstance } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
 import { GATEWAY_DEFAULTS } from "../defaults.ts";
 import { formatWithHttpStatus, refusalResponse } from "../http-status.ts";
+import { IdleSweeper } from "./idle-sweeper.ts";
 import { webSocketShare } from "./socket-bounds.ts";
 import { type Reservation, SseReservations, type SseStreamLimits } from "./sse-reservations.ts";
 
@@ -86,23 +87,10 @@ export function useSseSingleConnection(options: SseSingleConnectionOptions): {
   let handler: ((request: RawRequest) => Promise<SseResponse>) | undefined;
   let share = webSocketShare(GATEWAY_DEFAULTS.maxConnections);
   let othersOpen = () => 0;
-  let idleMs: number = GATEWAY_DEFAULTS.webSocketIdleTimeoutMs;
-  const idle = new Map<Reservation, number | undefined>();
-  let sweeper: ReturnType<typeof setInterval> | undefined;
-
-  function sweep() {
-    const now = Date.now();
-    for (const [reservation, since] of idle) {
-      if (reservation.activeOperations > 0) idle.set(reservation, undefined);
-      else if (since === undefined) idle.set(reservation, now);
-      else if (now - since >= idleMs) reservation.close();
-    }
-  }
-  function startSweeping() {
-    if (sweeper !== undefined) clearInterval(sweeper);
-    sweeper = setInterval(sweep, Math.max(50, Math.min(1000, Math.floor(idleMs / 4))));
-    sweeper.unref();
-  }
+  const idle = new IdleSweeper<Reservation>(GATEWAY_DEFAULTS.webSocketIdleTimeoutMs, {
+    busy: (reservation) => reservation.activeOperations > 0,
+    close: (reservation) => reservation.close(),
+  });
 
   const plugin: Plugin = {
     onYogaInit({ yoga }) {
@@ -214,7 +202,7 @@ export function useSseSingleConnection(options: SseSingleConnectionOptions): {
       return tooManyConnections();
     }
     reservations.markOpened(reservation);
-    idle.set(reservation, undefined);
+    idle.watch(reservation);
     return respond(await run(request, carried), request, reservation);
   }
 
@@ -285,7 +273,7 @@ export function useSseSingleConnection(options: SseSingleConnectionOptions): {
       if (over) return;
       over = true;
       if (reservation) {
-        idle.delete(reservation);
+        idle.forget(reservation);
         reservations.forget(reservation);
       }
     };
@@ -326,15 +314,13 @@ export function useSseSingleConnection(options: SseSingleConnectionOptions): {
     bound(newShare, newOthersOpen, newIdleMs) {
       share = newShare;
       othersOpen = newOthersOpen;
-      idleMs = newIdleMs;
-      startSweeping();
+      idle.restart(newIdleMs);
     },
     closeAll() {
       for (const reservation of reservations.all()) reservation.close();
-      if (sweeper !== undefined) clearInterval(sweeper);
+      idle.stop();
     },
   };
-  startSweeping();
   return { plugin, streams };
 }
 
