@@ -1,5 +1,5 @@
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
-import { eventContextFor } from "./execution/context.ts";
+import type { OperationContexts } from "./execution/operation-contexts.ts";
 import { useUpstreamReport } from "./execution/use-upstream-report.ts";
 import type { GatewayParts } from "./gateway-parts.ts";
 import { useHttpStatusInErrors } from "./http/use-http-status-in-errors.ts";
@@ -11,9 +11,9 @@ import { SubscriptionCounts, useSubscriptionBounds } from "./subscriptions/subsc
  * An operation running and answered: its upstream report, the subscriptions and live queries
  * that stay open, and the HTTP status its errors ask for.
  */
-export function answerStage(parts: GatewayParts): PipelineEntry[] {
+export function answerStage(parts: GatewayParts, contexts: OperationContexts): PipelineEntry[] {
   const { options, documents, keyHash } = parts;
-  const freshContext = eventContextFor(parts.dependencies, parts.operationDeadlineMs);
+  const freshContext = contexts.ofEvent;
   const subscriptionCounts = new SubscriptionCounts(parts.bounds);
   return [
     {

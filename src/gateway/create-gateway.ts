@@ -7,6 +7,7 @@ import { arrivalStage, singleConnectionSse } from "./arrival-stage.ts";
 import { connectionRefusalFor } from "./connection-refusal.ts";
 import type { DocumentFactsCache } from "./document-facts.ts";
 import type { GatewayContext } from "./execution/context.ts";
+import { operationContexts } from "./execution/operation-contexts.ts";
 import { createFastLane } from "./fast-lane.ts";
 import type { GatewayOptions, GatewayServerContext } from "./gateway-options.ts";
 import { gatewayParts } from "./gateway-parts.ts";
@@ -56,17 +57,18 @@ export type Gateway = YogaServerInstance<GatewayServerContext, GatewayContext> &
  */
 export function createGateway(options: GatewayOptions): Gateway {
   const parts = gatewayParts(options);
-  const lane = createFastLane(parts);
+  const contexts = operationContexts(parts);
+  const lane = createFastLane(parts, contexts);
   const sse = singleConnectionSse(parts);
   const pipeline = declaredPipeline([
     ...arrivalStage(parts, lane, sse),
     ...preparationStage(parts, lane),
     ...admissionStage(parts),
     ...(options.rules ?? []),
-    ...answerStage(parts),
+    ...answerStage(parts, contexts),
   ]);
   lane.adopt(pipeline.lane);
-  const yoga = createYogaApp(parts, pipeline.plugins);
+  const yoga = createYogaApp(parts, contexts, pipeline.plugins);
   parts.attachLogger(yoga.logger);
   return Object.assign(yoga, {
     pipeline: pipeline.names,

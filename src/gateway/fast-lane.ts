@@ -1,7 +1,7 @@
 import type { Plugin } from "graphql-yoga";
 import { schema } from "../schema/index.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
-import { authorizationFrom, createContext } from "./execution/context.ts";
+import type { OperationContexts } from "./execution/operation-contexts.ts";
 import { createPreparedLane, type PreparedLane } from "./execution/prepared-lane.ts";
 import type { CompiledQueries } from "./execution/use-compiled-execution.ts";
 import { useCompiledExecution } from "./execution/use-compiled-execution.ts";
@@ -33,8 +33,8 @@ export interface FastLane {
  * Compiled execution, the prepared lane and the node:http fast path, made together: the lane
  * runs what compiled execution compiled, and the fast path hands the lane what it reads.
  */
-export function createFastLane(parts: GatewayParts): FastLane {
-  const { options, metrics, documents, dependencies, keyHashOn } = parts;
+export function createFastLane(parts: GatewayParts, contexts: OperationContexts): FastLane {
+  const { options, metrics, documents } = parts;
   const compiledExecution = useCompiledExecution({
     after: options.compileAfter ?? GATEWAY_DEFAULTS.compileAfter,
     compileMsPerSecond: options.compileMsPerSecond ?? GATEWAY_DEFAULTS.compileMsPerSecond,
@@ -65,19 +65,7 @@ export function createFastLane(parts: GatewayParts): FastLane {
       metrics.compiledRuns.inc({ how: "compiled" });
       metrics.preparedAnswers.inc();
     },
-    // As yoga's context factory makes it for a request without a session, the operation
-    // following the client's going away without a request signal in between.
-    contextFor: (request, params, requestId, connection) => {
-      const context = createContext(dependencies, {
-        authorization: authorizationFrom(request.headers.get("authorization")),
-        requestId,
-        request: request as unknown as Request,
-        keyHash: keyHashOn(connection),
-      });
-      request.followDisconnect(context.operation);
-      // yoga's initial context, which it merges under its factory's: a rule reads the same.
-      return Object.assign(context, { request, params });
-    },
+    contextFor: contexts.ofLane,
   });
   const fastPath = createFastPath({
     maxRequestBytes: parts.maxRequestBytes,

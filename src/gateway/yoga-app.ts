@@ -1,17 +1,12 @@
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import { schema } from "../schema/index.ts";
 import { boundedParserCaches } from "./admission/text-caches.ts";
-import {
-  authorizationFrom,
-  authorizationParam,
-  createContext,
-  type GatewayContext,
-} from "./execution/context.ts";
+import type { GatewayContext } from "./execution/context.ts";
+import type { OperationContexts } from "./execution/operation-contexts.ts";
 import type { GatewayServerContext } from "./gateway-options.ts";
 import type { GatewayParts } from "./gateway-parts.ts";
 import { corsFor } from "./http/cors.ts";
 import { renderGraphiQLPage } from "./http/graphiql-page.ts";
-import { requestIdOf } from "./http/request-id.ts";
 import { maskError, maskSessionError } from "./mask-error.ts";
 import { createGatewayLogger } from "./observability/logger.ts";
 import type { AnyPlugin } from "./pipeline.ts";
@@ -19,9 +14,10 @@ import type { AnyPlugin } from "./pipeline.ts";
 /** The yoga app over the pipeline's plugins: its endpoints, errors, context and transports. */
 export function createYogaApp(
   parts: GatewayParts,
+  contexts: OperationContexts,
   plugins: AnyPlugin[],
 ): YogaServerInstance<GatewayServerContext, GatewayContext> {
-  const { options, dependencies, authorize, keyHashOn } = parts;
+  const { options } = parts;
   return createYoga<GatewayServerContext, GatewayContext>({
     schema: options.schema ?? schema,
     graphqlEndpoint: "/graphql",
@@ -40,33 +36,7 @@ export function createYogaApp(
         : createGatewayLogger(options.logging === false ? "silent" : (options.logging ?? "info")),
     // Session mode forwards no upstream text it cannot vouch for (docs/security.md).
     maskedErrors: { maskError: options.session ? maskSessionError : maskError },
-    // Over graphql-ws there is no Fetch request: the key comes in the connection params.
-    context: async ({
-      request,
-      connectionParams,
-      requestId: serverRequestId,
-      batchUsage,
-      preparedContext,
-      req,
-    }) => {
-      // An operation the prepared lane began and handed over: its reads are reused, not made again.
-      if (preparedContext) return preparedContext;
-      const header = authorizationFrom(
-        request?.headers.get("authorization") ?? authorizationParam(connectionParams),
-      );
-      const requestId = serverRequestId ?? requestIdOf(request);
-      // Session mode exchanges the frontend's token for its organization's key, or refuses.
-      const authorized = authorize ? await authorize(header) : undefined;
-      const context = createContext(dependencies, {
-        authorization: authorized ? authorized.authorization : header,
-        requestId,
-        signal: request?.signal,
-        request,
-        batch: batchUsage,
-        keyHash: keyHashOn((req as { socket?: object } | undefined)?.socket),
-      });
-      return authorized ? { ...context, session: authorized.session } : context;
-    },
+    context: (initial) => contexts.ofYoga(initial),
     cors: corsFor(options.corsOrigins ?? ["*"]),
     // The schema takes no files: multipart requests are not accepted.
     multipart: false,

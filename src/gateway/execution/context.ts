@@ -174,21 +174,6 @@ export function authorizationParam(connectionParams: unknown): unknown {
   );
 }
 
-/**
- * A subscription event's own context (subscription-bounds.ts): fresh loads, its own budget and a
- * deadline, whoever subscribed first.
- */
-export function eventContextFor(deps: ContextDependencies, deadlineMs: number) {
-  return (subscriber: GatewayContext): GatewayContext => ({
-    ...subscriber,
-    ...createContext(deps, {
-      authorization: subscriber.authorization,
-      signal: AbortSignal.timeout(deadlineMs),
-      requestId: subscriber.requestId,
-    }),
-  });
-}
-
 /** What one operation's context is made of, beside the gateway's dependencies. */
 export interface OperationOrigin {
   /** The caller's key (or the key a session was exchanged for); absent without one. */
