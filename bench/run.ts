@@ -1,7 +1,12 @@
 import { execFileSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type BenchResults, benchmarksPage, PAGE } from "../scripts/benchmarks-doc.ts";
+import {
+  type BenchResults,
+  benchmarksPage,
+  PAGE,
+  type BenchRow as Row,
+} from "../scripts/benchmarks-doc.ts";
 import { DEMO_KEYS, SEED_IDS } from "../src/sandbox/seed-data.ts";
 import { type Sandbox, startSandbox } from "../src/sandbox/server.ts";
 import { capacity, capacitySteps, describeCapacity } from "./capacity.ts";
@@ -61,18 +66,6 @@ type Alone = { wall: number; calls: number; distinct: number };
 const auth = { authorization: `Bearer ${DEMO_KEYS.acme}` };
 const json = { ...auth, "content-type": "application/json" };
 
-interface Row {
-  scenario: string;
-  /** The median of the rounds (a single run: that run). */
-  rps: number;
-  rpsMin: number;
-  rpsMax: number;
-  p50: number;
-  p99: number;
-  upstreamPerOp: number;
-  peakRssMb: number | null;
-  errors: number;
-}
 const rows: Row[] = [];
 
 /**

@@ -10,8 +10,10 @@ import { fileURLToPath } from "node:url";
 export const RESULTS = fileURLToPath(new URL("../bench/results.json", import.meta.url));
 export const PAGE = fileURLToPath(new URL("../docs/benchmarks.md", import.meta.url));
 
-interface Row {
+/** One row of the bench: what bench/run.ts measures and records. */
+export interface BenchRow {
   scenario: string;
+  /** The median of the rounds (a single run: that run). */
   rps: number;
   rpsMin: number;
   rpsMax: number;
@@ -38,7 +40,7 @@ export interface BenchResults {
   date?: string;
   rounds: number;
   seconds: number;
-  rows: Row[];
+  rows: BenchRow[];
   aloneMs: Record<string, number>;
   dashboard: { wall: number; calls: number; distinct: number };
   tailcallDashboard: { wall: number; calls: number };
