@@ -5,7 +5,6 @@ import { useKeyBound } from "./admission/use-key-bound.ts";
 import { useOperationLimits } from "./admission/use-operation-limits.ts";
 import { useVariableErrors } from "./admission/use-variable-errors.ts";
 import { useWellFormedInput } from "./admission/use-well-formed-input.ts";
-import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import { useOperationDeadline } from "./execution/use-operation-deadline.ts";
 import type { GatewayParts } from "./gateway-parts.ts";
 import type { PipelineEntry } from "./pipeline.ts";
@@ -18,26 +17,26 @@ import { useAnswerRedaction } from "./session/use-answer-redaction.ts";
  * by name (operation-facts.ts), in an order the pipeline checks.
  */
 export function admissionStage(parts: GatewayParts): PipelineEntry[] {
-  const { options, documents } = parts;
+  const { options, documents, settings } = parts;
   return [
     {
       name: "operation-limits",
       lane: { mirrors: "the lane runs only texts yoga validated under these limits" },
       plugin: useOperationLimits({
-        maxDepth: options.maxDepth ?? GATEWAY_DEFAULTS.maxDepth,
-        maxAliases: options.maxAliases ?? GATEWAY_DEFAULTS.maxAliases,
-        maxTokens: parts.maxTokens,
+        maxDepth: settings.maxDepth,
+        maxAliases: settings.maxAliases,
+        maxTokens: settings.maxTokens,
       }),
     },
     {
       name: "well-formed-input",
       lane: "judges",
-      plugin: useWellFormedInput({ maxValueDepth: GATEWAY_DEFAULTS.maxValueDepth }),
+      plugin: useWellFormedInput({ maxValueDepth: settings.maxValueDepth }),
     },
     {
       name: "operation-deadline",
       lane: { mirrors: "the lane starts the same deadline (startOperationDeadline)" },
-      plugin: useOperationDeadline({ deadlineMs: parts.operationDeadlineMs }),
+      plugin: useOperationDeadline({ deadlineMs: settings.operationDeadlineMs }),
     },
     { name: "key-bound", lane: "judges", plugin: useKeyBound() },
     {
@@ -61,7 +60,7 @@ export function admissionStage(parts: GatewayParts): PipelineEntry[] {
     {
       name: "cost-limit",
       lane: "judges",
-      plugin: useCostLimit({ maxUpstreamCalls: parts.dependencies.maxUpstreamCalls, documents }),
+      plugin: useCostLimit({ maxUpstreamCalls: settings.maxUpstreamCalls, documents }),
     },
     { name: "api-key-gate", lane: "judges", plugin: useApiKeyGate(documents) },
   ];

@@ -1,9 +1,8 @@
-import { GATEWAY_DEFAULTS } from "./defaults.ts";
-import type { OperationContexts } from "./execution/operation-contexts.ts";
 import { useUpstreamReport } from "./execution/use-upstream-report.ts";
 import type { GatewayParts } from "./gateway-parts.ts";
 import { useHttpStatusInErrors } from "./http/use-http-status-in-errors.ts";
 import { useLiveQueries } from "./live/use-live-queries.ts";
+import type { OperationContexts } from "./operation-contexts.ts";
 import type { PipelineEntry } from "./pipeline.ts";
 import { SubscriptionCounts, useSubscriptionBounds } from "./subscriptions/subscription-bounds.ts";
 
@@ -14,7 +13,7 @@ import { SubscriptionCounts, useSubscriptionBounds } from "./subscriptions/subsc
 export function answerStage(parts: GatewayParts, contexts: OperationContexts): PipelineEntry[] {
   const { options, documents, keyHash } = parts;
   const freshContext = contexts.ofEvent;
-  const subscriptionCounts = new SubscriptionCounts(parts.bounds);
+  const subscriptionCounts = new SubscriptionCounts(parts.settings.bounds);
   return [
     {
       name: "upstream-report",
@@ -35,7 +34,7 @@ export function answerStage(parts: GatewayParts, contexts: OperationContexts): P
         keyHash,
         counts: subscriptionCounts,
         freshContext,
-        maxReads: options.live?.maxReads ?? GATEWAY_DEFAULTS.maxLiveQueryReads,
+        maxReads: parts.settings.maxLiveQueryReads,
         ...(options.live?.timers ? { timers: options.live.timers } : {}),
       }),
       after: {

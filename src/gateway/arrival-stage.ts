@@ -38,7 +38,7 @@ export function arrivalStage(
     {
       name: "batch-refusal",
       lane: { mirrors: "the fast path takes one operation per body: a batch goes to yoga" },
-      plugin: useBatchRefusal(options.maxBatchSize ?? 0),
+      plugin: useBatchRefusal(parts.settings.maxBatchSize),
     },
     {
       name: "landing-page",
@@ -80,7 +80,7 @@ export function arrivalStage(
     {
       name: "request-size-limit",
       lane: { mirrors: "the fast path reads only a declared Content-Length within the limit" },
-      plugin: useRequestSizeLimit({ maxBytes: parts.maxRequestBytes }),
+      plugin: useRequestSizeLimit({ maxBytes: parts.settings.maxRequestBytes }),
       after: { "request-id": namesIt },
     },
     {
@@ -127,10 +127,10 @@ export function singleConnectionSse(parts: GatewayParts): SingleConnectionSse {
     },
     ...(options.sseTokenPrefix === undefined ? {} : { tokenPrefix: options.sseTokenPrefix }),
     limits: {
-      reservationTtlMs: parts.bounds.sseReservationTtlMs,
-      reservationsPerKey: parts.bounds.sseReservationsPerKey,
-      reservationsTotal: parts.bounds.sseReservationsTotal,
-      maxQueuedBytes: parts.bounds.sseMaxQueuedBytes,
+      reservationTtlMs: parts.settings.bounds.sseReservationTtlMs,
+      reservationsPerKey: parts.settings.bounds.sseReservationsPerKey,
+      reservationsTotal: parts.settings.bounds.sseReservationsTotal,
+      maxQueuedBytes: parts.settings.bounds.sseMaxQueuedBytes,
     },
   });
 }

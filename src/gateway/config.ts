@@ -231,7 +231,7 @@ export const gatewayEnv = z.object({
       "Only the manifest's operations run (needs `TRUSTED_DOCUMENTS_FILE`); default `false`, `true` in session mode.",
     ),
   MAX_BATCH_SIZE: intVar(0, 100)
-    .default(0)
+    .default(GATEWAY_DEFAULTS.maxBatchSize)
     .describe("Most operations in one batched request (JSON array body); `0`: batches refused."),
   // Compiled execution of repeated queries (src/gateway/execution/use-compiled-execution.ts).
   COMPILED_EXECUTION_AFTER: intVar(0, 1000)

@@ -15,6 +15,8 @@ export const GATEWAY_DEFAULTS = {
   // Deepest nesting of objects and lists in a variable or an inline value (well-formed input).
   maxValueDepth: 32,
   maxRequestBytes: 1024 * 1024,
+  // Most operations in one batched request; 0: batches refused (MAX_BATCH_SIZE).
+  maxBatchSize: 0,
   pollIntervalMs: 1000,
   // Consecutive transient failures of a conversationStatus poller before its stream ends.
   pollMaxTransientFailures: 5,

@@ -1,7 +1,4 @@
 import type { Plugin } from "graphql-yoga";
-import { schema } from "../schema/index.ts";
-import { GATEWAY_DEFAULTS } from "./defaults.ts";
-import type { OperationContexts } from "./execution/operation-contexts.ts";
 import { createPreparedLane, type PreparedLane } from "./execution/prepared-lane.ts";
 import type { CompiledQueries } from "./execution/use-compiled-execution.ts";
 import { useCompiledExecution } from "./execution/use-compiled-execution.ts";
@@ -15,6 +12,7 @@ import {
 import { requestIdOf } from "./http/request-id.ts";
 import { nameRequestScope } from "./observability/logger.ts";
 import { startOperationMeter } from "./observability/use-metrics.ts";
+import type { OperationContexts } from "./operation-contexts.ts";
 import type { LanePlan } from "./pipeline.ts";
 
 /** The common case's way around yoga's request machinery, and the compiled execution it runs. */
@@ -34,19 +32,19 @@ export interface FastLane {
  * runs what compiled execution compiled, and the fast path hands the lane what it reads.
  */
 export function createFastLane(parts: GatewayParts, contexts: OperationContexts): FastLane {
-  const { options, metrics, documents } = parts;
+  const { metrics, documents } = parts;
   const compiledExecution = useCompiledExecution({
-    after: options.compileAfter ?? GATEWAY_DEFAULTS.compileAfter,
-    compileMsPerSecond: options.compileMsPerSecond ?? GATEWAY_DEFAULTS.compileMsPerSecond,
+    after: parts.settings.compileAfter,
+    compileMsPerSecond: parts.settings.compileMsPerSecond,
     documents,
     onRun: (how) => metrics.compiledRuns.inc({ how }),
   });
   let open = false;
   const preparedLane = createPreparedLane({
-    schema: options.schema ?? schema,
+    schema: parts.settings.schema,
     documents,
     compiled: compiledExecution,
-    deadlineMs: parts.operationDeadlineMs,
+    deadlineMs: parts.settings.operationDeadlineMs,
     texts: {
       max: FAST_PATH_TEXTS,
       maxBytes: FAST_PATH_TEXT_BYTES,
@@ -68,8 +66,8 @@ export function createFastLane(parts: GatewayParts, contexts: OperationContexts)
     contextFor: contexts.ofLane,
   });
   const fastPath = createFastPath({
-    maxRequestBytes: parts.maxRequestBytes,
-    maxTokens: parts.maxTokens,
+    maxRequestBytes: parts.settings.maxRequestBytes,
+    maxTokens: parts.settings.maxTokens,
     enabled: () => open,
     lane: preparedLane,
   });

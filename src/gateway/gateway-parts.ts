@@ -7,8 +7,6 @@ import { withKeyConcurrency } from "../upstream/key-concurrency.ts";
 import { createKeyHasher, hashesPerConnection, type KeyHasher } from "../upstream/key-memory.ts";
 import { createMemoryReadCache } from "../upstream/read-cache.ts";
 import { withSharing } from "../upstream/sharing.ts";
-import { resolveBounds } from "./bounds.ts";
-import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import { createDocumentFacts, type DocumentFactsCache } from "./document-facts.ts";
 import type { ContextDependencies } from "./execution/context.ts";
 import { createFleetState, type FleetState } from "./fleet-state.ts";
@@ -17,20 +15,18 @@ import { ConversationStatusHub } from "./live/conversation-status-hub.ts";
 import { LiveHub } from "./live/live-hub.ts";
 import { registerLiveMetrics } from "./live/live-metrics.ts";
 import { GatewayMetrics } from "./observability/metrics.ts";
+import { type ResolvedSettings, resolveSettings } from "./resolved-settings.ts";
 import { createSessionAuthorizer } from "./session/session-mode.ts";
 
 /**
  * What every stage of the gateway is built from: the options with each default applied once,
- * here (the plugins take figures, not options with defaults), and the parts made once per
+ * in resolved-settings.ts (the plugins take values, not options with defaults), and the parts made once per
  * gateway. Nothing in it is shared with another gateway of the process.
  */
 export interface GatewayParts {
   options: GatewayOptions;
-  bounds: ReturnType<typeof resolveBounds>;
-  pollIntervalMs: number;
-  maxRequestBytes: number;
-  maxTokens: number;
-  operationDeadlineMs: number;
+  /** Every figure, its default applied once (settings.ts): read these, never `options`' own. */
+  settings: ResolvedSettings;
   keyHash: KeyHasher;
   /** A connection's operations usually carry one key: its hash is worked out once per connection. */
   keyHashOn: (connection?: object) => KeyHasher;
@@ -45,10 +41,6 @@ export interface GatewayParts {
   dependencies: ContextDependencies;
   /** Session mode's exchange of a token for its organization's key; absent in passthrough. */
   authorize: ReturnType<typeof createSessionAuthorizer> | undefined;
-  /** The APQ store's bounds: the fleet's fallback and the in-process store alike. */
-  apq: { capacity: number; maxBytes: number; maxDocumentBytes: number };
-  /** The longest query text a registration keeps. */
-  registeredBytes: number;
   /** Writes through yoga's logger once the app is made (`attachLogger`). */
   log(level: "info" | "warn", message: string): void;
   attachLogger(logger: YogaLogger): void;
@@ -62,23 +54,18 @@ export function gatewayParts(options: GatewayOptions): GatewayParts {
   // Per gateway, never per process: two gateways of one process share no state (with a fleet,
   // every instance's hasher is keyed alike by CURSOR_SECRET).
   const keyHash = createKeyHasher(options.fleet ? options.cursorSecret : undefined);
-  const bounds = resolveBounds(options.bounds);
-  const pollIntervalMs = options.pollIntervalMs ?? GATEWAY_DEFAULTS.pollIntervalMs;
+  const settings = resolveSettings(options);
+  const { bounds, pollIntervalMs, apq } = settings;
   let logger: YogaLogger | undefined;
   const log = (level: "info" | "warn", message: string) => logger?.[level](message);
-  const apq = {
-    capacity: options.persistedDocuments?.apqCapacity ?? GATEWAY_DEFAULTS.apqCapacity,
-    maxBytes: options.persistedDocuments?.apqMaxBytes ?? bounds.apqMaxBytes,
-    maxDocumentBytes: bounds.maxCachedDocumentBytes,
-  };
   const writeVersion = options.fleet ? createFleetWriteVersion(options.fleet.redis) : undefined;
-  const upstream = sharedUpstream(options, bounds, keyHash, writeVersion);
+  const upstream = sharedUpstream(options, settings, keyHash, writeVersion);
   const metrics = new GatewayMetrics(
     {
       total: () => conversationStatusHub.pollerCount,
       owned: () => conversationStatusHub.ownedPollerCount,
     },
-    { processMetrics: options.processMetrics ?? false },
+    { processMetrics: settings.processMetrics },
   );
   const fleet = options.fleet
     ? createFleetState(options.fleet, { pollIntervalMs, apq, registry: metrics.registry, log })
@@ -88,7 +75,7 @@ export function gatewayParts(options: GatewayOptions): GatewayParts {
     upstream,
     keyHash,
     intervalMs: pollIntervalMs,
-    rateLimitShare: options.live?.rateLimitShare ?? GATEWAY_DEFAULTS.liveRateLimitShare,
+    rateLimitShare: settings.liveRateLimitShare,
     ...(fleet ? { store: fleet.pollers, budget: fleet.windowBudget } : {}),
     ...(writeVersion ? { writeVersion } : {}),
     onCallDone: metrics.recordUpstreamCall,
@@ -101,15 +88,10 @@ export function gatewayParts(options: GatewayOptions): GatewayParts {
     ...(options.upstream.reading ? { reading: options.upstream.reading } : {}),
   });
   registerLiveMetrics(metrics.registry, liveHub);
-  const perSessionPerMinute =
-    options.session?.perSessionPerMinute ?? GATEWAY_DEFAULTS.sessionRateLimitPerMinute;
+  const perSessionPerMinute = settings.sessionRateLimitPerMinute;
   return {
     options,
-    bounds,
-    pollIntervalMs,
-    maxRequestBytes: options.maxRequestBytes ?? GATEWAY_DEFAULTS.maxRequestBytes,
-    maxTokens: options.maxTokens ?? GATEWAY_DEFAULTS.maxTokens,
-    operationDeadlineMs: options.operationDeadlineMs ?? GATEWAY_DEFAULTS.operationDeadlineMs,
+    settings,
     keyHash,
     keyHashOn: hashesPerConnection(keyHash),
     documents: createDocumentFacts(),
@@ -124,7 +106,7 @@ export function gatewayParts(options: GatewayOptions): GatewayParts {
       onWrite: (req: UpstreamRequest) => liveHub.invalidate(req),
       conversationStatusHub,
       cursorKey: createCursorKey(options.cursorSecret),
-      maxUpstreamCalls: options.maxUpstreamCalls ?? GATEWAY_DEFAULTS.maxUpstreamCalls,
+      maxUpstreamCalls: settings.maxUpstreamCalls,
       maxUpstreamBytes: bounds.maxUpstreamBytes,
       onCallDone: metrics.recordUpstreamCall,
       onCallShared: metrics.recordSharedCall,
@@ -136,9 +118,6 @@ export function gatewayParts(options: GatewayOptions): GatewayParts {
           perSessionPerMinute,
         })
       : undefined,
-    apq,
-    registeredBytes:
-      options.persistedDocuments?.maxCachedDocumentBytes ?? bounds.maxCachedDocumentBytes,
     log,
     attachLogger: (yogaLogger) => {
       logger = yogaLogger;
@@ -152,14 +131,14 @@ export function gatewayParts(options: GatewayOptions): GatewayParts {
  */
 function sharedUpstream(
   options: GatewayOptions,
-  bounds: ReturnType<typeof resolveBounds>,
+  settings: ResolvedSettings,
   keyHash: KeyHasher,
   writeVersion: ReturnType<typeof createFleetWriteVersion> | undefined,
 ): UpstreamClient {
-  const cacheTtlS = options.sharing?.cacheTtlS ?? GATEWAY_DEFAULTS.upstreamCacheTtlS;
-  return withSharing(withKeyConcurrency(options.upstream, bounds, keyHash), {
+  const cacheTtlS = settings.upstreamCacheTtlS;
+  return withSharing(withKeyConcurrency(options.upstream, settings.bounds, keyHash), {
     keyHash,
-    coalesce: options.sharing?.coalesce ?? GATEWAY_DEFAULTS.upstreamCoalesce,
+    coalesce: settings.upstreamCoalesce,
     ...(writeVersion ? { fleet: writeVersion } : {}),
     ...(cacheTtlS > 0
       ? {
@@ -168,8 +147,7 @@ function sharedUpstream(
             store: options.fleet
               ? createFleetReadCache(options.fleet.redis, cacheTtlS)
               : createMemoryReadCache({
-                  maxBytes: GATEWAY_DEFAULTS.readCacheMaxBytes,
-                  maxEntries: GATEWAY_DEFAULTS.readCacheMaxEntries,
+                  ...settings.readCache,
                   ...(options.now ? { now: options.now } : {}),
                 }),
           },

@@ -62,11 +62,14 @@ export function preparationStage(parts: GatewayParts, lane: FastLane): PipelineE
         // Registrations are kept only for a key the upstream has accepted (docs/limits.md).
         acceptsKey: (authorization) => options.upstream.knowsKey?.(keyHash(authorization)) ?? false,
         ...options.persistedDocuments,
-        maxCachedDocumentBytes: parts.registeredBytes,
+        maxCachedDocumentBytes: parts.settings.registeredBytes,
         store:
           options.persistedDocuments?.store ??
           fleet?.apqStore ??
-          createMemoryQueryStore({ ...parts.apq, maxDocumentBytes: parts.registeredBytes }),
+          createMemoryQueryStore({
+            ...parts.settings.apq,
+            maxDocumentBytes: parts.settings.registeredBytes,
+          }),
       }),
     },
     {

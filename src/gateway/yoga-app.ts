@@ -1,14 +1,12 @@
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
-import { schema } from "../schema/index.ts";
 import { boundedParserCaches } from "./admission/text-caches.ts";
 import type { GatewayContext } from "./execution/context.ts";
-import type { OperationContexts } from "./execution/operation-contexts.ts";
 import type { GatewayServerContext } from "./gateway-options.ts";
 import type { GatewayParts } from "./gateway-parts.ts";
 import { corsFor } from "./http/cors.ts";
 import { renderGraphiQLPage } from "./http/graphiql-page.ts";
 import { maskError, maskSessionError } from "./mask-error.ts";
-import { createGatewayLogger } from "./observability/logger.ts";
+import type { OperationContexts } from "./operation-contexts.ts";
 import type { AnyPlugin } from "./pipeline.ts";
 
 /** The yoga app over the pipeline's plugins: its endpoints, errors, context and transports. */
@@ -19,7 +17,7 @@ export function createYogaApp(
 ): YogaServerInstance<GatewayServerContext, GatewayContext> {
   const { options } = parts;
   return createYoga<GatewayServerContext, GatewayContext>({
-    schema: options.schema ?? schema,
+    schema: parts.settings.schema,
     graphqlEndpoint: "/graphql",
     healthCheckEndpoint: "/healthz",
     landingPage: false,
@@ -30,18 +28,15 @@ export function createYogaApp(
     // GraphiQL's assets come from the package, not a CDN: it works on a closed network. They
     // are separate cacheable files, not 9 MB inlined into every page load.
     renderGraphiQL: renderGraphiQLPage,
-    logging:
-      typeof options.logging === "object"
-        ? options.logging
-        : createGatewayLogger(options.logging === false ? "silent" : (options.logging ?? "info")),
+    logging: parts.settings.logger,
     // Session mode forwards no upstream text it cannot vouch for (docs/security.md).
     maskedErrors: { maskError: options.session ? maskSessionError : maskError },
     context: (initial) => contexts.ofYoga(initial),
-    cors: corsFor(options.corsOrigins ?? ["*"]),
+    cors: corsFor(parts.settings.corsOrigins),
     // The schema takes no files: multipart requests are not accepted.
     multipart: false,
-    parserAndValidationCache: boundedParserCaches(parts.bounds),
-    batching: (options.maxBatchSize ?? 0) > 0 ? { limit: options.maxBatchSize } : false,
+    parserAndValidationCache: boundedParserCaches(parts.settings.bounds),
+    batching: parts.settings.maxBatchSize > 0 ? { limit: parts.settings.maxBatchSize } : false,
     plugins,
   });
 }

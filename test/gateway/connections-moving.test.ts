@@ -162,7 +162,7 @@ describe("cursors a client cannot forge", () => {
     routes["/v1/conversations"] = { form: "offset", items: fakeConversations(5) };
     const cursor = forged({ v: 2, f: "offset", d: "0123456789abcdef", p: 2 ** 53 - 2, i: null });
     const started = performance.now();
-    for (const authorization of ["Bearer x", "anything"]) {
+    for (const authorization of ["Bearer x", "Bearer anything"]) {
       const { status, body } = await harness.graphql(
         CONVERSATIONS,
         { first: 10, after: cursor },

@@ -4,16 +4,15 @@ import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
 import type { GraphQLError, ValidationContext } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { type ErrorCode, gatewayError } from "../../errors.ts";
-import { GATEWAY_DEFAULTS } from "../defaults.ts";
 import { requestLevel } from "../http-status.ts";
 
 export interface OperationLimitsOptions {
-  /** Deepest selection allowed (introspection's `__schema` not counted); default 12. */
-  maxDepth?: number;
-  /** Most aliases in one operation, `__typename`'s counted; default 30. */
-  maxAliases?: number;
-  /** Most tokens in one document, checked while parsing; default 5000. */
-  maxTokens?: number;
+  /** Deepest selection allowed (introspection's `__schema` not counted). */
+  maxDepth: number;
+  /** Most aliases in one operation, `__typename`'s counted. */
+  maxAliases: number;
+  /** Most tokens in one document, checked while parsing. */
+  maxTokens: number;
 }
 
 /**
@@ -21,9 +20,8 @@ export interface OperationLimitsOptions {
  * upstream call, and a catalogue code. Left to themselves they throw out of `validate`, which
  * yoga answers with HTTP 200 and a code-less "Syntax Error: ..." that is not a syntax error.
  */
-export function useOperationLimits(options: OperationLimitsOptions = {}): Plugin {
-  const maxDepth = options.maxDepth ?? GATEWAY_DEFAULTS.maxDepth;
-  const maxAliases = options.maxAliases ?? GATEWAY_DEFAULTS.maxAliases;
+export function useOperationLimits(options: OperationLimitsOptions): Plugin {
+  const { maxDepth, maxAliases } = options;
   const depthRule = maxDepthRule({
     n: maxDepth,
     exposeLimits: true,
@@ -42,9 +40,7 @@ export function useOperationLimits(options: OperationLimitsOptions = {}): Plugin
   return {
     onPluginInit({ addPlugin }) {
       // A parse-time bound: a huge document is cut off before it costs parsing time.
-      addPlugin(
-        maxTokensPlugin({ n: options.maxTokens ?? GATEWAY_DEFAULTS.maxTokens, exposeLimits: true }),
-      );
+      addPlugin(maxTokensPlugin({ n: options.maxTokens, exposeLimits: true }));
     },
     onValidate({ addValidationRule }) {
       addValidationRule(depthRule);

@@ -1,13 +1,13 @@
-import type { CallSignal } from "../../upstream/call-signal.ts";
-import type { GatewayServerContext } from "../gateway-options.ts";
-import type { GatewayParts } from "../gateway-parts.ts";
-import { requestIdOf } from "../http/request-id.ts";
+import type { CallSignal } from "../upstream/call-signal.ts";
 import {
   authorizationFrom,
   authorizationParam,
   createContext,
   type GatewayContext,
-} from "./context.ts";
+} from "./execution/context.ts";
+import type { GatewayServerContext } from "./gateway-options.ts";
+import type { GatewayParts } from "./gateway-parts.ts";
+import { requestIdOf } from "./http/request-id.ts";
 
 /** What yoga hands its context factory: its own initial context and the server's. */
 type YogaInitial = Partial<GatewayServerContext> & {
@@ -79,7 +79,7 @@ export function operationContexts(parts: GatewayParts) {
         ...subscriber,
         ...createContext(dependencies, {
           authorization: subscriber.authorization,
-          signal: AbortSignal.timeout(parts.operationDeadlineMs),
+          signal: AbortSignal.timeout(parts.settings.operationDeadlineMs),
           requestId: subscriber.requestId,
         }),
       };
