@@ -1,6 +1,7 @@
 import { request } from "node:http";
 import fc from "fast-check";
 import { DEMO_KEYS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import { WAIT_MS } from "./wait.ts";
 
 // Clients that hang up: requests to a gateway cut at points fast-check picks (before the body is
 // whole, before the answer, while identical reads share a call, during a stream), and what a
@@ -9,8 +10,15 @@ import { DEMO_KEYS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
 /** What a request asks for, and how it is answered. */
 export type Shape = "shared" | "query" | "defer-multipart" | "defer-sse" | "subscription";
 
-/** Where a request is cut: at its run's common instant, at its own, or before its body is whole. */
-export type CutPoint = { at: "together" } | { at: "own"; ms: number } | { at: "mid-body" };
+/**
+ * Where a request is cut: at its run's common instant, at its own, before its body is whole, or
+ * as the first part of its answer arrives (a stream's first event).
+ */
+export type CutPoint =
+  | { at: "together" }
+  | { at: "own"; ms: number }
+  | { at: "mid-body" }
+  | { at: "first-part" };
 
 export interface Cut {
   /** Which gateway of the test it goes to (an index, modulo their number). */
@@ -66,8 +74,9 @@ const cutArb: fc.Arbitrary<Cut> = fc.record({
   startMs: fc.nat(12),
   point: fc.oneof(
     { weight: 4, arbitrary: fc.constant<CutPoint>({ at: "together" }) },
-    { weight: 3, arbitrary: fc.record({ at: fc.constant("own" as const), ms: fc.nat(40) }) },
+    { weight: 3, arbitrary: fc.record({ at: fc.constant("own" as const), ms: fc.nat(80) }) },
     { weight: 1, arbitrary: fc.constant<CutPoint>({ at: "mid-body" }) },
+    { weight: 2, arbitrary: fc.constant<CutPoint>({ at: "first-part" }) },
   ),
 });
 
@@ -79,8 +88,13 @@ export function cutRunArb(min: number, max: number): fc.Arbitrary<CutRun> {
   });
 }
 
-/** How a request ended: cut by the client, or answered whole first (its body as read). */
-export type Ending = { cut: true } | { cut: false; status: number; body: string };
+/**
+ * How a request ended: cut by the client (`midAnswer`: after its answer began, e.g. a stream's
+ * first part), or answered whole first (its body as read).
+ */
+export type Ending =
+  | { cut: true; midAnswer: boolean }
+  | { cut: false; status: number; body: string };
 
 /** Sends `cut`'s request to `url` and hangs up at its point, unless the answer ends first. */
 export function sendAndCut(url: string, cut: Cut, togetherMs: number): Promise<Ending> {
@@ -91,7 +105,9 @@ export function sendAndCut(url: string, cut: Cut, togetherMs: number): Promise<E
       ? Math.max(0, togetherMs - cut.startMs)
       : cut.point.at === "own"
         ? cut.point.ms
-        : 0;
+        : cut.point.at === "first-part"
+          ? WAIT_MS
+          : 0;
   return new Promise((resolve) => {
     setTimeout(() => {
       const req = request(`${url}/graphql`, {
@@ -104,6 +120,7 @@ export function sendAndCut(url: string, cut: Cut, togetherMs: number): Promise<E
         },
       });
       let done = false;
+      let begun = false;
       const end = (ending: Ending) => {
         if (done) return;
         done = true;
@@ -111,18 +128,23 @@ export function sendAndCut(url: string, cut: Cut, togetherMs: number): Promise<E
         req.destroy();
         resolve(ending);
       };
-      req.on("error", () => end({ cut: true }));
+      const hangUp = () => end({ cut: true, midAnswer: begun });
+      req.on("error", hangUp);
       req.on("response", (res) => {
         const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
-        res.on("error", () => end({ cut: true }));
+        res.on("data", (chunk: Buffer) => {
+          begun = true;
+          chunks.push(chunk);
+          if (cut.point.at === "first-part") hangUp();
+        });
+        res.on("error", hangUp);
         res.on("end", () =>
           end({ cut: false, status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
         );
       });
       if (cut.point.at === "mid-body") req.write(body.subarray(0, body.length >> 1));
       else req.end(body);
-      const timer = setTimeout(() => end({ cut: true }), cutInMs);
+      const timer = setTimeout(hangUp, cutInMs);
     }, cut.startMs);
   });
 }
@@ -144,4 +166,25 @@ export function watchUnhandledRejections(): { seen: unknown[]; stop(): void } {
  */
 export function abortedInAnswer(ending: Ending): boolean {
   return !ending.cut && /aborted/i.test(ending.body);
+}
+
+/** Resolves once `inFlight()` is 0: every upstream call ended; fails after WAIT_MS. */
+export async function everyCallEnded(inFlight: () => number): Promise<void> {
+  const until = Date.now() + WAIT_MS;
+  while (inFlight() !== 0) {
+    if (Date.now() > until) throw new Error(`${inFlight()} upstream calls still out`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/** How many of `endings` were cut by their client, and how many of those mid-answer. */
+export function cutsIn(endings: readonly Ending[]): { cut: number; midAnswer: number } {
+  let cut = 0;
+  let midAnswer = 0;
+  for (const ending of endings) {
+    if (!ending.cut) continue;
+    cut += 1;
+    if (ending.midAnswer) midAnswer += 1;
+  }
+  return { cut, midAnswer };
 }
