@@ -14,8 +14,9 @@ import { startHarness } from "./harness.ts";
 
 // Clients hanging up at random points on one gateway, coalescing on: before the body is whole,
 // before the answer, while identical reads share one call, during a @defer stream (multipart and
-// SSE) and a subscription. Nothing a client does that way may leave a rejection unhandled, an
-// upstream call unsettled, or a call shared with another client aborted under it.
+// SSE) and a subscription (SSE, single-connection SSE, graphql-ws). Nothing a client does that
+// way may leave a rejection unhandled, an upstream call unsettled, or a call shared with another
+// client aborted under it.
 
 const closing = closedAfterEachTest();
 
