@@ -25,58 +25,66 @@ import { type Instance, startInstance } from "./fleet-harness.ts";
 const closing = closedAfterEachTest();
 
 describe("clients hanging up on a fleet", () => {
-  it("leave every gateway alive, no rejection unhandled and no upstream call behind", async () => {
-    const redis = closing(await startFleetStore());
-    const sandbox = closing(
-      await startSandbox({
-        port: 0,
-        callIntervalMs: 600_000,
-        callDurationMs: 600_000,
-        rateLimit: 1_000_000,
-      }),
-    );
-    let calls = 0;
-    // Slow enough that reads meet in flight; varied so flights end at many points.
-    const upstream = closing(await startHangupUpstream(() => 4 + (calls++ % 7) * 3));
-    upstream.forwardTo(sandbox.url);
-    // The first instance reaches the store over slow links (a cluster announces each master at
-    // its proxy's port), so a join's look at Redis lasts long enough for a hang-up to land
-    // inside it often.
-    const slowStore = await behindSlowLinks(redis);
-    const instances: Instance[] = [
-      closing(await startInstance(slowStore, upstream.url)),
-      closing(await startInstance(redis, upstream.url)),
-    ];
-    const rejections = watchUnhandledRejections();
-    const cuts = { cut: 0, midAnswer: 0 };
-    try {
-      await fc.assert(
-        fc.asyncProperty(cutRunArb(20, 40), async (run) => {
-          const endings = await Promise.all(
-            run.cuts.map((cut) => {
-              const instance = instances[cut.target % instances.length] as Instance;
-              return sendAndCut(instance.url, cut, run.togetherMs);
-            }),
-          );
-          const these = cutsIn(endings);
-          cuts.cut += these.cut;
-          cuts.midAnswer += these.midAnswer;
-          await everyCallEnded(upstream.inFlight);
-          expect(rejections.seen).toEqual([]);
-          expect(endings.filter(abortedInAnswer)).toEqual([]);
+  // With the read cache on, a cacheable read also looks at Redis's cache before its call.
+  it.each([
+    ["off", 0],
+    ["on", 60],
+  ])(
+    "leave every gateway alive, no rejection unhandled and no call behind (cache %s)",
+    async (_name, cacheTtlS) => {
+      const redis = closing(await startFleetStore());
+      const sandbox = closing(
+        await startSandbox({
+          port: 0,
+          callIntervalMs: 600_000,
+          callDurationMs: 600_000,
+          rateLimit: 1_000_000,
         }),
-        { numRuns: 12, endOnFailure: true },
       );
-    } finally {
-      rejections.stop();
-    }
-    // The runs did cut: a few hundred requests, most before their answer, some mid-stream.
-    expect(cuts.cut).toBeGreaterThan(150);
-    expect(cuts.midAnswer).toBeGreaterThan(0);
-    for (const instance of instances) {
-      expect((await instance.graphql("{ organization { name } }")).body.errors).toBeUndefined();
-    }
-  });
+      let calls = 0;
+      // Slow enough that reads meet in flight; varied so flights end at many points.
+      const upstream = closing(await startHangupUpstream(() => 4 + (calls++ % 7) * 3));
+      upstream.forwardTo(sandbox.url);
+      // The first instance reaches the store over slow links (a cluster announces each master at
+      // its proxy's port), so a join's look at Redis lasts long enough for a hang-up to land
+      // inside it often.
+      const slowStore = await behindSlowLinks(redis);
+      const options = { sharing: { cacheTtlS } };
+      const instances: Instance[] = [
+        closing(await startInstance(slowStore, upstream.url, options)),
+        closing(await startInstance(redis, upstream.url, options)),
+      ];
+      const rejections = watchUnhandledRejections();
+      const cuts = { cut: 0, midAnswer: 0 };
+      try {
+        await fc.assert(
+          fc.asyncProperty(cutRunArb(20, 40), async (run) => {
+            const endings = await Promise.all(
+              run.cuts.map((cut) => {
+                const instance = instances[cut.target % instances.length] as Instance;
+                return sendAndCut(instance.url, cut, run.togetherMs);
+              }),
+            );
+            const these = cutsIn(endings);
+            cuts.cut += these.cut;
+            cuts.midAnswer += these.midAnswer;
+            await everyCallEnded(upstream.inFlight);
+            expect(rejections.seen).toEqual([]);
+            expect(endings.filter(abortedInAnswer)).toEqual([]);
+          }),
+          { numRuns: 12, endOnFailure: true },
+        );
+      } finally {
+        rejections.stop();
+      }
+      // The runs did cut: a few hundred requests, most before their answer, some mid-stream.
+      expect(cuts.cut).toBeGreaterThan(150);
+      expect(cuts.midAnswer).toBeGreaterThan(0);
+      for (const instance of instances) {
+        expect((await instance.graphql("{ organization { name } }")).body.errors).toBeUndefined();
+      }
+    },
+  );
 });
 
 const REPLY_DELAY_MS = 3;
