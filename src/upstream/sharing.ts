@@ -214,7 +214,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
     // other cache versions (another instance's write came between) is not joined either.
     const id = `${target.hash} ${req.method} ${target.wire}`;
     const flight = flights.get(id);
-    if (!joinable(flight, target)) return waitFor(begin(id, req, target), req);
+    if (!joinable(flight, target)) return begun(id, req, target);
     if (fleet) return joinedInFleet(id, req, target);
     req.onShared?.("joined");
     return waitFor(flight, req);
@@ -232,15 +232,31 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
     const now = await fleet?.current();
     const flight = flights.get(id);
     if (!joinable(flight, target) || now === undefined || flight.fleetView !== now) {
-      return waitFor(begin(id, req, target), req);
+      return begun(id, req, target);
     }
     req.onShared?.("joined");
     return waitFor(flight, req);
   }
 
-  /** A call in flight a read may join: read at the same cache versions as the read. */
+  /**
+   * A call in flight a read may join: read at the same cache versions as the read, and not
+   * aborted (its waiters all left: it ends in an abort no later read asked for).
+   */
   function joinable(flight: Flight | undefined, target: Target): flight is Flight {
-    return flight !== undefined && flight.version === target.version;
+    return flight !== undefined && flight.version === target.version && !flight.signal.aborted;
+  }
+
+  /**
+   * A call of the read's own, waited for; none for a caller already gone (it left while a look at
+   * Redis or the cache was out): a call begun for no one would be aborted at once, unheard.
+   */
+  function begun(
+    id: string,
+    req: UpstreamRequest,
+    target: Target,
+  ): Promise<UpstreamResponse<unknown>> {
+    if (req.signal?.aborted) return Promise.reject(leftEarly(req));
+    return waitFor(begin(id, req, target), req);
   }
 
   /** A call of its own, in flight for others to join until it is answered. */
@@ -255,6 +271,9 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
         if (flights.get(id) === started) flights.delete(id);
       }),
     };
+    // Each waiter hears the outcome on its own (waitFor); a call whose waiters all left ends in
+    // the abort they caused, which is the flight's alone to hear.
+    started.promise.catch(() => undefined);
     flights.set(id, started);
     return started;
   }
@@ -275,13 +294,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
       const onAbort = () => {
         if (!leave()) return;
         if (flight.waiters === 0) flight.signal.abort(signal?.reason);
-        const context = { request: `${req.method} ${req.path}`, callerSignal: signal };
-        reject(
-          toUnavailableError(signal?.reason, {
-            ...context,
-            deadline: NOT_TIMED_OUT,
-          }),
-        );
+        reject(leftEarly(req));
       };
       if (signal?.aborted) return onAbort();
       if (signal) followAbort(signal, onAbort);
@@ -299,6 +312,15 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
   }
 
   return { ...client, request };
+}
+
+/** The error of a waiter whose own signal ended its wait. */
+function leftEarly(req: UpstreamRequest): unknown {
+  return toUnavailableError(req.signal?.reason, {
+    request: `${req.method} ${req.path}`,
+    callerSignal: req.signal,
+    deadline: NOT_TIMED_OUT,
+  });
 }
 
 /** Each waiter's own error object: nothing one operation does to it reaches another's. */

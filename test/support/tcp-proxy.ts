@@ -14,7 +14,14 @@ export interface TcpProxy {
   close(): Promise<void>;
 }
 
-export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
+/**
+ * `replyDelayMs`: each chunk from the target reaches the client that much later, in order (a
+ * slow link to Redis: a command's wait is long enough for a client to hang up inside it).
+ */
+export async function startTcpProxy(
+  targetPort: number,
+  options: { replyDelayMs?: number } = {},
+): Promise<TcpProxy> {
   let open = true;
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
@@ -32,7 +39,15 @@ export async function startTcpProxy(targetPort: number): Promise<TcpProxy> {
       });
     }
     client.pipe(upstream);
-    upstream.pipe(client);
+    const delayMs = options.replyDelayMs ?? 0;
+    if (delayMs === 0) upstream.pipe(client);
+    else {
+      upstream.on("data", (chunk: Buffer) => {
+        setTimeout(() => {
+          if (!client.destroyed) client.write(chunk);
+        }, delayMs);
+      });
+    }
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as { port: number };
