@@ -8,6 +8,7 @@ import { EXAMPLE_OPERATION } from "./gateway/http/example-operation.ts";
 import { listen } from "./gateway/http/server.ts";
 import { serveMetrics } from "./gateway/observability/metrics-server.ts";
 import { startTracing } from "./gateway/observability/tracing.ts";
+import { surviveUnhandledRejections } from "./gateway/observability/unhandled-rejections.ts";
 import { createUpstreamClient } from "./upstream/client.ts";
 import { KeyMemory } from "./upstream/key-memory.ts";
 
@@ -166,6 +167,8 @@ async function main(): Promise<void> {
           }
         : { defaultQuery: EXAMPLE_OPERATION },
   });
+  // A rejection nothing handled is a defect: logged and counted, it ends no one's connection.
+  surviveUnhandledRejections(gateway);
   const server = await listen(gateway, config.PORT, config.HOST, {
     headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,

@@ -45,9 +45,9 @@ describe("clients hanging up on a fleet", () => {
       // Slow enough that reads meet in flight; varied so flights end at many points.
       const upstream = closing(await startHangupUpstream(() => 4 + (calls++ % 7) * 3));
       upstream.forwardTo(sandbox.url);
-      // The first instance reaches the store over slow links (a cluster announces each master at
-      // its proxy's port), so a join's look at Redis lasts long enough for a hang-up to land
-      // inside it often.
+      // The first instance reaches the store over slow links (on a cluster, which announces each
+      // master at its proxy's port, both do), so a join's look at Redis lasts long enough for a
+      // hang-up to land inside it often.
       const slowStore = await behindSlowLinks(redis);
       const options = { sharing: { cacheTtlS } };
       const instances: Instance[] = [

@@ -21,8 +21,9 @@ export type Shape =
   | "sse-single-subscription";
 
 /**
- * Where a request is cut: at its run's common instant, at its own, before its body is whole, or
- * as the first part of its answer arrives (a stream's first event).
+ * Where a request is cut: at its run's common instant, at its own, before its body is whole (on
+ * a socket or a single-connection stream: connected, no operation sent), or as the first part of
+ * its answer arrives (a stream's first event).
  */
 export type CutPoint =
   | { at: "together" }

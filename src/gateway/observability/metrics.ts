@@ -46,6 +46,11 @@ export class GatewayMetrics {
     "Queries answered by the prepared lane: validated and compiled before, run without yoga's request machinery.",
     [],
   );
+  readonly unhandledRejections = this.counter(
+    "voicegraph_unhandled_rejections_total",
+    "Rejections nothing handled, which the process logged and survived (npm start): each a defect.",
+    [],
+  );
   readonly subscriptions = new Gauge({
     name: "voicegraph_active_subscriptions",
     help: "Subscriptions being served now.",
