@@ -15,6 +15,9 @@ export const GATEWAY_DEFAULTS = {
   // Deepest nesting of objects and lists in a variable or an inline value (well-formed input).
   maxValueDepth: 32,
   maxRequestBytes: 1024 * 1024,
+  // MCP sessions (docs/mcp.md): open at most, and how long an idle one is kept.
+  mcpMaxSessions: 1000,
+  mcpSessionIdleMs: 10 * 60 * 1000,
   pollIntervalMs: 1000,
   // Consecutive transient failures of a conversationStatus poller before its stream ends.
   pollMaxTransientFailures: 5,
