@@ -1,0 +1,95 @@
+import { rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  ResourceUpdatedNotificationSchema,
+  ToolListChangedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
+import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import { ACME, GLOBEX } from "./harness.ts";
+import { startMcp } from "./mcp-support.ts";
+
+function waitFor(condition: () => boolean, timeout: number) {
+  return vi.waitFor(() => expect(condition()).toBe(true), { timeout, interval: 20 });
+}
+
+const LIVE = `voicegraph://conversations/${SEED_IDS.acmeLiveConversation}/status`;
+
+describe("MCP resources: a conversation's live status", () => {
+  it("reads the status with one upstream call, with the reader's own key", async () => {
+    const mcp = await startMcp();
+    onTestFinished(() => mcp.close());
+    const client = await mcp.connect(ACME);
+    const { resourceTemplates } = await client.listResourceTemplates();
+    expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
+      "voicegraph://conversations/{id}/status",
+    ]);
+    mcp.takeUpstreamRequests();
+    const read = await client.readResource({ uri: LIVE });
+    const status = JSON.parse((read.contents[0] as { text: string }).text);
+    expect(status).toMatchObject({ ended: false, startedAt: expect.any(String) });
+    expect(mcp.takeUpstreamRequests()).toEqual([
+      `GET /v1/conversations/${SEED_IDS.acmeLiveConversation}/status`,
+    ]);
+    // Another organization's key reads nothing of it.
+    const globex = await mcp.connect(GLOBEX);
+    await expect(globex.readResource({ uri: LIVE })).rejects.toThrow(/NOT_FOUND|FORBIDDEN/);
+    await expect(client.readResource({ uri: "voicegraph://elsewhere" })).rejects.toThrow(
+      /No resource/,
+    );
+  });
+
+  it("tells a subscriber when the status changes, from the gateway's one poller", async () => {
+    // A call of two seconds: its duration changes, then it ends.
+    const mcp = await startMcp({ sandbox: { callDurationMs: 2_500 } });
+    onTestFinished(() => mcp.close());
+    const client = await mcp.connect(ACME);
+    const updates: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      updates.push(notification.params.uri);
+    });
+    await client.subscribeResource({ uri: LIVE });
+    await waitFor(() => updates.length > 0, 10_000);
+    expect(updates[0]).toBe(LIVE);
+    expect(mcp.gateway.conversationStatusHub.pollerCount).toBe(1);
+    await client.unsubscribeResource({ uri: LIVE });
+    await waitFor(() => mcp.gateway.conversationStatusHub.pollerCount === 0, 5_000);
+  });
+});
+
+describe("MCP tools follow their folder", () => {
+  it("picks up a changed document, tells the client, and keeps the last good tools", async () => {
+    const warnings: string[] = [];
+    const mcp = await startMcp({
+      mcp: { logger: { warn: (line) => warnings.push(String(line)) } },
+    });
+    onTestFinished(() => mcp.close());
+    const client = await mcp.connect(ACME);
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changes += 1;
+    });
+    writeFileSync(join(mcp.folder, "more.graphql"), "query ToolCatalog { toolCatalog { name } }\n");
+    await waitFor(() => changes === 1, 5_000);
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toEqual(["AgentName", "Conversations", "Organization", "ToolCatalog"]);
+    // A document that no longer parses: its tools go, with a warning naming it; the rest stay.
+    writeFileSync(join(mcp.folder, "more.graphql"), "query Broken {");
+    await waitFor(() => changes === 2, 5_000);
+    expect(warnings.some((line) => line.includes("more.graphql"))).toBe(true);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      "AgentName",
+      "Conversations",
+      "Organization",
+    ]);
+    // The folder gone: a reload that fails keeps the last good tools.
+    rmSync(mcp.folder, { recursive: true, force: true });
+    await waitFor(() => warnings.some((line) => line.includes("kept as they were")), 5_000);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      "AgentName",
+      "Conversations",
+      "Organization",
+    ]);
+    expect(changes).toBe(2);
+  });
+});
