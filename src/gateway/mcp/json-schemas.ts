@@ -37,13 +37,12 @@ const SCALARS: Record<string, JsonSchema> = {
 /** Thrown when a type cannot be stated in JSON Schema (an unmapped scalar). */
 export class UnmappedType extends Error {}
 
-/** A schema that also admits null, for a nullable GraphQL type. */
+/**
+ * A schema that also admits null, for a nullable GraphQL type: `anyOf` branches of one `type`
+ * each, the spelling strict clients (single-`type` dialects) map best.
+ */
 function orNull(schema: JsonSchema): JsonSchema {
-  const { type } = schema;
-  if (typeof type !== "string") return { anyOf: [schema, { type: "null" }] };
-  const nullable: JsonSchema = { ...schema, type: [type, "null"] };
-  if (Array.isArray(schema.enum)) nullable.enum = [...schema.enum, null];
-  return nullable;
+  return { anyOf: [schema, { type: "null" }] };
 }
 
 function scalarOrEnum(type: GraphQLNamedType): JsonSchema | undefined {
