@@ -27,10 +27,15 @@ export type JsonSchema = { [keyword: string]: unknown };
 const SCALARS: Record<string, JsonSchema> = {
   ID: { type: "string" },
   String: { type: "string" },
-  Int: { type: "integer" },
+  // GraphQL's Int is 32-bit: a larger integer is no Int.
+  Int: { type: "integer", minimum: -2147483648, maximum: 2147483647 },
   Float: { type: "number" },
   Boolean: { type: "boolean" },
-  DateTime: { type: "string", description: "An ISO 8601 date-time." },
+  DateTime: {
+    type: "string",
+    format: "date-time",
+    description: "An ISO 8601 (RFC 3339) date-time.",
+  },
   JSONObject: { type: "object", description: "A JSON object." },
 };
 
