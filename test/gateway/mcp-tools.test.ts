@@ -1,5 +1,10 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+
+type Schema = Record<string, unknown>;
+
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { ACME, ACME_ORGANIZATION, GLOBEX } from "./harness.ts";
 import { type McpHarness, startMcp } from "./mcp-support.ts";
@@ -55,7 +60,6 @@ describe("MCP tools over the SDK's own client", () => {
       required: ["id"],
       additionalProperties: false,
     });
-    type Schema = Record<string, unknown>;
     const conversations: Schema =
       tools.find((tool) => tool.name === "Conversations")?.inputSchema ?? {};
     const filter = (conversations.properties as Record<string, Schema>).filter ?? {};
@@ -158,5 +162,48 @@ describe("MCP mutations", () => {
     } finally {
       await mcp.close();
     }
+  });
+});
+
+describe("MCP output schemas", () => {
+  it("hold every test operation's answer (the SDK client checks structuredContent)", async () => {
+    const folder = join(import.meta.dirname, "../operations");
+    const files = Object.fromEntries(
+      readdirSync(folder).map((name) => [name, readFileSync(join(folder, name), "utf8")]),
+    );
+    const mcp = await startMcp({ files });
+    onTestFinished(() => mcp.close());
+    const client = await mcp.connect(ACME);
+    const { tools } = await client.listTools();
+    // Seeded IDs for each required variable: by its name where the name tells, else an agent's.
+    const idFor = (tool: string, variable: string) =>
+      /document/i.test(variable)
+        ? SEED_IDS.acmeDocument
+        : /^Campaign/.test(tool)
+          ? SEED_IDS.acmeCampaignWithFailedRows
+          : SEED_IDS.acmeAgent;
+    const answered: string[] = [];
+    for (const tool of tools) {
+      const schema = tool.inputSchema as {
+        properties: Record<string, Schema>;
+        required?: string[];
+      };
+      const args = Object.fromEntries(
+        (schema.required ?? []).map((name) => {
+          const type = schema.properties[name]?.type;
+          const value =
+            type === "boolean"
+              ? true
+              : type === "array"
+                ? [idFor(tool.name, name)]
+                : idFor(tool.name, name);
+          return [name, value];
+        }),
+      );
+      const result = await client.callTool({ name: tool.name, arguments: args });
+      expect([tool.name, result.isError ?? false]).toEqual([tool.name, false]);
+      answered.push(tool.name);
+    }
+    expect(answered.length).toBeGreaterThan(15);
   });
 });
