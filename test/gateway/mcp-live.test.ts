@@ -93,3 +93,16 @@ describe("MCP tools follow their folder", () => {
     expect(changes).toBe(2);
   });
 });
+
+describe("MCP sessions left idle", () => {
+  it("are closed after the idle time, unless they follow a resource", async () => {
+    const mcp = await startMcp({ mcp: { sessionIdleMs: 1_000 } });
+    onTestFinished(() => mcp.close());
+    const idle = await mcp.connect(ACME);
+    const following = await mcp.connect(ACME);
+    await following.subscribeResource({ uri: LIVE });
+    await new Promise((resolve) => setTimeout(resolve, 2_500));
+    await expect(idle.listTools()).rejects.toThrow(/404|session/i);
+    expect((await following.listTools()).tools.length).toBeGreaterThan(0);
+  });
+});

@@ -47,7 +47,7 @@ export function createSessionServer(
     authorization: string;
     protocolVersion: string;
   },
-): { server: Server; close(): void } {
+): { server: Server; watching(): boolean; close(): void } {
   const server = new Server(
     { name: "voicegraph", version: parts.version },
     {
@@ -151,6 +151,7 @@ export function createSessionServer(
   });
   return {
     server,
+    watching: () => watchers.size > 0,
     close() {
       unlisten();
       for (const stop of watchers.values()) stop.abort();

@@ -8,6 +8,8 @@ export interface McpSession {
   /** The opening credential's hash (the gateway's key hasher): never the credential itself. */
   credential: string;
   lastSeen: number;
+  /** Whether it follows a resource: a subscriber may be silent for long, and is kept. */
+  watching(): boolean;
   close(): Promise<void>;
 }
 
@@ -33,7 +35,7 @@ export function createSessionTable(parts: SessionParts, idleMs: number): Session
     () => {
       const now = Date.now();
       for (const session of sessions.values()) {
-        if (now - session.lastSeen > idleMs) void session.close();
+        if (now - session.lastSeen > idleMs && !session.watching()) void session.close();
       }
     },
     Math.max(1000, Math.min(60_000, idleMs / 2)),
@@ -45,7 +47,7 @@ export function createSessionTable(parts: SessionParts, idleMs: number): Session
       return sessions.size;
     },
     async open(opening) {
-      const { server, close: stopWatching } = createSessionServer(parts, opening);
+      const { server, watching, close: stopWatching } = createSessionServer(parts, opening);
       let session: McpSession | undefined;
       const transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
@@ -58,6 +60,7 @@ export function createSessionTable(parts: SessionParts, idleMs: number): Session
         transport,
         credential: opening.credential,
         lastSeen: Date.now(),
+        watching,
         async close() {
           if (closed) return;
           closed = true;
