@@ -6,7 +6,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
-import { ACME, GLOBEX } from "./harness.ts";
+import { ACME, ACME_ORGANIZATION, GLOBEX } from "./harness.ts";
 import { startMcp } from "./mcp-support.ts";
 
 function waitFor(condition: () => boolean, timeout: number) {
@@ -23,6 +23,7 @@ describe("MCP resources: a conversation's live status", () => {
     const { resourceTemplates } = await client.listResourceTemplates();
     expect(resourceTemplates.map((template) => template.uriTemplate)).toEqual([
       "voicegraph://conversations/{id}/status",
+      "voicegraph://operations/{name}{?arguments}",
     ]);
     mcp.takeUpstreamRequests();
     const read = await client.readResource({ uri: LIVE });
@@ -104,5 +105,53 @@ describe("MCP sessions left idle", () => {
     await new Promise((resolve) => setTimeout(resolve, 2_500));
     await expect(idle.listTools()).rejects.toThrow(/404|session/i);
     expect((await following.listTools()).tools.length).toBeGreaterThan(0);
+  });
+});
+
+describe("MCP resources: a read-only tool's answer", () => {
+  it("reads it with the reader's key and tells a subscriber when a write changes it", async () => {
+    const mcp = await startMcp();
+    onTestFinished(() => mcp.close());
+    const client = await mcp.connect(ACME);
+    const uri = "voicegraph://operations/Organization";
+    const read = await client.readResource({ uri });
+    const before = JSON.parse((read.contents[0] as { text: string }).text);
+    expect(before.organization.name).toBe(ACME_ORGANIZATION.name);
+    const agentUri = `voicegraph://operations/AgentName?arguments=${encodeURIComponent(
+      JSON.stringify({ id: SEED_IDS.acmeAgent }),
+    )}`;
+    const agent = await client.readResource({ uri: agentUri });
+    expect(JSON.parse((agent.contents[0] as { text: string }).text).agent.id).toBe(
+      SEED_IDS.acmeAgent,
+    );
+    // Arguments the tool's input schema refuses, and names of no read-only tool: nothing runs.
+    mcp.takeUpstreamRequests();
+    for (const wrong of [
+      "voicegraph://operations/AgentName",
+      "voicegraph://operations/AgentName?arguments=%7B",
+      "voicegraph://operations/DeleteCampaign",
+    ]) {
+      await expect(client.readResource({ uri: wrong })).rejects.toThrow(
+        /-32602|No resource|Arguments|JSON/,
+      );
+    }
+    expect(mcp.takeUpstreamRequests()).toEqual([]);
+
+    const updates: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      updates.push(notification.params.uri);
+    });
+    await client.subscribeResource({ uri });
+    await waitFor(() => mcp.gateway.liveHub.pollerCount > 0, 5_000);
+    // A write through the gateway pushes at once (docs/live-queries.md).
+    const renamed = await mcp.graphql(
+      'mutation { updateOrganization(input: { name: "Acme Renamed" }) { organization { name } } }',
+    );
+    expect(renamed.body.errors).toBeUndefined();
+    await waitFor(() => updates.includes(uri), 5_000);
+    const after = await client.readResource({ uri });
+    expect(JSON.parse((after.contents[0] as { text: string }).text).organization.name).toBe(
+      "Acme Renamed",
+    );
   });
 });

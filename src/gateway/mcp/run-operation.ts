@@ -98,7 +98,7 @@ export function toolError(
 export async function followSubscription(
   gateway: GatewayFetch,
   caller: CallerHeaders,
-  body: { query: string; variables: Record<string, unknown> },
+  body: { query: string; operationName?: string; variables: Record<string, unknown> },
   signal: AbortSignal,
   onNext: (payload: GraphQLBody) => void,
 ): Promise<void> {

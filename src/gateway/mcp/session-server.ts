@@ -14,6 +14,13 @@ import type { JsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/t
 import type { Catalogue } from "./catalogue.ts";
 import type { JsonSchema } from "./json-schemas.ts";
 import {
+  isOperationUri,
+  OPERATION_TEMPLATE,
+  operationOf,
+  readOperation,
+  watchOperation,
+} from "./operation-resource.ts";
+import {
   type CallerHeaders,
   type GatewayFetch,
   runOperation,
@@ -115,25 +122,31 @@ export function createSessionServer(
 
   server.setRequestHandler(ListResourcesRequestSchema, () => ({ resources: [] }));
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({
-    resourceTemplates: [STATUS_TEMPLATE],
+    resourceTemplates: [STATUS_TEMPLATE, OPERATION_TEMPLATE],
   }));
-  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-    readStatus(
-      parts.gateway,
-      caller(extra.requestInfo?.headers["x-request-id"]),
-      request.params.uri,
-    ),
-  );
+  const named = (uri: string) => operationOf(uri, parts.catalogue, parts.validatorOf);
+  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => {
+    const { uri } = request.params;
+    const headers = caller(extra.requestInfo?.headers["x-request-id"]);
+    return isOperationUri(uri)
+      ? readOperation(parts.gateway, headers, uri, named(uri))
+      : readStatus(parts.gateway, headers, uri);
+  });
   server.setRequestHandler(SubscribeRequestSchema, (request, extra) => {
     const { uri } = request.params;
-    conversationOf(uri);
+    // A URI of no resource is refused before anything is followed.
+    const operation = isOperationUri(uri) ? named(uri) : undefined;
+    if (!operation) conversationOf(uri);
     if (watchers.has(uri)) return {};
     const stop = new AbortController();
     watchers.set(uri, stop);
     const headers = caller(extra.requestInfo?.headers["x-request-id"]);
-    void watchStatus(parts.gateway, headers, uri, stop.signal, () => {
-      void server.sendResourceUpdated({ uri }).catch(() => undefined);
-    })
+    const changed = () => void server.sendResourceUpdated({ uri }).catch(() => undefined);
+    void (
+      operation
+        ? watchOperation(parts.gateway, headers, operation, stop.signal, changed)
+        : watchStatus(parts.gateway, headers, uri, stop.signal, changed)
+    )
       .catch(() => undefined)
       .finally(() => {
         if (watchers.get(uri) === stop) watchers.delete(uri);
