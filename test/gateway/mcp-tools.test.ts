@@ -92,6 +92,16 @@ describe("MCP tools over the SDK's own client", () => {
     );
     // One upstream call, as the same query on /graphql makes.
     expect(mcp.takeUpstreamRequests()).toEqual(["GET /v1/organization"]);
+    // Counted in the gateway's metrics as any operation is.
+    const counted = async () =>
+      Number(
+        /^voicegraph_operations_total\{type="query",outcome="OK"\} (\d+)/m.exec(
+          await (await fetch(`${mcp.url}/metrics`)).text(),
+        )?.[1] ?? 0,
+      );
+    const before = await counted();
+    await client.callTool({ name: "Organization", arguments: {} });
+    expect(await counted()).toBe(before + 1);
   });
 
   it("answers a wrong key's call with isError, UNAUTHENTICATED and a requestId", async () => {
