@@ -110,6 +110,21 @@ describe("/mcp over HTTP (passthrough)", () => {
   });
 });
 
+describe("/mcp sessions", () => {
+  it("are bounded: past the most open, a new one is refused 429 and the open ones work", async () => {
+    const mcp = await startMcp({ mcp: { maxSessions: 1 } });
+    try {
+      const first = await mcp.connect(ACME);
+      const refused = await post(mcp, INITIALIZE, { authorization: GLOBEX });
+      expect(refused.status).toBe(429);
+      expect(await catalogueError(refused)).toMatchObject({ code: "RATE_LIMITED" });
+      expect((await first.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      await mcp.close();
+    }
+  });
+});
+
 describe("/mcp in session mode", () => {
   let mcp: McpHarness;
   beforeAll(async () => {
