@@ -6,6 +6,7 @@ import { type GatewayConfig, readGatewayConfig } from "./gateway/config.ts";
 import { createGateway, type Gateway } from "./gateway/create-gateway.ts";
 import { EXAMPLE_OPERATION } from "./gateway/http/example-operation.ts";
 import { listen } from "./gateway/http/server.ts";
+import type { McpOptions } from "./gateway/mcp/endpoint.ts";
 import { serveMetrics } from "./gateway/observability/metrics-server.ts";
 import { startTracing } from "./gateway/observability/tracing.ts";
 import { createUpstreamClient } from "./upstream/client.ts";
@@ -68,7 +69,7 @@ async function sessionModeOf(config: GatewayConfig, embedded: EmbeddedSandbox | 
  */
 async function mcpEndpointOf(config: GatewayConfig, gateway: Gateway) {
   const { createMcpEndpoint } = await import("./gateway/mcp/endpoint.ts");
-  return createMcpEndpoint(gateway, {
+  const options: McpOptions = {
     schema: gateway.getEnveloped().schema,
     source: config.MCP_OPERATIONS_DIR
       ? { folder: config.MCP_OPERATIONS_DIR }
@@ -85,7 +86,14 @@ async function mcpEndpointOf(config: GatewayConfig, gateway: Gateway) {
     maxRequestBytes: config.MAX_REQUEST_BYTES,
     logger: gateway.logger,
     version: process.env.npm_package_version ?? "0.0.0",
-  });
+  };
+  try {
+    return createMcpEndpoint(gateway, options);
+  } catch (error) {
+    const variable = config.MCP_OPERATIONS_DIR ? "MCP_OPERATIONS_DIR" : "TRUSTED_DOCUMENTS_FILE";
+    const why = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`${variable} cannot be read for MCP's tools (${why})`);
+  }
 }
 
 /** Reads the environment, starts the embedded sandbox when no upstream is named, and listens. */

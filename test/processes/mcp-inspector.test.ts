@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { once } from "node:events";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { scriptPerTest } from "../support/scripts.ts";
@@ -73,5 +74,19 @@ describe("npm start with MCP=on, driven by the MCP Inspector's CLI", () => {
       "Organization",
     ]);
     expect(wrong.code).toBe(5);
+  });
+
+  it("stops at start-up with one line naming MCP_OPERATIONS_DIR when it cannot be read", async () => {
+    const gateway = start({
+      PORT: "0",
+      LOG_LEVEL: "error",
+      MCP: "on",
+      MCP_OPERATIONS_DIR: "test/no-such-folder",
+    });
+    const [code] = await once(gateway.child, "exit");
+    expect(code).toBe(1);
+    const lines = gateway.output().stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^MCP_OPERATIONS_DIR cannot be read for MCP's tools \(ENOENT/);
   });
 });
