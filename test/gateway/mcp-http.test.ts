@@ -93,6 +93,58 @@ describe("/mcp over HTTP (passthrough)", () => {
     await unknown.body?.cancel();
   });
 
+  it("gives output schemas and structuredContent only from protocol 2025-06-18", async () => {
+    const answerOf = async (response: Response) => {
+      const text = await response.text();
+      const data = text.split("\n").find((line) => line.startsWith("data: "));
+      return JSON.parse(data ? data.slice(6) : text) as { result: Record<string, unknown> };
+    };
+    const structuredIn = async (version: string) => {
+      const opened = await post(
+        mcp,
+        { ...INITIALIZE, params: { ...INITIALIZE.params, protocolVersion: version } },
+        { authorization: ACME },
+      );
+      await opened.body?.cancel();
+      const headers = {
+        authorization: ACME,
+        "mcp-session-id": opened.headers.get("mcp-session-id") as string,
+        "mcp-protocol-version": version,
+      };
+      await (
+        await post(mcp, { jsonrpc: "2.0", method: "notifications/initialized" }, headers)
+      ).text();
+      const list = await answerOf(
+        await post(mcp, { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }, headers),
+      );
+      const call = await answerOf(
+        await post(
+          mcp,
+          {
+            jsonrpc: "2.0",
+            id: 3,
+            method: "tools/call",
+            params: { name: "Organization", arguments: {} },
+          },
+          headers,
+        ),
+      );
+      const tools = list.result.tools as Array<Record<string, unknown>>;
+      return {
+        outputSchema: tools.every((tool) => "outputSchema" in tool),
+        structuredContent: "structuredContent" in call.result,
+      };
+    };
+    expect(await structuredIn("2025-03-26")).toEqual({
+      outputSchema: false,
+      structuredContent: false,
+    });
+    expect(await structuredIn("2025-06-18")).toEqual({
+      outputSchema: true,
+      structuredContent: true,
+    });
+  });
+
   it("refuses a body past MAX_REQUEST_BYTES and one that is not JSON", async () => {
     const large = { ...INITIALIZE, padding: "x".repeat(1024 * 1024) };
     const tooLarge = await post(mcp, large, { authorization: ACME });
