@@ -4,6 +4,7 @@ import {
   ResourceUpdatedNotificationSchema,
   ToolListChangedNotificationSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import fc from "fast-check";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { ACME, ACME_ORGANIZATION, GLOBEX } from "./harness.ts";
@@ -152,6 +153,45 @@ describe("MCP resources: a read-only tool's answer", () => {
     const after = await client.readResource({ uri });
     expect(JSON.parse((after.contents[0] as { text: string }).text).organization.name).toBe(
       "Acme Renamed",
+    );
+  });
+});
+
+describe("MCP subscriptions that end at once", () => {
+  it("leave no poller behind, however subscribe, unsubscribe and close interleave", async () => {
+    // A client that goes without a word (no DELETE) is forgotten after the idle time.
+    const mcp = await startMcp({ mcp: { sessionIdleMs: 500 } });
+    onTestFinished(() => mcp.close());
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.constantFrom("subscribe", "unsubscribe", "read", "close"), {
+          minLength: 1,
+          maxLength: 6,
+        }),
+        fc.scheduler(),
+        async (steps, scheduler) => {
+          const client = await mcp.connect(ACME);
+          let closed = false;
+          const runs = steps.map((step) =>
+            scheduler.schedule(Promise.resolve(step)).then((next) => {
+              if (closed) return;
+              if (next === "close") {
+                closed = true;
+                return client.close();
+              }
+              if (next === "read") return client.readResource({ uri: LIVE }).then(() => undefined);
+              return next === "subscribe"
+                ? client.subscribeResource({ uri: LIVE }).then(() => undefined)
+                : client.unsubscribeResource({ uri: LIVE }).then(() => undefined);
+            }),
+          );
+          await scheduler.waitAll();
+          await Promise.allSettled(runs);
+          await client.close();
+          await waitFor(() => mcp.gateway.conversationStatusHub.pollerCount === 0, 5_000);
+        },
+      ),
+      { numRuns: 15 },
     );
   });
 });

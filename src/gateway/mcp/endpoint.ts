@@ -211,6 +211,14 @@ export function createMcpEndpoint(gateway: McpGateway, options: McpOptions): Mcp
       );
     }
     session.lastSeen = Date.now();
+    if (req.method === "GET") {
+      // The stream updates ride on: once it is gone, the session's idle time counts from then.
+      session.streams += 1;
+      res.once("close", () => {
+        session.streams -= 1;
+        session.lastSeen = Date.now();
+      });
+    }
     await session.transport.handleRequest(req, res, body);
   }
 }

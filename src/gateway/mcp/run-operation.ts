@@ -115,6 +115,8 @@ export async function followSubscription(
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const stop = () => void reader.cancel().catch(() => undefined);
   signal.addEventListener("abort", stop, { once: true });
+  // Aborted while the stream was being opened: the listener above came too late.
+  if (signal.aborted) stop();
   const decoder = new TextDecoder();
   let buffered = "";
   try {

@@ -10,6 +10,8 @@ export interface McpSession {
   lastSeen: number;
   /** Whether it follows a resource: a subscriber may be silent for long, and is kept. */
   watching(): boolean;
+  /** Its open GET streams, the only way an update reaches it: none, and it is not kept. */
+  streams: number;
   close(): Promise<void>;
 }
 
@@ -35,7 +37,8 @@ export function createSessionTable(parts: SessionParts, idleMs: number): Session
     () => {
       const now = Date.now();
       for (const session of sessions.values()) {
-        if (now - session.lastSeen > idleMs && !session.watching()) void session.close();
+        const listening = session.watching() && session.streams > 0;
+        if (now - session.lastSeen > idleMs && !listening) void session.close();
       }
     },
     Math.max(1000, Math.min(60_000, idleMs / 2)),
@@ -61,6 +64,7 @@ export function createSessionTable(parts: SessionParts, idleMs: number): Session
         credential: opening.credential,
         lastSeen: Date.now(),
         watching,
+        streams: 0,
         async close() {
           if (closed) return;
           closed = true;
