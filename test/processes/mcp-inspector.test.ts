@@ -61,6 +61,19 @@ describe("npm start with MCP=on, driven by the MCP Inspector's CLI", () => {
       result: { structuredContent: { agent: { id: "agt_acme_reception" } } },
     });
 
+    const read = await inspector([
+      ...common,
+      ...key,
+      "--method",
+      "resources/read",
+      "--uri",
+      "voicegraph://conversations/cnv_acme_0001/status",
+    ]);
+    expect(read.code).toBe(0);
+    const contents = (JSON.parse(read.stdout) as { result: { contents: Array<{ text: string }> } })
+      .result.contents;
+    expect(JSON.parse(contents[0]?.text ?? "")).toMatchObject({ ended: true });
+
     // The Inspector's exit codes: 3 when the server asks for authentication, 5 for isError.
     const keyless = await inspector([...common, "--method", "tools/list"]);
     expect(keyless.code).toBe(3);
