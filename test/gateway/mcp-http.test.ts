@@ -145,6 +145,34 @@ describe("/mcp over HTTP (passthrough)", () => {
     });
   });
 
+  it("answers the transport's own refusals with the catalogue error beside JSON-RPC's", async () => {
+    const notAcceptable = await post(mcp, INITIALIZE, {
+      authorization: ACME,
+      accept: "application/json",
+    });
+    expect(notAcceptable.status).toBe(406);
+    const body = (await notAcceptable.json()) as Record<string, unknown>;
+    expect(body).toMatchObject({
+      jsonrpc: "2.0",
+      error: { message: expect.stringContaining("Not Acceptable") },
+      errors: [{ extensions: { code: "BAD_USER_INPUT", requestId: expect.any(String) } }],
+    });
+    const opened = await post(mcp, INITIALIZE, { authorization: ACME });
+    await opened.body?.cancel();
+    const wrongMethod = await fetch(mcp.mcpUrl, {
+      method: "PUT",
+      headers: {
+        authorization: ACME,
+        "mcp-session-id": opened.headers.get("mcp-session-id") as string,
+      },
+    });
+    expect(wrongMethod.status).toBe(405);
+    expect(await catalogueError(wrongMethod)).toMatchObject({
+      code: "BAD_USER_INPUT",
+      requestId: expect.any(String),
+    });
+  });
+
   it("refuses a body past MAX_REQUEST_BYTES and one that is not JSON", async () => {
     const large = { ...INITIALIZE, padding: "x".repeat(1024 * 1024) };
     const tooLarge = await post(mcp, large, { authorization: ACME });

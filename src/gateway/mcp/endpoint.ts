@@ -7,6 +7,7 @@ import { GATEWAY_DEFAULTS } from "../defaults.ts";
 import { corsFor } from "../http/cors.ts";
 import { type Catalogue, createCatalogue, type ToolSource } from "./catalogue.ts";
 import type { JsonSchema } from "./json-schemas.ts";
+import { serveThroughTransport } from "./node-bridge.ts";
 import { answerJson, readBody, refuse, requestIdOfMessage } from "./refusals.ts";
 import type { GatewayFetch } from "./run-operation.ts";
 import { createSchemaTools } from "./schema-tools.ts";
@@ -192,7 +193,7 @@ export function createMcpEndpoint(gateway: McpGateway, options: McpOptions): Mcp
         credential,
         protocolVersion: body.params.protocolVersion ?? LATEST_PROTOCOL_VERSION,
       });
-      await session.transport.handleRequest(req, res, body);
+      await serveThroughTransport(session.transport, req, res, body, requestId);
       // An initialize the SDK refused opened nothing: its server goes.
       if (session.transport.sessionId === undefined) await session.close();
       return;
@@ -219,6 +220,6 @@ export function createMcpEndpoint(gateway: McpGateway, options: McpOptions): Mcp
         session.lastSeen = Date.now();
       });
     }
-    await session.transport.handleRequest(req, res, body);
+    await serveThroughTransport(session.transport, req, res, body, requestId);
   }
 }

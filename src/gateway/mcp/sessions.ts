@@ -1,10 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { createSessionServer, type SessionParts } from "./session-server.ts";
 
 /** One MCP session: its own SDK server and transport, bound to the credential that opened it. */
 export interface McpSession {
-  transport: StreamableHTTPServerTransport;
+  transport: WebStandardStreamableHTTPServerTransport;
   /** The opening credential's hash (the gateway's key hasher): never the credential itself. */
   credential: string;
   lastSeen: number;
@@ -52,7 +52,7 @@ export function createSessionTable(parts: SessionParts, idleMs: number): Session
     async open(opening) {
       const { server, watching, close: stopWatching } = createSessionServer(parts, opening);
       let session: McpSession | undefined;
-      const transport = new StreamableHTTPServerTransport({
+      const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
         onsessioninitialized: (id) => {
           if (session) sessions.set(id, session);
