@@ -1,7 +1,8 @@
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { ToolListChangedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
 import { ACME, ACME_ORGANIZATION } from "./harness.ts";
 import { OPERATIONS, startMcp } from "./mcp-support.ts";
 
@@ -96,5 +97,22 @@ describe("MCP tools from the trusted-documents manifest", () => {
     expect(result.structuredContent).toMatchObject({
       organization: { name: ACME_ORGANIZATION.name },
     });
+    // A new manifest, written as codegen's watch mode replaces it: picked up, clients told.
+    let changes = 0;
+    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+      changes += 1;
+    });
+    const next = join(folder, "next.json");
+    writeFileSync(next, JSON.stringify({ ...manifest, c3: OPERATIONS["conversations.graphql"] }));
+    renameSync(next, manifestFile);
+    await vi.waitFor(() => expect(changes).toBe(1), { timeout: 5_000, interval: 20 });
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual([
+      "AgentName",
+      "Conversations",
+      "Organization",
+    ]);
+    // Not in the gateway's own manifest since start-up: the gateway refuses it, as on /graphql.
+    const refused = await client.callTool({ name: "Conversations", arguments: {} });
+    expect((refused.structuredContent as { code: string }).code).toBe("PERSISTED_QUERY_ONLY");
   });
 });
