@@ -1,4 +1,4 @@
-import { rmSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   ResourceUpdatedNotificationSchema,
@@ -6,6 +6,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import fc from "fast-check";
 import { describe, expect, it, onTestFinished, vi } from "vitest";
+import { FOLLOW_STATUS } from "../../src/gateway/mcp/status-resource.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { ACME, ACME_ORGANIZATION, GLOBEX } from "./harness.ts";
 import { startMcp } from "./mcp-support.ts";
@@ -192,6 +193,28 @@ describe("MCP subscriptions that end at once", () => {
         },
       ),
       { numRuns: 15 },
+    );
+  });
+});
+
+describe("MCP status resources with trusted documents only", () => {
+  it("run when the manifest holds the status subscription docs/mcp.md prints", async () => {
+    const docs = readFileSync(join(import.meta.dirname, "../../docs/mcp.md"), "utf8");
+    expect(docs).toContain(`\n${FOLLOW_STATUS}\n`);
+    const trusted = await startMcp({
+      gateway: { persistedDocuments: { manifest: { s1: FOLLOW_STATUS }, trustedOnly: true } },
+    });
+    onTestFinished(() => trusted.close());
+    const read = await (await trusted.connect(ACME)).readResource({ uri: LIVE });
+    expect(JSON.parse((read.contents[0] as { text: string }).text)).toMatchObject({ ended: false });
+    const untrusted = await startMcp({
+      gateway: {
+        persistedDocuments: { manifest: { o1: "{ organization { name } }" }, trustedOnly: true },
+      },
+    });
+    onTestFinished(() => untrusted.close());
+    await expect((await untrusted.connect(ACME)).readResource({ uri: LIVE })).rejects.toThrow(
+      /PERSISTED_QUERY_ONLY/,
     );
   });
 });

@@ -21,13 +21,11 @@ const STATUS_URI = /^voicegraph:\/\/conversations\/([^/?#]{1,128})\/status$/;
 
 /**
  * The figures of the `conversationStatus` subscription alone: one status read per update and no
- * list request, polled by the gateway's live hub, one poller per key and conversation.
+ * list request, polled by the gateway's live hub, one poller per key and conversation. One line,
+ * so a trusted-documents manifest can hold it as is (docs/mcp.md).
  */
-const FOLLOW_STATUS = /* GraphQL */ `
-  subscription McpConversationStatus($id: ID!) {
-    conversationStatus(id: $id) { ended startedAt endedAt duration }
-  }
-`;
+export const FOLLOW_STATUS =
+  "subscription McpConversationStatus($id: ID!) { conversationStatus(id: $id) { ended startedAt endedAt duration } }";
 
 /** The conversation ID a status URI names; a URI of no resource is a JSON-RPC error. */
 export function conversationOf(uri: string): string {
