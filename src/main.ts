@@ -3,9 +3,10 @@ import { setFlagsFromString } from "node:v8";
 import { ConfigError } from "./env.ts";
 import { readTrustedDocuments } from "./gateway/admission/trusted-documents.ts";
 import { type GatewayConfig, readGatewayConfig } from "./gateway/config.ts";
-import { createGateway } from "./gateway/create-gateway.ts";
+import { createGateway, type Gateway } from "./gateway/create-gateway.ts";
 import { EXAMPLE_OPERATION } from "./gateway/http/example-operation.ts";
 import { listen } from "./gateway/http/server.ts";
+import type { McpOptions } from "./gateway/mcp/endpoint.ts";
 import { serveMetrics } from "./gateway/observability/metrics-server.ts";
 import { startTracing } from "./gateway/observability/tracing.ts";
 import { surviveUnhandledRejections } from "./gateway/observability/unhandled-rejections.ts";
@@ -61,6 +62,39 @@ async function sessionModeOf(config: GatewayConfig, embedded: EmbeddedSandbox | 
       clockSkewSeconds: config.SESSION_CLOCK_SKEW_S,
     }),
   };
+}
+
+/**
+ * The MCP endpoint (MCP=on; docs/mcp.md): tools from MCP_OPERATIONS_DIR, else from the trusted
+ * documents. Its modules (the MCP SDK) are loaded only then.
+ */
+async function mcpEndpointOf(config: GatewayConfig, gateway: Gateway) {
+  const { createMcpEndpoint } = await import("./gateway/mcp/endpoint.ts");
+  const options: McpOptions = {
+    schema: gateway.getEnveloped().schema,
+    source: config.MCP_OPERATIONS_DIR
+      ? { folder: config.MCP_OPERATIONS_DIR }
+      : config.TRUSTED_DOCUMENTS_FILE
+        ? { manifestFile: config.TRUSTED_DOCUMENTS_FILE }
+        : { none: true },
+    mutations: config.MCP_MUTATIONS === "on",
+    schemaTools: config.MCP_SCHEMA_TOOLS === "on",
+    trustedOnly: config.TRUSTED_DOCUMENTS_ONLY,
+    ...(config.AUTH_MODE === "session"
+      ? { session: { issuer: config.SESSION_ISSUER, audience: config.SESSION_AUDIENCE } }
+      : {}),
+    corsOrigins: config.CORS_ORIGINS,
+    maxRequestBytes: config.MAX_REQUEST_BYTES,
+    logger: gateway.logger,
+    version: process.env.npm_package_version ?? "0.0.0",
+  };
+  try {
+    return createMcpEndpoint(gateway, options);
+  } catch (error) {
+    const variable = config.MCP_OPERATIONS_DIR ? "MCP_OPERATIONS_DIR" : "TRUSTED_DOCUMENTS_FILE";
+    const why = error instanceof Error ? error.message : String(error);
+    throw new ConfigError(`${variable} cannot be read for MCP's tools (${why})`);
+  }
 }
 
 /** Reads the environment, starts the embedded sandbox when no upstream is named, and listens. */
@@ -169,7 +203,9 @@ async function main(): Promise<void> {
   });
   // A rejection nothing handled is a defect: logged and counted, it ends no one's connection.
   surviveUnhandledRejections(gateway);
+  const mcp = config.MCP === "on" ? await mcpEndpointOf(config, gateway) : undefined;
   const server = await listen(gateway, config.PORT, config.HOST, {
+    ...(mcp ? { mcp } : {}),
     headersTimeoutMs: config.HEADERS_TIMEOUT_MS,
     requestTimeoutMs: config.REQUEST_TIMEOUT_MS,
     keepAliveTimeoutMs: config.KEEP_ALIVE_TIMEOUT_MS,
@@ -189,6 +225,7 @@ async function main(): Promise<void> {
       ? `voicegraph: GraphiQL at ${server.url}/graphql`
       : `voicegraph: GraphQL at ${server.url}/graphql (GraphiQL off; GRAPHIQL=true turns it on)`,
   ];
+  if (mcp) lines.push(`  MCP (AI agents): ${server.url}/mcp (docs/mcp.md)`);
   if (sandbox && sessionMode) {
     lines.push(`  upstream: embedded sandbox at ${sandbox.url} (set UPSTREAM_URL to use another)`);
     // Session mode: the browser never sees a key, so neither does this banner.

@@ -254,6 +254,26 @@ export const gatewayEnv = z.object({
     .describe(
       "`on`/`off`: also serve as an Apollo Federation 2 subgraph (`@key`, `_entities`, `_service`; docs/federation.md).",
     ),
+  // The Model Context Protocol at /mcp, for AI agents (docs/mcp.md).
+  MCP: z
+    .enum(["on", "off"], { error: "must be on or off" })
+    .default("off")
+    .describe("`on`/`off`: serve MCP (Streamable HTTP) at `/mcp` on the same port (docs/mcp.md)."),
+  MCP_OPERATIONS_DIR: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "A folder of `.graphql` files whose named operations become MCP tools (else the trusted documents' operations).",
+    ),
+  MCP_MUTATIONS: z
+    .enum(["on", "off"], { error: "must be on or off" })
+    .default("off")
+    .describe("`on`/`off`: named mutations become MCP tools too (docs/mcp.md)."),
+  MCP_SCHEMA_TOOLS: z
+    .enum(["on", "off"], { error: "must be on or off" })
+    .default("off")
+    .describe("`on`/`off`: the MCP tools `introspect`, `search`, `validate` and `execute`."),
   // Session mode (docs/security.md: "Frontends: keep the key on the server").
   AUTH_MODE: z
     .enum(["passthrough", "session"], { error: "must be passthrough or session" })

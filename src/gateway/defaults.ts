@@ -17,6 +17,9 @@ export const GATEWAY_DEFAULTS = {
   maxRequestBytes: 1024 * 1024,
   // Most operations in one batched request; 0: batches refused (MAX_BATCH_SIZE).
   maxBatchSize: 0,
+  // MCP sessions (docs/mcp.md): open at most, and how long an idle one is kept.
+  mcpMaxSessions: 1000,
+  mcpSessionIdleMs: 10 * 60 * 1000,
   pollIntervalMs: 1000,
   // Consecutive transient failures of a conversationStatus poller before its stream ends.
   pollMaxTransientFailures: 5,

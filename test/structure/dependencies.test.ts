@@ -22,6 +22,7 @@ const USED_BY_NAME: Record<string, string> = {
   "@graphql-codegen/client-preset": "codegen.ts's preset: client",
   vitest: "npm test",
   "patch-package": "postinstall: applies patches/ (docs/development.md)",
+  "@modelcontextprotocol/inspector": "test/processes/mcp-inspector.test.ts runs its CLI",
 };
 
 function sources(dir: string): string[] {

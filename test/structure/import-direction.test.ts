@@ -109,6 +109,8 @@ const STAGE_MAY_IMPORT: Record<string, readonly string[]> = {
   live: ["execution", "subscriptions"],
   session: ["execution"],
   observability: [],
+  // MCP is another way in: it runs every call through /graphql's own handler, reusing its CORS rule.
+  mcp: ["http"],
 };
 
 describe("src/gateway/ stages", () => {

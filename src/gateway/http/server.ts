@@ -57,6 +57,12 @@ export interface ListenOptions {
   onFastPath?: () => void;
   /** Session mode over a cookie (SESSION_COOKIE): its name and the origins that may use it. */
   sessionCookie?: SessionCookieOptions;
+  /** Paths served beside /graphql on the same port: the MCP endpoint (MCP=on; src/gateway/mcp/). */
+  mcp?: {
+    handles(pathname: string): boolean;
+    serve(req: IncomingMessage, res: ServerResponse): Promise<void>;
+    close(): Promise<void>;
+  };
 }
 
 /** graphql-ws close code and reason for a socket closed by a drain: the server is going away. */
@@ -94,11 +100,18 @@ export async function listen(
       (authorization) => gateway.connectionRefusal({ Authorization: authorization }),
       gateway.fleetLogouts(),
     );
-  const handle = cookies
+  const graphql = cookies
     ? async (req: IncomingMessage, res: ServerResponse) => {
         if (await cookies.admit(req, res)) await serve(req, res);
       }
     : serve;
+  const { mcp } = options;
+  const handle = mcp
+    ? (req: IncomingMessage, res: ServerResponse) =>
+        mcp.handles(new URL(req.url ?? "/", "http://localhost").pathname)
+          ? mcp.serve(req, res)
+          : graphql(req, res)
+    : graphql;
   const server = createServer(
     {
       headersTimeout,
@@ -210,6 +223,7 @@ export async function listen(
       const sweep = setInterval(() => server.closeIdleConnections(), 50);
       try {
         gateway.liveHub.shutDown();
+        await mcp?.close();
         await new Promise((resolve) => setTimeout(resolve, Math.min(FAREWELL_MS, graceMs)));
         for (const socket of webSockets.clients) socket.close(GOING_AWAY.code, GOING_AWAY.reason);
         gateway.sseStreams.closeAll();
@@ -223,6 +237,7 @@ export async function listen(
     },
     async close() {
       idle.stop();
+      await mcp?.close();
       gateway.liveHub.close();
       gateway.sseStreams.closeAll();
       gateway.closeFleet();
