@@ -1,3 +1,6 @@
+import { randomUUID } from "node:crypto";
+import { type ServerResponse, STATUS_CODES } from "node:http";
+import type { Duplex } from "node:stream";
 import { type ExecutionResult, GraphQLError } from "graphql";
 import { createGraphQLError } from "graphql-yoga";
 import { ERROR_CODES, isGatewayErrorCode } from "../errors.ts";
@@ -23,24 +26,69 @@ function statusOf(error: GraphQLError): number {
   return isGatewayErrorCode(code) ? ERROR_CODES[code] : 400;
 }
 
+/** A refusal as it goes on the wire: the code's status, its headers and its JSON body. */
+export interface RefusalAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
 /**
- * The whole response to a request refused before any operation (a body too large, a form POST,
- * a stream that is not here): its catalogue error with the catalogue's status and the request's
- * ID, written as every other answer is.
+ * The one writer of every refusal the gateway answers before or instead of an operation (a body
+ * too large, a form POST, an unknown path or method, a stream that is not here, node:http's own
+ * refusals): its catalogue error with the catalogue's status and the request's ID, in the body
+ * and in `X-Request-Id`. The media (a Fetch Response, a node:http response, a raw socket) only
+ * carry what this makes (refusalResponse, writeRefusal, refusalOnSocket).
  */
+export function refusalAnswer(error: GraphQLError, requestId: string): RefusalAnswer {
+  const body = stringifyWithHttpStatus({ errors: [requestLevel(error)] }, requestId);
+  return {
+    status: statusOf(error),
+    headers: { "content-type": "application/json; charset=utf-8", "x-request-id": requestId },
+    body,
+  };
+}
+
+/** refusalAnswer as a Fetch Response (yoga's plugins answer these). */
 export function refusalResponse(
   error: GraphQLError,
   requestId: string | undefined,
   fetchAPI: { Response: typeof Response } = { Response },
 ): Response {
-  const body = stringifyWithHttpStatus({ errors: [requestLevel(error)] }, requestId);
-  return new fetchAPI.Response(body, {
-    status: statusOf(error),
-    headers: {
-      "content-type": "application/json; charset=utf-8",
-      ...(requestId === undefined ? {} : { "x-request-id": requestId }),
-    },
+  const answer = refusalAnswer(error, requestId ?? randomUUID());
+  return new fetchAPI.Response(answer.body, { status: answer.status, headers: answer.headers });
+}
+
+/** refusalAnswer on a node:http response (answers made before yoga: cookies, a missing Host). */
+export function writeRefusal(
+  res: ServerResponse,
+  error: GraphQLError,
+  requestId: string = randomUUID(),
+): void {
+  const answer = refusalAnswer(error, requestId);
+  res.writeHead(answer.status, {
+    ...answer.headers,
+    "content-length": String(Buffer.byteLength(answer.body)),
   });
+  res.end(answer.body);
+}
+
+/**
+ * refusalAnswer as a whole HTTP/1.1 response on a raw socket, which it then closes: node:http's
+ * `clientError`, where no response object exists (a bad request line, headers too large or slow).
+ */
+export function refusalOnSocket(socket: Duplex, error: GraphQLError): void {
+  const answer = refusalAnswer(error, randomUUID());
+  const headers = Object.entries({
+    connection: "close",
+    ...answer.headers,
+    "content-length": String(Buffer.byteLength(answer.body)),
+  })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
+  socket.end(
+    `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\n${headers}\r\n${answer.body}`,
+  );
 }
 
 /**
