@@ -98,8 +98,23 @@ export function refusalOnSocket(socket: Duplex, error: GraphQLError): void {
  * yoga removes `extensions.http` from every error before serialising (it uses it for the response
  * status), so it is put back here, from the catalogue.
  */
-export function stringifyWithHttpStatus(result: ExecutionResult, requestId?: string): string {
-  return JSON.stringify(formatWithHttpStatus(result, requestId));
+export function stringifyWithHttpStatus(
+  result: ExecutionResult,
+  requestId?: string,
+  plainJson = false,
+): string {
+  return JSON.stringify(formatWithHttpStatus(result, requestId, plainJson));
+}
+
+/**
+ * GraphQL over HTTP's one status policy for a GraphQL request error (a catalogue status of 400:
+ * a bad input, a cost or depth over its limit, a document not trusted): 400 to a client that
+ * accepts `application/graphql-response+json`, 200 to one answered in plain `application/json`,
+ * as graphql-js's own parse and validation errors are, so routers in front pass the code on.
+ * Every other status (401, 413, 415, 429, 5xx) is the HTTP exchange's own and stays.
+ */
+export function statusFor(status: number, plainJson: boolean): number {
+  return plainJson && status === 400 ? 200 : status;
 }
 
 /**
@@ -107,14 +122,25 @@ export function stringifyWithHttpStatus(result: ExecutionResult, requestId?: str
  * `extensions.http.status`, every error with the request's ID when there is one, so a client can
  * quote it, and no transport instructions (`extensions.http` of the result) left in it.
  */
-export function formatWithHttpStatus(result: ExecutionResult, requestId?: string) {
+export function formatWithHttpStatus(
+  result: ExecutionResult,
+  requestId?: string,
+  plainJson = false,
+) {
   const { http: _transport, ...extensions } = (result.extensions ?? {}) as Record<string, unknown>;
   const shown = result.extensions === undefined ? result : { ...result, extensions };
   if (!result.errors?.length) return shown;
-  return { ...shown, errors: result.errors.map((error) => withHttpStatus(error, requestId)) };
+  return {
+    ...shown,
+    errors: result.errors.map((error) => withHttpStatus(error, requestId, plainJson)),
+  };
 }
 
-function withHttpStatus(error: GraphQLError | Record<string, unknown>, requestId?: string) {
+function withHttpStatus(
+  error: GraphQLError | Record<string, unknown>,
+  requestId: string | undefined,
+  plainJson: boolean,
+) {
   const json = error instanceof GraphQLError ? error.toJSON() : error;
   const { code, http: _http, ...rest } = (json.extensions ?? {}) as Record<string, unknown>;
   const id = requestId === undefined ? {} : { requestId };
@@ -123,5 +149,8 @@ function withHttpStatus(error: GraphQLError | Record<string, unknown>, requestId
   if (json.path !== undefined || !isGatewayErrorCode(code)) {
     return { ...json, extensions: { ...coded, ...rest, ...id } };
   }
-  return { ...json, extensions: { code, http: { status: ERROR_CODES[code] }, ...rest, ...id } };
+  // A request error answered 200 in plain JSON shows no status: the response's is 200.
+  const status = statusFor(ERROR_CODES[code], plainJson);
+  if (status === 200) return { ...json, extensions: { code, ...rest, ...id } };
+  return { ...json, extensions: { code, http: { status }, ...rest, ...id } };
 }
