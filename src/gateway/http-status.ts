@@ -150,7 +150,8 @@ function withHttpStatus(
     return { ...json, extensions: { ...coded, ...rest, ...id } };
   }
   // A request error answered 200 in plain JSON shows no status: the response's is 200.
-  const status = statusFor(ERROR_CODES[code], plainJson);
-  if (status === 200) return { ...json, extensions: { code, ...rest, ...id } };
+  const status = ERROR_CODES[code];
+  if (statusFor(status, plainJson) !== status)
+    return { ...json, extensions: { code, ...rest, ...id } };
   return { ...json, extensions: { code, http: { status }, ...rest, ...id } };
 }
