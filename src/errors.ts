@@ -32,8 +32,12 @@ export const ERROR_CODES = {
   SHUTTING_DOWN: 503,
   /** A body over MAX_REQUEST_BYTES (declared or streamed). */
   PAYLOAD_TOO_LARGE: 413,
-  /** A POST that is not JSON (CSRF prevention: it runs nothing). */
+  /** A POST that is not JSON (CSRF prevention: it runs nothing), or a body yoga cannot read. */
   UNSUPPORTED_MEDIA_TYPE: 415,
+  /** A method a path does not serve (a PUT to /graphql, a mutation over GET). */
+  METHOD_NOT_ALLOWED: 405,
+  /** An `Accept` naming no media type the answer can be sent as. */
+  NOT_ACCEPTABLE: 406,
   /** A request line and headers past node's maxHeaderSize (a GET's URL of about 16 KiB). */
   HEADERS_TOO_LARGE: 431,
   /** Headers or a whole request slower than HEADERS_TIMEOUT_MS / REQUEST_TIMEOUT_MS. */
@@ -87,8 +91,9 @@ export const ERROR_CATALOGUE: {
     extensions: "`upstream` when the upstream refused",
   },
   NOT_FOUND: {
-    meaning: "The upstream's 404: a nullable field is `null` beside the error",
-    scope: "field",
+    meaning:
+      "The upstream's 404: a nullable field is `null` beside the error; or a path the gateway does not serve, or a single-connection SSE stream that is not here (HTTP 404)",
+    scope: "both",
     extensions: "`upstream`",
   },
   CONFLICT: { meaning: "The upstream's 409", scope: "field", extensions: "`upstream`" },
@@ -147,7 +152,18 @@ export const ERROR_CATALOGUE: {
   },
   PAYLOAD_TOO_LARGE: { meaning: "A body over `MAX_REQUEST_BYTES`", scope: "operation" },
   UNSUPPORTED_MEDIA_TYPE: {
-    meaning: "A POST that is not JSON (CSRF prevention: nothing runs)",
+    meaning:
+      "A POST that is not JSON (CSRF prevention: nothing runs), or a body of a media type a GraphQL request is not read from (`application/xml`, `multipart/form-data`)",
+    scope: "operation",
+  },
+  METHOD_NOT_ALLOWED: {
+    meaning:
+      "A method the path does not serve (a `PUT` to `/graphql`); the `Allow` header says which do",
+    scope: "operation",
+  },
+  NOT_ACCEPTABLE: {
+    meaning:
+      "An `Accept` naming no media type the answer can be sent as: accept `application/graphql-response+json` or `application/json`",
     scope: "operation",
   },
   HEADERS_TOO_LARGE: {
@@ -161,7 +177,8 @@ export const ERROR_CATALOGUE: {
     scope: "operation",
   },
   BAD_HTTP_REQUEST: {
-    meaning: "Bytes that are not an HTTP/1.1 request; the socket is closed",
+    meaning:
+      "Bytes that are not an HTTP/1.1 request, or an HTTP/1.1 request without `Host`; the socket is closed",
     scope: "operation",
   },
   INTERNAL_SERVER_ERROR: {

@@ -4,12 +4,13 @@ import { ConfigError } from "./env.ts";
 import { readTrustedDocuments } from "./gateway/admission/trusted-documents.ts";
 import { type GatewayConfig, readGatewayConfig } from "./gateway/config.ts";
 import { createGateway, type Gateway } from "./gateway/create-gateway.ts";
-import { EXAMPLE_OPERATION } from "./gateway/http/example-operation.ts";
+import { exampleOperationFor } from "./gateway/http/example-operation.ts";
 import { listen } from "./gateway/http/server.ts";
 import type { McpOptions } from "./gateway/mcp/endpoint.ts";
 import { serveMetrics } from "./gateway/observability/metrics-server.ts";
 import { startTracing } from "./gateway/observability/tracing.ts";
 import { surviveUnhandledRejections } from "./gateway/observability/unhandled-rejections.ts";
+import { schema as publicSchema } from "./schema/index.ts";
 import { createUpstreamClient } from "./upstream/client.ts";
 import { KeyMemory } from "./upstream/key-memory.ts";
 
@@ -139,6 +140,10 @@ async function main(): Promise<void> {
   // GraphiQL serves anyone who loads the page: on by default only over the embedded sandbox.
   const sessionMode = config.AUTH_MODE === "session";
   const graphiqlOn = config.GRAPHIQL ?? (sandbox !== undefined && !sessionMode);
+  const served =
+    config.FEDERATION === "on"
+      ? (await import("./schema/subgraph.ts")).subgraphSchema
+      : publicSchema;
   const gateway = createGateway({
     upstream,
     ...(redis ? { fleet: { redis, keyMemory } } : {}),
@@ -186,9 +191,7 @@ async function main(): Promise<void> {
     compileAfter: config.COMPILED_EXECUTION_AFTER,
     introspection: config.INTROSPECTION,
     // Federation's modules load only when asked for: they weigh about 8 MB resident.
-    ...(config.FEDERATION === "on"
-      ? { schema: (await import("./schema/subgraph.ts")).subgraphSchema }
-      : {}),
+    schema: served,
     ...(sessionMode ? { session: await sessionModeOf(config, embedded) } : {}),
     ...(config.SSE_TOKEN_PREFIX === undefined ? {} : { sseTokenPrefix: config.SSE_TOKEN_PREFIX }),
     operationDeadlineMs: config.OPERATION_DEADLINE_MS,
@@ -197,9 +200,9 @@ async function main(): Promise<void> {
       : sandbox
         ? {
             ...(sessionMode ? {} : { headers: JSON.stringify({ Authorization: demoHeader }) }),
-            defaultQuery: EXAMPLE_OPERATION,
+            defaultQuery: exampleOperationFor(served),
           }
-        : { defaultQuery: EXAMPLE_OPERATION },
+        : { defaultQuery: exampleOperationFor(served) },
   });
   // A rejection nothing handled is a defect: logged and counted, it ends no one's connection.
   surviveUnhandledRejections(gateway);

@@ -4,6 +4,7 @@ import { authorizationFrom, useBatchUsage } from "./execution/context.ts";
 import type { FastLane } from "./fast-lane.ts";
 import type { GatewayParts } from "./gateway-parts.ts";
 import { useGraphiQLAssets } from "./http/graphiql-page.ts";
+import { useCatalogueRefusals } from "./http/refusals.ts";
 import { useRequestId } from "./http/request-id.ts";
 import { useBatchRefusal } from "./http/use-batch-refusal.ts";
 import { useCsrfPrevention } from "./http/use-csrf-prevention.ts";
@@ -87,6 +88,11 @@ export function arrivalStage(
       name: "batch-usage",
       lane: { mirrors: "one operation per body: no batch to count" },
       plugin: useBatchUsage(),
+    },
+    {
+      name: "catalogue-refusals",
+      lane: { mirrors: "the lane answers only 200s: a refusal is yoga's, written here" },
+      plugin: useCatalogueRefusals(),
     },
     {
       // graphql-sse's own endpoint (/graphql/stream).

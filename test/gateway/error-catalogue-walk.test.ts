@@ -232,6 +232,14 @@ const PROVOKE: Record<ErrorCode, () => Promise<Answer>> = {
       headers: { "content-type": "text/plain", authorization: ACME },
       body: JSON.stringify({ query: "{ organization { name } }" }),
     }).then(answerOf),
+  METHOD_NOT_ALLOWED: () =>
+    fetch(`${harness.url}/graphql`, { method: "PUT", headers: { authorization: ACME } }).then(
+      answerOf,
+    ),
+  NOT_ACCEPTABLE: () =>
+    fetch(`${harness.url}/graphql?query=${encodeURIComponent("{ __typename }")}`, {
+      headers: { accept: "image/png", authorization: ACME },
+    }).then(answerOf),
   HEADERS_TOO_LARGE: () =>
     fetch(
       `${harness.url}/graphql?query=${encodeURIComponent(`{ ${"__typename ".repeat(2000)}}`)}`,

@@ -82,16 +82,22 @@ describe("one rule for HTTP statuses, whatever the client accepts", () => {
       `{ ${Array.from({ length: 31 }, (_, i) => `a${i}: organization { id }`).join(" ")} }`,
       "ALIAS_LIMIT_EXCEEDED",
     ],
-  ])("answers %s with the status its error shows", async (_what, query, code) => {
-    const harness = closing(await startHarness());
-    const response = await asJsonOnly(harness, query);
-    const body = (await response.json()) as {
-      errors: Array<{ extensions: Record<string, unknown> }>;
-    };
-    expect(body.errors[0]?.extensions.code).toBe(code);
-    expect(response.status).toBe(400);
-    expect(body.errors[0]?.extensions.http).toEqual({ status: 400 });
-  });
+  ])(
+    "answers %s 200 in plain JSON and 400 in graphql-response+json, as the error shows",
+    async (_what, query, code) => {
+      const harness = closing(await startHarness());
+      const response = await asJsonOnly(harness, query);
+      const body = (await response.json()) as {
+        errors: Array<{ extensions: Record<string, unknown> }>;
+      };
+      expect(body.errors[0]?.extensions.code).toBe(code);
+      expect(response.status).toBe(200);
+      expect(body.errors[0]?.extensions.http).toBeUndefined();
+      const strict = await harness.graphql(query);
+      expect(strict.status).toBe(400);
+      expect(strict.body.errors?.[0]?.extensions.http).toEqual({ status: 400 });
+    },
+  );
 
   it("answers a wrong key 200 with its field error carrying the upstream's 401, and no http.status", async () => {
     const harness = closing(await startHarness());

@@ -137,7 +137,6 @@ describe("trusted documents only", () => {
         extensions: {
           code: "PERSISTED_QUERY_ONLY",
           requestId: GATEWAY_REQUEST_ID,
-          http: { status: 400 },
         },
       },
     ]);

@@ -15,10 +15,15 @@ import {
   visitWithTypeInfo,
 } from "graphql";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXAMPLE_OPERATION } from "../../src/gateway/http/example-operation.ts";
+import {
+  EXAMPLE_OPERATION,
+  exampleOperationFor,
+} from "../../src/gateway/http/example-operation.ts";
 import { DEFAULT_OPTIONS } from "../../src/sandbox/options.ts";
 import { seedStore } from "../../src/sandbox/seed.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import { schema as publicSchema } from "../../src/schema/index.ts";
+import { subgraphSchema } from "../../src/schema/subgraph.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
 import { followSse } from "./live-support.ts";
 import { subscribeSse } from "./subscriptions-support.ts";
@@ -60,6 +65,13 @@ describe("the example operations of docs/examples.md and the README", () => {
     expect(shown.length).toBeGreaterThan(0);
     const printed = new Set(operations.map((operation) => print(operation)));
     for (const definition of shown) expect(printed.has(print(definition))).toBe(true);
+  });
+
+  it.each([
+    ["the public schema", publicSchema],
+    ["the subgraph's (FEDERATION=on)", subgraphSchema],
+  ])("open GraphiQL with operations valid against %s", (_name, served) => {
+    expect(validate(served, parse(exampleOperationFor(served)))).toEqual([]);
   });
 
   it("include GraphiQL's opening operations: they validate, and Overview finds a live call", async () => {

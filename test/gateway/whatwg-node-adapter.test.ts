@@ -2,7 +2,6 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
 import {
-  responseToThrow,
   WHATWG_NODE_ADAPTER,
   writeNodeResponse,
 } from "../../src/gateway/http/whatwg-node-adapter.ts";
@@ -43,11 +42,5 @@ describe(`${name} (@whatwg-node/server ${installedVersion("@whatwg-node/server")
     );
     expect(answer.headers.get("x-request-id"), `${name}: another header`).toBe("r1");
     expect(answer.body, `${name}: the body`).toBe('{"data":{}}');
-  });
-
-  it("answers a handler's throw with the error's own status, else 500", () => {
-    expect(responseToThrow(new Error("boom"), Response).status, `${name}: a throw`).toBe(500);
-    const withStatus = Object.assign(new Error("too large"), { status: 413 });
-    expect(responseToThrow(withStatus, Response).status, `${name}: a status`).toBe(413);
   });
 });

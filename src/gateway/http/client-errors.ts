@@ -1,7 +1,6 @@
-import { randomUUID } from "node:crypto";
 import type { Duplex } from "node:stream";
 import { gatewayError } from "../../errors.ts";
-import { stringifyWithHttpStatus } from "../http-status.ts";
+import { refusalOnSocket } from "../http-status.ts";
 
 /**
  * What node:http refuses before any handler sees the request, answered as every other refusal
@@ -22,46 +21,26 @@ export function answerClientError(
     socket.destroy();
     return;
   }
-  const requestId = randomUUID();
-  const body = stringifyWithHttpStatus({ errors: [refusal.error] }, requestId);
-  socket.end(
-    `HTTP/1.1 ${refusal.status} ${refusal.reason}\r\n` +
-      "Connection: close\r\n" +
-      "Content-Type: application/json; charset=utf-8\r\n" +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-      `X-Request-Id: ${requestId}\r\n\r\n${body}`,
-  );
+  refusalOnSocket(socket, refusal);
 }
 
 function refusalFor(code: string | undefined, maxHeaderBytes: number) {
   switch (code) {
     case "HPE_HEADER_OVERFLOW":
-      return {
-        status: 431,
-        reason: "Request Header Fields Too Large",
-        error: gatewayError(
-          "HEADERS_TOO_LARGE",
-          `The request line and headers are larger than ${maxHeaderBytes} bytes: send a long query as a POST body.`,
-        ),
-      };
+      return gatewayError(
+        "HEADERS_TOO_LARGE",
+        `The request line and headers are larger than ${maxHeaderBytes} bytes: send a long query as a POST body.`,
+      );
     case "ERR_HTTP_REQUEST_TIMEOUT":
-      return {
-        status: 408,
-        reason: "Request Timeout",
-        error: gatewayError(
-          "REQUEST_TIMEOUT",
-          "The request was not sent in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS).",
-        ),
-      };
+      return gatewayError(
+        "REQUEST_TIMEOUT",
+        "The request was not sent in time (HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS).",
+      );
     // A socket reset or an aborted request has no one left to read an answer.
     case "ECONNRESET":
     case "HPE_INVALID_EOF_STATE":
       return undefined;
     default:
-      return {
-        status: 400,
-        reason: "Bad Request",
-        error: gatewayError("BAD_HTTP_REQUEST", "The request is not well-formed HTTP/1.1."),
-      };
+      return gatewayError("BAD_HTTP_REQUEST", "The request is not well-formed HTTP/1.1.");
   }
 }

@@ -1,3 +1,5 @@
+import type { GraphQLSchema } from "graphql";
+
 /**
  * The operations GraphiQL opens with: an overview that finds live calls (new ones keep starting,
  * so there is always one), the live calls list kept current (`@live`: calls keep starting and
@@ -65,3 +67,16 @@ subscription FollowCall($id: ID!) {
   }
 }
 `;
+
+/**
+ * The example GraphiQL opens with, valid against the schema served: a subgraph (FEDERATION=on)
+ * leaves `@live` out, since a router serves a supergraph's operations, so its LiveCalls is a
+ * plain query there.
+ */
+export function exampleOperationFor(schema: GraphQLSchema): string {
+  if (schema.getDirective("live")) return EXAMPLE_OPERATION;
+  return EXAMPLE_OPERATION.replace("query LiveCalls @live {", "query LiveCalls {").replace(
+    " (@live keeps any query current)",
+    "",
+  );
+}

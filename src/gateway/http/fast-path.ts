@@ -1,12 +1,14 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import type { Plugin } from "graphql-yoga";
+import { gatewayError } from "../../errors.ts";
 import type { CallSignal } from "../../upstream/call-signal.ts";
+import { refusalResponse } from "../http-status.ts";
 import { inThisRequestScope } from "../observability/logger.ts";
 import { type AdapterHook, type YogaCore, type YogaHandler, yogaCoreOf } from "../yoga-adapter.ts";
 import { createEligibility, type Eligibility, isJsonOnly } from "./fast-path-eligibility.ts";
 import { declaredWithin } from "./use-request-size-limit.ts";
-import { responseToThrow, writeNodeResponse } from "./whatwg-node-adapter.ts";
+import { writeNodeResponse } from "./whatwg-node-adapter.ts";
 
 /** yoga's node:http listener (the server adapter), with the adapter's `waitUntil`. */
 type Fallback = ((req: IncomingMessage, res: ServerResponse) => unknown) & {
@@ -220,7 +222,14 @@ export function createFastPath(options: FastPathOptions): FastPath {
         if (done instanceof Promise) await done;
       }
     } catch (error) {
-      response = responseToThrow(error, c.fetchAPI.Response);
+      // A throw of yoga's handler is a catalogue error too, never a stack trace in text.
+      const requestId = serverContext.requestId as string | undefined;
+      response = refusalResponse(
+        gatewayError("INTERNAL_SERVER_ERROR", "Unexpected error."),
+        requestId,
+        c.fetchAPI,
+      );
+      c.logger.error(`Unexpected error while handling request: ${(error as Error).message}`);
     }
     await writeNodeResponse(response as Response, res, req);
   }

@@ -1,7 +1,10 @@
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { GraphiQLOptions, Plugin } from "graphql-yoga";
+import { gatewayError } from "../../errors.ts";
+import { refusalResponse } from "../http-status.ts";
 import { chosenEncoding, createEncodedAssets } from "./asset-encoding.ts";
+import { requestIdOf } from "./request-id.ts";
 
 /**
  * GraphiQL as a small page plus separate files: the package's own renderer inlines 9 MB of
@@ -113,7 +116,8 @@ export function useGraphiQLAssets(): Plugin {
       const known = url.pathname.startsWith(`${ASSET_PREFIX}/`) && Object.hasOwn(ASSETS, name);
       const asset = known ? ASSETS[name] : undefined;
       if (!asset || (request.method !== "GET" && request.method !== "HEAD")) {
-        endResponse(new fetchAPI.Response("Not found", { status: 404 }));
+        const missing = gatewayError("NOT_FOUND", `No GraphiQL asset at ${url.pathname}.`);
+        endResponse(refusalResponse(missing, requestIdOf(request), fetchAPI));
         return;
       }
       const encoding = chosenEncoding(request.headers.get("accept-encoding"));

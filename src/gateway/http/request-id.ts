@@ -7,8 +7,12 @@ const SANE = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** The request's own ID when it sent a sane one, else a new one. */
 export function requestIdOf(request: Request | undefined): string {
-  const incoming = request?.headers.get("x-request-id");
-  return incoming && SANE.test(incoming) ? incoming : randomUUID();
+  return saneRequestId(request?.headers.get("x-request-id")) ?? randomUUID();
+}
+
+/** An incoming `X-Request-Id` when the gateway accepts it, else undefined. */
+export function saneRequestId(incoming: string | string[] | null | undefined): string | undefined {
+  return typeof incoming === "string" && SANE.test(incoming) ? incoming : undefined;
 }
 
 /**

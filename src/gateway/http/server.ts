@@ -7,13 +7,15 @@ import {
 } from "node:http";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
+import { gatewayError } from "../../errors.ts";
 import { listenHttp } from "../../listen.ts";
 import type { Gateway } from "../create-gateway.ts";
 import { GATEWAY_DEFAULTS } from "../defaults.ts";
-import { formatWithHttpStatus } from "../http-status.ts";
+import { formatWithHttpStatus, refusalOnSocket, writeRefusal } from "../http-status.ts";
 import { inRequestScope } from "../observability/logger.ts";
 import { answerClientError } from "./client-errors.ts";
 import { CARRIER, type OperationOutcome, runOverWebSocket } from "./over-websocket.ts";
+import { requestIdOfMessage } from "./refusals.ts";
 import { createSessionCookies, type SessionCookieOptions } from "./session-cookie.ts";
 import { createIdleSweeper, verifyUpgrade, webSocketShare } from "./socket-bounds.ts";
 
@@ -119,10 +121,21 @@ export async function listen(
       keepAliveTimeout: options.keepAliveTimeoutMs ?? GATEWAY_DEFAULTS.keepAliveTimeoutMs,
       // Node checks both timeouts on this interval (30 s by default): a short timeout needs it.
       connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(headersTimeout / 2))),
+      // node's own refusal of an HTTP/1.1 request without Host is a bare 400: ours names why.
+      requireHostHeader: false,
     },
     (req, res) => {
       // During a drain every answer closes its socket: no new request rides a kept-alive one.
       if (draining) res.shouldKeepAlive = false;
+      if (req.headers.host === undefined && req.httpVersion === "1.1") {
+        res.shouldKeepAlive = false;
+        writeRefusal(
+          res,
+          gatewayError("BAD_HTTP_REQUEST", "An HTTP/1.1 request must send a `Host` header."),
+          requestIdOfMessage(req),
+        );
+        return;
+      }
       void inRequestScope(() => handle(req, res));
     },
   );
@@ -143,7 +156,10 @@ export async function listen(
   server.on("upgrade", (request, socket, head) => {
     const path = new URL(request.url ?? "/", "http://localhost").pathname;
     if (path !== gateway.graphqlEndpoint) {
-      socket.destroy();
+      refusalOnSocket(
+        socket,
+        gatewayError("NOT_FOUND", `No WebSocket is served at ${path}: graphql-ws is at /graphql.`),
+      );
       return;
     }
     webSockets.handleUpgrade(request, socket, head, (webSocket) =>

@@ -2,7 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { gatewayError } from "../../errors.ts";
 import type { FleetLogouts } from "../../fleet/logouts.ts";
-import { stringifyWithHttpStatus } from "../http-status.ts";
+import { writeRefusal } from "../http-status.ts";
 
 /** Session mode over a cookie (SESSION_COOKIE): where the browser's session token travels. */
 export interface SessionCookieOptions {
@@ -162,7 +162,7 @@ export function createSessionCookies(
       if (!isOperation(req, url)) return true;
       const path = url.pathname;
       const credential = credentialOf(req);
-      if (typeof credential === "string") return refuse(res, 403, "FORBIDDEN", credential);
+      if (typeof credential === "string") return refuse(res, "FORBIDDEN", credential);
       if (path === LOGOUT_PATH && req.method === "POST") {
         await logout(credential, res);
         return false;
@@ -171,7 +171,7 @@ export function createSessionCookies(
       const hash = sha256(credential.token);
       const holdOpen = holdUntilClosed(res);
       if (await loggedOutAnywhere(hash)) {
-        return refuse(res, 401, "UNAUTHENTICATED", "This session has logged out: sign in again.");
+        return refuse(res, "UNAUTHENTICATED", "This session has logged out: sign in again.");
       }
       if (credential.cookie) req.headers.authorization = `Bearer ${credential.token}`;
       // Streams (SSE) and operations in flight end when their session logs out.
@@ -225,7 +225,7 @@ export function createSessionCookies(
         ? "Send the session to end: its cookie, or `Authorization: Bearer <session token>`."
         : await refusalOf(`Bearer ${credential.token}`);
     if (credential === undefined || refusal !== undefined) {
-      refuse(res, 401, "UNAUTHENTICATED", refusal ?? "");
+      refuse(res, "UNAUTHENTICATED", refusal ?? "");
       return;
     }
     const hash = sha256(credential.token);
@@ -253,20 +253,8 @@ function isOperation(req: IncomingMessage, url: URL): boolean {
   return !page;
 }
 
-function refuse(
-  res: ServerResponse,
-  status: number,
-  code: "FORBIDDEN" | "UNAUTHENTICATED",
-  message: string,
-) {
-  const requestId = randomUUID();
-  const body = stringifyWithHttpStatus({ errors: [gatewayError(code, message)] }, requestId);
-  res.writeHead(status, {
-    "content-type": "application/json; charset=utf-8",
-    "content-length": Buffer.byteLength(body),
-    "x-request-id": requestId,
-  });
-  res.end(body);
+function refuse(res: ServerResponse, code: "FORBIDDEN" | "UNAUTHENTICATED", message: string) {
+  writeRefusal(res, gatewayError(code, message));
   return false;
 }
 

@@ -1,7 +1,8 @@
-import type { ExecutionResult } from "graphql";
-import { isAsyncIterable, mapAsyncIterator, type Plugin } from "graphql-yoga";
+import type { ExecutionResult, GraphQLError } from "graphql";
+import { createGraphQLError, isAsyncIterable, mapAsyncIterator, type Plugin } from "graphql-yoga";
 import { ERROR_CODES, isGatewayErrorCode } from "../../errors.ts";
-import { stringifyWithHttpStatus } from "../http-status.ts";
+import { statusFor, stringifyWithHttpStatus } from "../http-status.ts";
+import { answeredMediaType } from "../yoga-adapter.ts";
 import type { RequestIdContext } from "./request-id.ts";
 
 /**
@@ -10,9 +11,12 @@ import type { RequestIdContext } from "./request-id.ts";
  */
 export function useHttpStatusInErrors(): Plugin<Record<string, never>, RequestIdContext> {
   return {
-    onResultProcess({ result, setResult, serverContext }) {
+    onResultProcess({ request, result, setResult, serverContext }) {
       const requestId = serverContext.requestId;
-      const stringify = (value: ExecutionResult) => stringifyWithHttpStatus(value, requestId);
+      // Answered in plain application/json (yoga's choice for this Accept): request errors are 200.
+      const plainJson = answeredMediaType(request.headers.get("accept")) === "application/json";
+      const stringify = (value: ExecutionResult) =>
+        stringifyWithHttpStatus(value, requestId, plainJson);
       if (isAsyncIterable(result)) {
         setResult(mapAsyncIterator(result, (value) => ({ ...value, stringify })));
         return;
@@ -21,18 +25,16 @@ export function useHttpStatusInErrors(): Plugin<Record<string, never>, RequestId
         setResult(result.map((single) => ({ ...single, stringify })));
         return;
       }
-      setResult({ ...withRequestStatus(result), stringify });
+      setResult({ ...withRequestStatus(result, plainJson), stringify });
     },
   };
 }
 
 /**
- * An operation refused before it ran (no data) with a catalogue error answers that error's status,
- * the one its `extensions.http.status` shows, whatever the client accepts: yoga would answer 200
- * to a client that accepts only `application/json` for a refusal made during validation (a depth
- * or alias limit), and the error would contradict the response (docs/http.md).
+ * An operation refused before it ran (no data) with a catalogue error answers the status of the
+ * one policy (statusFor): the catalogue's, but 200 for a request error answered in plain JSON.
  */
-function withRequestStatus(result: ExecutionResult): ExecutionResult {
+function withRequestStatus(result: ExecutionResult, plainJson: boolean): ExecutionResult {
   if (result.data !== undefined || !result.errors?.length) return result;
   const statuses = result.errors.flatMap((error) => {
     const code = error.extensions?.code;
@@ -40,6 +42,23 @@ function withRequestStatus(result: ExecutionResult): ExecutionResult {
   });
   if (statuses.length === 0) return result;
   const http = (result.extensions?.http ?? {}) as { status?: number };
-  const status = Math.max(...statuses, http.status ?? 0);
-  return { ...result, extensions: { ...result.extensions, http: { ...http, status } } };
+  const status = statusFor(Math.max(...statuses, http.status ?? 0), plainJson);
+  // yoga takes an error's own status above the result's: in plain JSON it must not.
+  const errors =
+    status === 200 ? result.errors.map((error) => withoutStatus(error)) : result.errors;
+  return { ...result, errors, extensions: { ...result.extensions, http: { ...http, status } } };
+}
+
+function withoutStatus(error: GraphQLError): GraphQLError {
+  const http = error.extensions?.http as { status?: number } | undefined;
+  if (http?.status === undefined) return error;
+  const { http: _status, ...extensions } = error.extensions;
+  return createGraphQLError(error.message, {
+    nodes: error.nodes,
+    source: error.source,
+    positions: error.positions,
+    path: error.path,
+    originalError: error.originalError ?? undefined,
+    extensions,
+  });
 }

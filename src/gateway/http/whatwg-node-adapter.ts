@@ -1,12 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { handleErrorFromRequestHandler, sendNodeResponse } from "@whatwg-node/server";
+import { sendNodeResponse } from "@whatwg-node/server";
 
 /**
  * The one file that reaches into @whatwg-node/server, yoga's server adapter (pinned in
  * package.json to the version below): the fast path writes yoga's Response to node:http as the
- * adapter writes it, and answers a throw of yoga's handler as the adapter answers it.
- * test/gateway/whatwg-node-adapter.test.ts fails, naming this adapter, when an upgrade moves
- * either.
+ * adapter writes it. test/gateway/whatwg-node-adapter.test.ts fails, naming this adapter, when
+ * an upgrade moves it.
  */
 export const WHATWG_NODE_ADAPTER = {
   name: "whatwg-node-adapter",
@@ -21,9 +20,4 @@ export function writeNodeResponse(
 ): Promise<void> | void {
   // The adapter's own listener writes the head once, with every header (`__useSingleWriteHead`).
   return sendNodeResponse(response, res, req, true);
-}
-
-/** The Response yoga's node:http listener answers when its handler throws. */
-export function responseToThrow(error: unknown, ResponseType: typeof Response): Response {
-  return handleErrorFromRequestHandler(error, ResponseType);
 }

@@ -1,7 +1,9 @@
 import { timingSafeEqual } from "node:crypto";
 import type { GraphQLError } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
+import { gatewayError } from "../../errors.ts";
 import type { DocumentFactsCache } from "../document-facts.ts";
+import { refusalResponse } from "../http-status.ts";
 import { asLiveStream, LIVE_STREAM } from "../live-stream.ts";
 import { catalogueErrorOf } from "../mask-error.ts";
 import type { GatewayMetrics } from "./metrics.ts";
@@ -21,7 +23,11 @@ export function useMetrics(
     onRequest({ url, request, endResponse, fetchAPI }) {
       if (url.pathname !== endpoint || access.separatePort) return;
       if (access.token !== undefined && !bearerMatches(request, access.token)) {
-        return endResponse(new fetchAPI.Response(null, { status: 401 }));
+        const refusal = gatewayError(
+          "UNAUTHENTICATED",
+          `${endpoint} needs \`Authorization: Bearer <METRICS_TOKEN>\`.`,
+        );
+        return endResponse(refusalResponse(refusal, undefined, fetchAPI));
       }
       return metrics.registry.metrics().then((text) =>
         endResponse(
