@@ -69,7 +69,7 @@ export const ERROR_CATALOGUE: {
       "An input the gateway judges alone, refusing the whole operation before any call: a bound, a variable of the wrong type, an ID with the wrong prefix or over 255 characters, an explicit `null` in an update; or the upstream's 400, as a field error",
     scope: "both",
     extensions:
-      "`argument` (the argument's path: `id`, `ids[1]`, `filter.agentId`, `input.greeting`, or a variable `$v` holding a lone surrogate); `upstream` when the upstream refused",
+      "`argument` (the argument's path: `id`, `ids[1]`, `filter.agentId`, `input.greeting`, or a variable by its path, `$first`, `$f.startDate`, when it does not fit its type or holds a lone surrogate); `upstream` when the upstream refused",
   },
   CURSOR_MISMATCH: {
     meaning: "A cursor reused with other filters, on another list or another page form",

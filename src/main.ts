@@ -10,6 +10,7 @@ import type { McpOptions } from "./gateway/mcp/endpoint.ts";
 import { serveMetrics } from "./gateway/observability/metrics-server.ts";
 import { startTracing } from "./gateway/observability/tracing.ts";
 import { surviveUnhandledRejections } from "./gateway/observability/unhandled-rejections.ts";
+import { portProblem } from "./listen.ts";
 import { schema as publicSchema } from "./schema/index.ts";
 import { createUpstreamClient } from "./upstream/client.ts";
 import { KeyMemory } from "./upstream/key-memory.ts";
@@ -292,15 +293,11 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  const code = (error as { code?: unknown } | undefined)?.code;
+  const busyPort = portProblem(error, "voicegraph", "PORT");
   if (error instanceof ConfigError) {
     console.error(error.message);
-  } else if (code === "EADDRINUSE" || code === "EACCES") {
-    const { address, port } = error as { address?: string; port?: number };
-    const why = code === "EADDRINUSE" ? "is in use" : "may not be used by this user";
-    console.error(
-      `voicegraph could not start: port ${port} on ${address} ${why}; set PORT to another port (PORT=0: any free port)`,
-    );
+  } else if (busyPort !== undefined) {
+    console.error(busyPort);
   } else {
     console.error("voicegraph could not start:", error instanceof Error ? error.message : error);
   }

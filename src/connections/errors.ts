@@ -53,11 +53,15 @@ export function forwardOnlyList(listName?: string) {
   );
 }
 
-/** The cursor belongs to another list, other filters or another page form. */
+/**
+ * The cursor belongs to another list, other filters or another page form. A cursor carries only
+ * a digest of its list, so the filters named are the request's, and said to be the request's.
+ */
 export function cursorMismatch(listName: string, filters: Record<string, unknown>) {
   return new ConnectionError(
     "CURSOR_MISMATCH",
-    `This cursor was issued for other filters (${describeList(listName, filters)}); ` +
+    "This cursor was issued for another list or other filters than this request's " +
+      `(${describeList(listName, filters)}); ` +
       "restart from the first page without `after`/`before`",
   );
 }

@@ -13,6 +13,7 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from "graphql";
+import type { CursorKey } from "../connections/cursor.ts";
 import { validateConnectionArgs } from "../connections/validate-args.ts";
 
 /**
@@ -44,6 +45,8 @@ export interface EstimateInput {
   variables: Record<string, unknown>;
   /** Told when the count reads a variable: an estimate that never does holds for any variables. */
   onVariableRead?: () => void;
+  /** The gateway's cursor key: with it, a cursor it could not have issued refuses the operation. */
+  cursorKey?: CursorKey;
 }
 
 /**
@@ -133,7 +136,10 @@ function estimateField(
     childMultiplier = multiplier * count;
   }
   if (cost.connection) {
-    validateConnectionArgs(args, { forwardOnly: cost.connection.forwardOnly ?? false });
+    validateConnectionArgs(args, {
+      forwardOnly: cost.connection.forwardOnly ?? false,
+      cursorKey: input.cursorKey,
+    });
     const size = numberOr(args.first, numberOr(args.last, cost.connection.defaultSize));
     childMultiplier = multiplier * size;
   }

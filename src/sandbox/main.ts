@@ -1,8 +1,9 @@
 /**
  * `npm run sandbox`: the embedded REST API on its own, configured from SANDBOX_* variables.
- * A bad variable prints one line naming it and exits 1.
+ * A bad variable, or a port that cannot be listened on, prints one line naming it and exits 1.
  */
 import { ConfigError } from "../env.ts";
+import { portProblem } from "../listen.ts";
 import { readSandboxConfig, type SandboxConfig } from "./config.ts";
 import { DEMO_KEYS } from "./seed-data.ts";
 import { startSandbox } from "./server.ts";
@@ -16,7 +17,16 @@ try {
   process.exit(1);
 }
 
-const sandbox = await startSandbox({ port: config.port, host: config.host, ...config.options });
+const sandbox = await startSandbox({
+  port: config.port,
+  host: config.host,
+  ...config.options,
+}).catch((error: unknown) => {
+  const busyPort = portProblem(error, "sandbox", "SANDBOX_PORT");
+  if (busyPort === undefined) throw error;
+  process.stderr.write(`${busyPort}\n`);
+  process.exit(1);
+});
 
 process.stdout.write(
   [

@@ -2,7 +2,13 @@
 import "./index.ts";
 import DirectivesPlugin from "@pothos/plugin-directives";
 import FederationPlugin from "@pothos/plugin-federation";
-import type { GraphQLField, GraphQLSchema } from "graphql";
+import {
+  type GraphQLField,
+  type GraphQLFieldResolver,
+  type GraphQLSchema,
+  getNamedType,
+  isUnionType,
+} from "graphql";
 import { badUserInput } from "../errors.ts";
 import { Agent } from "./agent.ts";
 import { builder, encodeNodeId } from "./builder.ts";
@@ -82,5 +88,59 @@ function buildSubgraphSchema(): GraphQLSchema {
     ...entities.extensions,
     upstreamCalls: { perItemOf: "representations", each: CONVERSATION_BY_ID_CALLS.upstreamCalls },
   };
+  entities.resolve = entitiesPerRepresentation(entities);
   return assertCostsDeclared(resolveNodeIdsAtOnce(schema, encodeNodeId));
+}
+
+type Resolver = GraphQLFieldResolver<unknown, unknown>;
+
+/**
+ * @apollo/subgraph's `_entities` throws for the whole batch when one representation names no
+ * entity (or is no object), nulling every entity beside it as an unexpected error. A
+ * representation is judged here first: a bad one fails its own entity alone, with no call.
+ */
+function entitiesPerRepresentation(entities: GraphQLField<unknown, unknown>): Resolver {
+  const resolveBatch = entities.resolve;
+  const union = getNamedType(entities.type);
+  if (resolveBatch === undefined || !isUnionType(union)) {
+    throw new Error("the subgraph's _entities has no resolver over its _Entity union");
+  }
+  const entityNames = new Set(union.getTypes().map((type) => type.name));
+  return async (source, args: { representations?: unknown }, context, info) => {
+    const representations = Array.isArray(args.representations) ? args.representations : [];
+    const problems = representations.map((r) => representationProblem(r, entityNames));
+    const good = representations.filter((_, index) => problems[index] === undefined);
+    const answered = good.length
+      ? ((await resolveBatch(
+          source,
+          { ...args, representations: good },
+          context,
+          info,
+        )) as unknown[])
+      : [];
+    let next = 0;
+    return problems.map((problem) =>
+      problem === undefined
+        ? answered[next++]
+        : Promise.reject(badUserInput(problem, { argument: "representations" })),
+    );
+  };
+}
+
+function representationProblem(
+  representation: unknown,
+  entityNames: ReadonlySet<string>,
+): string | undefined {
+  if (
+    typeof representation !== "object" ||
+    representation === null ||
+    Array.isArray(representation)
+  ) {
+    return "A representation must be an object: `{ __typename, id }`.";
+  }
+  const { __typename } = representation as { __typename?: unknown };
+  if (typeof __typename !== "string" || !entityNames.has(__typename)) {
+    return `A representation's \`__typename\` must name an entity: ${[...entityNames].join(", ")}.`;
+  }
+  return undefined;
 }

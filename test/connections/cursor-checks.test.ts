@@ -155,7 +155,8 @@ describe("cursors bound to their list and filters", () => {
       resolveConnection(paused.source, { first: 5, after: page.pageInfo.endCursor }),
     ).rejects.toMatchObject({
       message:
-        "This cursor was issued for other filters (items list with status=PAUSED, agentId=agt_1); " +
+        "This cursor was issued for another list or other filters than this request's " +
+        "(items list with status=PAUSED, agentId=agt_1); " +
         "restart from the first page without `after`/`before`",
       name: "ConnectionError",
       code: "CURSOR_MISMATCH",

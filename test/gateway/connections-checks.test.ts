@@ -143,12 +143,34 @@ describe("gateway cursors are bound to their list and filters", () => {
     "garbage",
     "eyJ2IjoxfQ",
     Buffer.from('{"v":1,"f":"offset","d":"x","p":-3}').toString("base64url"),
+    "forged",
   ])(
-    "refuses %s as not a cursor of this gateway (BAD_USER_INPUT), without a call",
-    async (cursor) => {
-      await expectRefused(CONVERSATIONS, { after: cursor }, "BAD_USER_INPUT");
-      await expectRefused(AGENTS, { before: cursor }, "BAD_USER_INPUT");
-      await expectRefused(CAMPAIGNS, { after: cursor }, "BAD_USER_INPUT");
+    "refuses %s as not a cursor of this gateway: the whole operation, as `first: 500`, before any call",
+    async (given) => {
+      const issued = await endCursorOf(AGENTS, "agents", {});
+      // A cursor of this gateway with one character of its signature changed.
+      const cursor =
+        given === "forged" ? `${issued.slice(0, -1)}${issued.endsWith("A") ? "B" : "A"}` : given;
+      // The status of a whole-operation BAD_USER_INPUT, whatever the status rule makes it.
+      const bound = await harness.graphql(AGENTS, { first: 500 });
+      expect(bound.body.data).toBeUndefined();
+      for (const [query, argument] of [
+        [CONVERSATIONS, "after"],
+        [AGENTS, "before"],
+        [CAMPAIGNS, "after"],
+      ] as const) {
+        const { status, body } = await harness.graphql(query, { [argument]: cursor });
+        expect(status).toBe(bound.status);
+        expect(body.data).toBeUndefined();
+        expect(body.errors?.map((error) => [error.path, error.extensions?.code])).toEqual([
+          [undefined, "BAD_USER_INPUT"],
+        ]);
+        expect(body.errors?.[0]?.extensions).toMatchObject({
+          argument,
+          http: bound.body.errors?.[0]?.extensions?.http,
+        });
+        expect(harness.takeUpstreamRequests()).toEqual([]);
+      }
     },
   );
 });

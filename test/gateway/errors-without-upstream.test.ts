@@ -113,10 +113,30 @@ describe("variables that do not fit their types", () => {
         locations: [{ line: 1, column: 8 }],
         extensions: {
           code: "BAD_USER_INPUT",
+          argument: "$f.startDate",
           requestId: GATEWAY_REQUEST_ID,
           http: { status: 400 },
         },
       },
+    ]);
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it.each([
+    ["query ($first: Int) { agents(first: $first) { totalCount } }", { first: "abc" }, "$first"],
+    ["query ($id: ID!) { agent(id: $id) { id } }", { id: true }, "$id"],
+    [
+      "query ($ids: [ID!]!) { nodes(ids: $ids) { id } }",
+      { ids: ["agt_acme_reception", 4.5] },
+      "$ids[1]",
+    ],
+    ["query ($id: ID!) { agent(id: $id) { id } }", {}, "$id"],
+  ])("name the variable as the `argument`: %s", async (query, variables, argument) => {
+    const response = await harness.graphql(query, variables);
+    expect(response.status).toBe(400);
+    expect(response.body.data).toBeUndefined();
+    expect(response.body.errors?.map((error) => error.extensions)).toEqual([
+      { code: "BAD_USER_INPUT", argument, requestId: GATEWAY_REQUEST_ID, http: { status: 400 } },
     ]);
     expect(harness.takeUpstreamRequests()).toEqual([]);
   });

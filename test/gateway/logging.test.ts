@@ -62,10 +62,8 @@ describe("the gateway's log", () => {
     });
     expect(lines.filter((line) => line.level >= WARN)).toEqual([]);
     const refused = lines.filter((line) => line.msg === "refused a client's list arguments");
-    expect(refused.map((line) => [line.level, line.code])).toEqual([
-      [INFO, "BAD_USER_INPUT"],
-      [INFO, "CURSOR_MISMATCH"],
-    ]);
+    // The garbage cursor is refused before the operation runs, as a bound is: no such line.
+    expect(refused.map((line) => [line.level, line.code])).toEqual([[INFO, "CURSOR_MISMATCH"]]);
     expect(JSON.stringify(lines)).not.toContain("stack");
   });
 

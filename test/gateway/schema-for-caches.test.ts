@@ -61,8 +61,14 @@ describe("errors stay contained", () => {
   afterAll(() => harness.close());
 
   it("keeps the organization beside a connection that failed", async () => {
+    // An agents cursor on the conversations: refused while the operation runs.
+    const agents = await harness.graphql<{ agents: { pageInfo: { endCursor: string } } }>(
+      "{ agents(first: 1) { pageInfo { endCursor } } }",
+    );
+    const cursor = agents.body.data?.agents.pageInfo.endCursor;
+    harness.takeUpstreamRequests();
     const response = await harness.graphql(
-      '{ organization { id name } conversations(after: "bad") { totalCount } }',
+      `{ organization { id name } conversations(after: "${cursor}") { totalCount } }`,
     );
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({
@@ -70,7 +76,7 @@ describe("errors stay contained", () => {
       conversations: null,
     });
     expect(response.body.errors?.map((error) => [error.path, error.extensions?.code])).toEqual([
-      [["conversations"], "BAD_USER_INPUT"],
+      [["conversations"], "CURSOR_MISMATCH"],
     ]);
     expect(harness.takeUpstreamRequests()).toEqual(["GET /v1/organization"]);
   });

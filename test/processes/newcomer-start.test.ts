@@ -10,6 +10,7 @@ import { closedPortUrl } from "../upstream/recording-upstream.ts";
 // to do, in one line.
 
 const start = scriptPerTest("src/main.ts", { LOG_LEVEL: "warn" });
+const sandbox = scriptPerTest("src/sandbox/main.ts");
 
 async function exitOf(child: import("node:child_process").ChildProcess) {
   const [code] = (await once(child, "exit")) as [number | null];
@@ -27,6 +28,23 @@ describe("errors at start-up that say what to do", () => {
       const { stdout, stderr } = run.output();
       expect(stderr.trim().split("\n")).toEqual([
         `voicegraph could not start: port ${port} on 127.0.0.1 is in use; set PORT to another port (PORT=0: any free port)`,
+      ]);
+      expect(`${stdout}${stderr}`).not.toMatch(/Internal error| {4}at /);
+    } finally {
+      taken.close();
+    }
+  });
+
+  it("stops `npm run sandbox` on a busy port with one line naming SANDBOX_PORT, and no stack trace", async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+    const { port } = taken.address() as { port: number };
+    try {
+      const run = sandbox({ SANDBOX_PORT: String(port) });
+      expect(await exitOf(run.child)).toBe(1);
+      const { stdout, stderr } = run.output();
+      expect(stderr.trim().split("\n")).toEqual([
+        `sandbox could not start: port ${port} on 127.0.0.1 is in use; set SANDBOX_PORT to another port (SANDBOX_PORT=0: any free port)`,
       ]);
       expect(`${stdout}${stderr}`).not.toMatch(/Internal error| {4}at /);
     } finally {

@@ -57,6 +57,7 @@ export function useCostLimit(options: CostLimitOptions): JudgingPlugin {
         onVariableRead: () => {
           readsVariables = true;
         },
+        cursorKey: (args.contextValue as unknown as GatewayContext).cursorKey,
       });
     } catch (error) {
       // A bad argument: a connection's own error, or graphql-js's, as the catalogue answers it.

@@ -148,7 +148,9 @@ export function usePersistedDocuments(
               ),
             keyNotFound: {
               message: "Send a query, a `documentId` or a persisted-query hash.",
-              extensions: { code: "BAD_USER_INPUT" },
+              // yoga's own refusal of a request without a query, as the catalogue names it: 400
+              // whatever the client accepts.
+              extensions: { code: "BAD_REQUEST", http: { status: 400 } },
             },
           },
         }),

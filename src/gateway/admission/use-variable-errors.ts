@@ -1,4 +1,4 @@
-import { type ExecutionArgs, type GraphQLError, getVariableValues } from "graphql";
+import { type ExecutionArgs, type GraphQLError, getVariableValues, Kind } from "graphql";
 import { createGraphQLError } from "graphql-yoga";
 import type { DocumentFactsCache } from "../document-facts.ts";
 import { factFlow } from "../execution/operation-facts.ts";
@@ -35,9 +35,24 @@ export function useVariableErrors(documents: DocumentFactsCache): JudgingPlugin 
 }
 
 function badVariable(error: GraphQLError): GraphQLError {
+  const argument = variablePathOf(error);
   const coded = createGraphQLError(error.message, {
     nodes: error.nodes,
-    extensions: { code: "BAD_USER_INPUT" },
+    extensions: { code: "BAD_USER_INPUT", ...(argument === undefined ? {} : { argument }) },
   });
   return requestLevel(coded);
+}
+
+/**
+ * The variable an error is about, as `argument` names it (`$first`, `$input.name`, `$ids[1]`):
+ * graphql-js gives the variable's definition as the error's node, and the path inside the value
+ * only in its message (`at "input.name"`).
+ */
+function variablePathOf(error: GraphQLError): string | undefined {
+  const node = error.nodes?.[0];
+  if (node?.kind !== Kind.VARIABLE_DEFINITION) return undefined;
+  const name = node.variable.name.value;
+  const inside = / at "([^"]*)"; /.exec(error.message)?.[1];
+  const path = inside?.startsWith(name) ? inside : name;
+  return path.length > 120 ? `$${path.slice(0, 120)}…` : `$${path}`;
 }
