@@ -168,8 +168,9 @@ describe("cursors a client cannot forge", () => {
         { first: 10, after: cursor },
         { authorization },
       );
-      expect(status).toBe(200);
-      expect(body.data).toEqual({ conversations: null });
+      // Refused for the whole operation before it runs, as a forged cursor is.
+      expect(status).toBe(400);
+      expect(body.data).toBeUndefined();
       expect(body.errors?.[0]?.extensions).toMatchObject({
         code: "BAD_USER_INPUT",
       });
