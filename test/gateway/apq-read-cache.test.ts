@@ -31,3 +31,17 @@ describe("an APQ registration answered by the read cache", () => {
     expect(again.body.data).toEqual(warm.body.data);
   });
 });
+
+describe("an APQ registration of an operation that is not valid", () => {
+  it("is not kept, even for an accepted key", async () => {
+    harness = await startHarness({ gateway: { sharing: { cacheTtlS: 60 } } });
+    await post(harness.url, { query: ORGANIZATION }, ACME);
+    const invalid = "query Nope { organization { noSuchField } }";
+    expect(codeOf(await post(harness.url, withQuery(invalid), ACME))).toBe(
+      "GRAPHQL_VALIDATION_FAILED",
+    );
+    expect(codeOf(await post(harness.url, byHash(invalid), ACME))).toBe(
+      "PERSISTED_QUERY_NOT_FOUND",
+    );
+  });
+});
