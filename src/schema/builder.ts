@@ -6,6 +6,7 @@ import { DateTimeResolver, JSONObjectResolver } from "graphql-scalars";
 import { UpstreamUnavailableError } from "../upstream/errors.ts";
 import type { JsonObject } from "../upstream/json.ts";
 import type { SchemaContext } from "./context.ts";
+import { GATEWAY_ISSUED } from "./gateway-issued.ts";
 import { typenameForId } from "./ids.ts";
 
 export interface SchemaTypes {
@@ -62,6 +63,7 @@ export const builder = new SchemaBuilder<SchemaTypes>({
     },
     nodeFieldOptions: { nullable: false, description: "The item at this position." },
     cursorFieldOptions: {
+      extensions: GATEWAY_ISSUED,
       description:
         "An opaque cursor for this position, to pass back to the same list with the same filters.",
     },
@@ -73,9 +75,11 @@ export const builder = new SchemaBuilder<SchemaTypes>({
         "Whether items precede this page (on a forward-only list: whether `after` was given).",
     },
     startCursorFieldOptions: {
+      extensions: GATEWAY_ISSUED,
       description: "The cursor of the page's first item; null when the page is empty.",
     },
     endCursorFieldOptions: {
+      extensions: GATEWAY_ISSUED,
       description: "The cursor of the page's last item; null when the page is empty.",
     },
     idFieldOptions: {

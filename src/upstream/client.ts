@@ -93,6 +93,11 @@ export interface UpstreamClient {
    * probe): the hash its requests carried (UpstreamRequest.keyHash).
    */
   knowsKey?(keyHash: string): boolean;
+  /**
+   * The read cache answered for the key of this hash: it holds entries only for keys the upstream
+   * accepted (a refusal drops them), so the answer counts as the upstream's acceptance.
+   */
+  acceptedByCache?(keyHash: string): void;
   /** GET <base>/v1/organization without credentials: any HTTP answer (401 included) means reachable. */
   isReachable(signal?: AbortSignal): Promise<boolean>;
   close(): Promise<void>;
@@ -268,6 +273,7 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     connections: options.connections ?? UPSTREAM_DEFAULTS.connections,
     request,
     knowsKey: (hash) => keys.accepted(hash),
+    acceptedByCache: (hash) => keys.learn(hash, { status: 200 }),
     isReachable,
     close,
   };

@@ -109,6 +109,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
   ): Promise<UpstreamResponse<T>> {
     const found = await quietStep(cache?.store.read(hash, req.path, wire));
     if (found?.entry !== undefined && req.cache !== "bypass") {
+      client.acceptedByCache?.(hash);
       req.onShared?.("cached");
       const answer = JSON.parse(found.entry) as CachedAnswer;
       return {

@@ -2,6 +2,7 @@ import { createHash, randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { createKeyHasher } from "../../src/upstream/key-memory.ts";
+import { byHash, codeOf, post, withQuery } from "../gateway/apq-requests.ts";
 import { startHeldUpstream } from "../gateway/held-upstream.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { startFleetStore } from "../support/fleet-store.ts";
@@ -89,6 +90,24 @@ describe("the fleet's read cache", () => {
     expect((await a.graphql(READ_AGENT)).body.data).toEqual({
       agent: { id: AGENT, name: "Accepted" },
     });
+  });
+});
+
+describe("an APQ registration answered by the shared cache", () => {
+  it("is kept for the fleet: the hash alone then runs on both instances", async () => {
+    const fleet = closing(await startFleet(2, { gateway: { sharing: { cacheTtlS: 60 } } }));
+    const [a, b] = fleet.instances as [Instance, Instance];
+    const query = "query Org { organization { id name } }";
+    // B's call fills the shared cache; A has never called the upstream with this key.
+    expect(costOf(await b.graphql(query)).upstreamCalls).toBe(1);
+    const registered = await post(a.url, withQuery(query), ACME);
+    expect(registered.body.data).toEqual({ organization: { id: "org_acme", name: "Acme Health" } });
+    expect(costOf(registered)).toMatchObject({ upstreamCalls: 0, cacheHits: 1 });
+    for (const instance of [a, b]) {
+      const again = await post(instance.url, byHash(query), ACME);
+      expect(codeOf(again)).toBeUndefined();
+      expect(again.body.data).toEqual(registered.body.data);
+    }
   });
 });
 

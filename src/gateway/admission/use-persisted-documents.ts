@@ -75,7 +75,8 @@ export function usePersistedDocuments(
   const hashByText = new Map(Object.entries(manifest).map(([hash, text]) => [text, hash]));
   const { store, maxCachedDocumentBytes: maxDocumentBytes } = options;
   const acceptsKey = options.acceptsKey ?? (() => false);
-  // A registration waits for its operation to run: it is kept only if the key was accepted.
+  // A registration waits for its operation to run: it is kept only if it ran and the key was
+  // accepted.
   const pending = new WeakMap<Request, { key: string; text: string; authorization: string }>();
 
   const registration: Plugin = {
@@ -100,11 +101,11 @@ export function usePersistedDocuments(
         authorization,
       });
     },
-    onResultProcess({ request }) {
+    onResultProcess({ request, result }) {
       const registering = pending.get(request);
       if (registering === undefined) return;
       pending.delete(request);
-      if (acceptsKey(registering.authorization)) {
+      if (ran(result) && acceptsKey(registering.authorization)) {
         // A registration not kept costs the client one more registration, never an answer; the
         // fleet's store counts and logs its own refusals (FleetRedis.attempt).
         return Promise.resolve(store.set(registering.key, registering.text)).catch(() => {});
@@ -169,4 +170,15 @@ function byHash(params: GraphQLParams, hash: string): GraphQLParams {
 
 function sha256(text: string): string {
   return createHash("sha256").update(text).digest("hex");
+}
+
+/**
+ * Whether the operation ran: an answer with `data` (a stream, or `null` data after a field error
+ * included). One refused before it ran (not valid, or not admitted) has errors alone.
+ */
+function ran(result: unknown): boolean {
+  if (typeof result !== "object" || result === null) return false;
+  if (Symbol.asyncIterator in result) return true;
+  if (Array.isArray(result)) return result.some(ran);
+  return "data" in result;
 }

@@ -1,8 +1,9 @@
-import type { ExecutionResult } from "graphql";
+import type { ExecutionArgs, ExecutionResult } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import { LRUCache } from "lru-cache";
 import { KeyRedactor } from "../../upstream/key-redaction.ts";
 import type { GatewayContext } from "../execution/context.ts";
+import { answerRedaction } from "./redact-by-schema.ts";
 
 type Result = ExecutionResult & { incremental?: ReadonlyArray<Record<string, unknown>> };
 
@@ -11,7 +12,8 @@ type Result = ExecutionResult & { incremental?: ReadonlyArray<Record<string, unk
  * redaction as upstream errors before it reaches the browser, on every transport (HTTP, SSE,
  * graphql-ws and incremental delivery all execute through here). An upstream that names an
  * organization after its key cannot hand the key to the browser that must never hold it.
- * Errors need no second pass: their upstream text was redacted when the error was made.
+ * Errors need no second pass: their upstream text was redacted when the error was made. What the
+ * gateway minted itself (cursors: fields marked `GATEWAY_ISSUED`) is left whole, so it round-trips.
  */
 export function useAnswerRedaction(): Plugin {
   // One redactor per organization key (a handful: they come from SESSION_KEYS_FILE).
@@ -26,15 +28,16 @@ export function useAnswerRedaction(): Plugin {
     return redactor;
   };
 
-  const redacting = (context: unknown) => {
-    const redactor = redactorFor((context as GatewayContext).authorization);
+  const redacting = (args: ExecutionArgs) => {
+    const redactor = redactorFor((args.contextValue as GatewayContext).authorization);
     if (redactor === undefined) return undefined;
+    const answer = answerRedaction(redactor, args.schema, args.document, args.operationName);
     const redact = (result: Result): Result => ({
       ...result,
-      ...(result.data == null ? {} : { data: redactor.json(result.data) }),
+      ...(result.data == null ? {} : { data: answer.data(result.data) }),
       ...(result.incremental === undefined
         ? {}
-        : { incremental: result.incremental.map((part) => redactor.json(part)) }),
+        : { incremental: result.incremental.map((part) => redactPart(answer, part)) }),
     });
     return {
       onExecuteDone({ result, setResult }: OnDone) {
@@ -46,11 +49,11 @@ export function useAnswerRedaction(): Plugin {
 
   return {
     onExecute({ args }) {
-      const hooks = redacting(args.contextValue);
+      const hooks = redacting(args);
       return hooks && { onExecuteDone: hooks.onExecuteDone as never };
     },
     onSubscribe({ args }) {
-      const hooks = redacting(args.contextValue);
+      const hooks = redacting(args);
       return hooks && { onSubscribeResult: hooks.onExecuteDone as never };
     },
   };
@@ -64,4 +67,17 @@ interface OnNext {
 interface OnDone {
   result: Result | AsyncIterable<Result>;
   setResult: (result: Result) => void;
+}
+
+/** A deferred part's `data` or a streamed part's `items`, read where its `path` stands. */
+function redactPart(
+  answer: ReturnType<typeof answerRedaction>,
+  part: Record<string, unknown>,
+): Record<string, unknown> {
+  const path = Array.isArray(part.path) ? (part.path as Array<string | number>) : [];
+  return {
+    ...part,
+    ...(part.data == null ? {} : { data: answer.data(part.data, path) }),
+    ...(Array.isArray(part.items) ? { items: answer.data(part.items, path) } : {}),
+  };
 }
