@@ -178,7 +178,7 @@ export const ERROR_CATALOGUE: {
   },
   BAD_HTTP_REQUEST: {
     meaning:
-      "Bytes that are not an HTTP/1.1 request, or an HTTP/1.1 request without `Host`; the socket is closed",
+      "A request the gateway cannot read: bytes that are not HTTP/1.1 or an HTTP/1.1 request without `Host` (the socket is closed), an SSE request without a query, or a graphql-ws message outside its protocol (close 4400, 4409, 4429)",
     scope: "operation",
   },
   INTERNAL_SERVER_ERROR: {

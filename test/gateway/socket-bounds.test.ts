@@ -14,6 +14,8 @@ interface RawSocket {
   /** Resolves with the close code (or the upgrade's HTTP status when refused). */
   closed: Promise<number>;
   acknowledged: Promise<boolean>;
+  /** The close reason (empty for a refused upgrade). */
+  reason: Promise<string>;
 }
 
 /** A bare graphql-transport-ws socket: opens, sends connection_init (unless told not to), waits. */
@@ -22,8 +24,15 @@ function rawSocket(harness: Harness, init: Record<string, unknown> | null): RawS
     `${harness.url.replace(/^http/, "ws")}/graphql`,
     "graphql-transport-ws",
   );
+  let told = (_reason: string) => {};
+  const reason = new Promise<string>((resolve) => {
+    told = resolve;
+  });
   const closed = new Promise<number>((resolve) => {
-    socket.on("close", (code) => resolve(code));
+    socket.on("close", (code, why) => {
+      told(String(why));
+      resolve(code);
+    });
     socket.on("unexpected-response", (_request, response) => {
       resolve(response.statusCode ?? 0);
       response.resume();
@@ -37,7 +46,7 @@ function rawSocket(harness: Harness, init: Record<string, unknown> | null): RawS
   socket.on("open", () => {
     if (init) socket.send(JSON.stringify({ type: "connection_init", payload: init }));
   });
-  return { socket, closed, acknowledged };
+  return { socket, closed, acknowledged, reason };
 }
 
 async function start(onTestFinished: (cleanup: () => Promise<void>) => void) {
@@ -108,6 +117,9 @@ describe.concurrent("graphql-ws sockets", () => {
     expect(await keyless.closed).toBe(4403);
     // graphql-ws's connectionInitWaitTimeout (WS_INIT_TIMEOUT_MS, 300 ms here).
     expect(await Promise.race([silent.closed, sleep(2_000).then(() => -1)])).toBe(4408);
+    // graphql-ws's own reason, after the catalogue code, as every refusal names one.
+    expect(await silent.reason).toBe("REQUEST_TIMEOUT: Connection initialisation timeout");
+    expect(await keyless.reason).toMatch(/^UNAUTHENTICATED: /);
     expect(harness.takeUpstreamRequests()).toEqual([]);
   });
 

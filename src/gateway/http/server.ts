@@ -7,7 +7,7 @@ import {
 } from "node:http";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
-import { gatewayError } from "../../errors.ts";
+import { type ErrorCode, gatewayError, isGatewayErrorCode } from "../../errors.ts";
 import { listenHttp } from "../../listen.ts";
 import type { Gateway } from "../create-gateway.ts";
 import { GATEWAY_DEFAULTS } from "../defaults.ts";
@@ -217,6 +217,11 @@ export async function listen(
   // A client's protocol fault (an oversized or malformed frame) is its own doing: ws has already
   // closed the socket (1009, 1002); graphql-ws would log it at error level with a stack trace.
   webSockets.on("connection", (socket) => {
+    // graphql-ws's own refusals (no connection_init in time, a bad message) name no code: the
+    // close reason starts with the catalogue's, as every other refusal does.
+    const close = socket.close.bind(socket);
+    socket.close = (code?: number, reason?: string | Buffer) =>
+      close(code, typeof reason === "string" ? catalogueCloseReason(code, reason) : reason);
     socket.removeAllListeners("error");
     socket.on("error", (error) => gateway.logger.debug("graphql-ws socket closed:", error.message));
   });
@@ -264,6 +269,22 @@ export async function listen(
       await closed;
     },
   };
+}
+
+/** The catalogue code of each of graphql-ws's own close codes that refuses a client. */
+const CODE_OF_CLOSE: Record<number, ErrorCode> = {
+  4400: "BAD_HTTP_REQUEST",
+  4401: "UNAUTHENTICATED",
+  4408: "REQUEST_TIMEOUT",
+  4409: "BAD_HTTP_REQUEST",
+  4429: "BAD_HTTP_REQUEST",
+  4500: "INTERNAL_SERVER_ERROR",
+};
+
+function catalogueCloseReason(code: number | undefined, reason: string): string {
+  const named = code === undefined ? undefined : CODE_OF_CLOSE[code];
+  if (named === undefined || isGatewayErrorCode(reason.split(":")[0])) return reason;
+  return closeReason(`${named}: ${reason}`);
 }
 
 /** A WebSocket close reason is at most 123 bytes. */
