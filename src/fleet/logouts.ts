@@ -10,7 +10,7 @@ return redis.call('publish', ARGV[3], ARGV[4])`;
 
 /**
  * Session logouts for the whole fleet (session mode over a cookie, `POST /graphql/logout`). A
- * logout is kept as `<prefix>logout:{<sha256 of the token>}` until the token expires (its value:
+ * logout is kept as `<prefix>logout:{<session identity>}` until the token expires (its value:
  * that instant, in ms) and published on `<prefix>logouts`, so every running instance refuses the
  * token and closes what it holds open at once; an instance that did not hear it (started later,
  * or its subscription was down) finds the key when the token next arrives. Only the hash of a
