@@ -115,8 +115,10 @@ export function createSessionCookies(
 
   if (fleet) {
     fleet.onLogout(logOut);
-    // What this instance holds open of a session that logged out while it was not listening.
     fleet.onResume(() => {
+      // Redis may have come back without its data: the logouts held here go back into it.
+      void fleet.writeBack(loggedOut);
+      // What this instance holds open of a session that logged out while it was not listening.
       for (const hash of open.keys()) {
         void fleet.find(hash).then((until) => {
           if (until !== undefined && until > Date.now()) logOut(hash, until);
