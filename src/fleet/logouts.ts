@@ -1,5 +1,11 @@
 import type { FleetRedis } from "./redis.ts";
 
+/**
+ * The most logouts one instance writes back when its link to Redis returns: its latest ones, so
+ * a Redis that lost its data is refilled in a bounded number of commands.
+ */
+export const LOGOUT_WRITE_BACK_MAX = 10_000;
+
 /** How soon a logout Redis did not take (a timeout while it stays reachable) is sent again. */
 export const LOGOUT_RETRY_MS = 1_000;
 
@@ -10,13 +16,14 @@ return redis.call('publish', ARGV[3], ARGV[4])`;
 
 /**
  * Session logouts for the whole fleet (session mode over a cookie, `POST /graphql/logout`). A
- * logout is kept as `<prefix>logout:{<sha256 of the token>}` until the token expires (its value:
+ * logout is kept as `<prefix>logout:{<session identity>}` until the token expires (its value:
  * that instant, in ms) and published on `<prefix>logouts`, so every running instance refuses the
  * token and closes what it holds open at once; an instance that did not hear it (started later,
  * or its subscription was down) finds the key when the token next arrives. Only the hash of a
  * token reaches Redis. While Redis is away or refusing, each instance keeps its own logouts (the
  * gateway's in-process map) and admits what it has not heard of: a logout answered then is kept
- * here and sent once Redis is back.
+ * here and sent once Redis is back. Each time its link returns, an instance writes back every
+ * unexpired logout it holds, so a Redis that came back empty never readmits a token.
  */
 export interface FleetLogouts {
   /** Keeps the logout of a token's hash for the fleet until `untilMs`, and tells every instance. */
@@ -26,6 +33,11 @@ export interface FleetLogouts {
    * or slower than the command timeout (the failure reported as every fleet command's is).
    */
   find(hash: string): Promise<number | undefined>;
+  /**
+   * Writes back the logouts this instance holds (hash → until, the latest last) that Redis lacks:
+   * called when the link returns, since Redis may have come back without its data. No message.
+   */
+  writeBack(held: ReadonlyMap<string, number>): Promise<void>;
   /** Told of every logout published, by any instance (this one too). */
   onLogout(listener: (hash: string, untilMs: number) => void): () => void;
   /**
@@ -75,6 +87,27 @@ export function createFleetLogouts(redis: FleetRedis): FleetLogouts {
     }
   }
 
+  let writing: Promise<void> | undefined;
+  let writeAgain: ReadonlyMap<string, number> | undefined;
+
+  async function writeAll(held: ReadonlyMap<string, number>): Promise<void> {
+    const now = Date.now();
+    const live = [...held].filter(([, untilMs]) => untilMs > now).slice(-LOGOUT_WRITE_BACK_MAX);
+    // One key a command (each its own slot on a cluster), a hundred at a time.
+    for (let at = 0; at < live.length; at += 100) {
+      if (!redis.available()) return;
+      await Promise.all(
+        live.slice(at, at + 100).map(([hash, untilMs]) => {
+          const ttlMs = Math.max(1, Math.ceil(untilMs - Date.now()));
+          return redis.attempt(
+            () => redis.client.set(keyOf(hash), String(untilMs), "PX", ttlMs, "NX"),
+            null,
+          );
+        }),
+      );
+    }
+  }
+
   const resume = () => {
     for (const listener of resumeListeners) listener();
   };
@@ -99,6 +132,25 @@ export function createFleetLogouts(redis: FleetRedis): FleetLogouts {
   return {
     async record(hash, untilMs) {
       if (!redis.available() || !(await send(hash, untilMs))) keep(hash, untilMs);
+    },
+    async writeBack(held) {
+      if (!redis.available()) return;
+      // One write-back at a time; a return meanwhile writes again once it ends.
+      if (writing) {
+        writeAgain = held;
+        return writing;
+      }
+      writing = (async () => {
+        let next: ReadonlyMap<string, number> | undefined = held;
+        while (next) {
+          writeAgain = undefined;
+          await writeAll(next);
+          next = writeAgain;
+        }
+      })().finally(() => {
+        writing = undefined;
+      });
+      return writing;
     },
     async find(hash) {
       if (!redis.available()) return undefined;

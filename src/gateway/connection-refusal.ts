@@ -11,7 +11,7 @@ export function connectionRefusalFor(
   session: GatewayOptions["session"],
 ): (connectionParams: unknown) => Promise<string | undefined> {
   return async (connectionParams) => {
-    const header = authorizationFrom(authorizationParam(connectionParams));
+    const header = authorizationOfParams(connectionParams);
     if (header === undefined) {
       return "A key is required: send `Authorization` in the connection params.";
     }
@@ -23,4 +23,9 @@ export function connectionRefusalFor(
         error instanceof SessionRefused ? error.message : "The session token was refused.",
     );
   };
+}
+
+/** The `Authorization` graphql-ws connection params carry, where the context reads it. */
+export function authorizationOfParams(connectionParams: unknown): string | undefined {
+  return authorizationFrom(authorizationParam(connectionParams));
 }

@@ -148,9 +148,11 @@ describe(`a session's logout in a fleet (${FLEET_STORE})`, () => {
     await otherSocket.close();
     await socket.close();
 
-    // Only the token's hash reaches Redis, and only until the token expires.
+    // Only the hash of what the token's signature covers reaches Redis, until the token expires.
     const keys = await fleet.redis.keys(`${PREFIX}logout*`);
-    expect(keys).toEqual([`${PREFIX}logout:{${sha256(session)}}`]);
+    expect(keys).toEqual([
+      `${PREFIX}logout:{${sha256(session.slice(0, session.lastIndexOf(".")))}}`,
+    ]);
     const probe = fleet.redis.client();
     try {
       const ttl = await probe.pttl(keys[0] as string);
@@ -202,6 +204,34 @@ describe(`a session's logout in a fleet (${FLEET_STORE})`, () => {
     }
     expect(await statusOn(b, session)).toBe(401);
     expect(await statusOn(a, session)).toBe(401);
+  });
+
+  it("is written back when Redis returns empty, so an instance started afterwards refuses it", async () => {
+    const fleet = closing(await startFleet(2, { gateway: GATEWAY, listen: LISTEN }));
+    const [a, b] = fleet.instances as [Instance, Instance];
+    const session = await token("user-logged-out-before-a-crash");
+    expect((await logout(a, session)).status).toBe(204);
+    await fleet.redis.kill();
+    await waitUntil(() => !a.redis.available() && !b.redis.available(), 5_000, "Redis gone");
+    await fleet.redis.restart();
+    await waitUntil(() => a.redis.available() && b.redis.available(), 10_000, "Redis back");
+    // Back empty: only the instances that remember the logout can put it there again.
+    const key = `${PREFIX}logout:{${sha256(session.slice(0, session.lastIndexOf(".")))}}`;
+    const until = Date.now() + 5_000;
+    while (!(await fleet.redis.keys(`${PREFIX}logout*`)).includes(key) && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await fleet.redis.keys(`${PREFIX}logout*`)).toEqual([key]);
+
+    const late = closing(await startInstance(fleet.redis, fleet.sandbox.url, GATEWAY, LISTEN));
+    expect(await statusOn(late, session)).toBe(401);
+    const byHeader = await late.graphql(ORGANIZATION, { authorization: `Bearer ${session}` });
+    expect(byHeader.status).toBe(401);
+    expect(byHeader.body.errors?.[0]?.message).toBe("This session has logged out: sign in again.");
+    const socket = openSocket(late, session);
+    expect(await within(socket.closed, 5_000)).toBe(4403);
+    await socket.close();
+    expect(await statusOn(late, await token("user-signed-in-after"))).toBe(200);
   });
 
   // A paused server holds writes and still answers reads: the logout's command times out while

@@ -26,3 +26,21 @@ export function sessionToken(options: SessionTokenOptions = {}): Promise<string>
   if (options.audience !== undefined) token.setAudience(options.audience);
   return token.sign(new TextEncoder().encode(options.secret ?? SESSION_SECRET));
 }
+
+/**
+ * Every spelling of `token` the verifier accepts as the same token: each last character of the
+ * signature that decodes to the same bytes (its low bits are padding), with and without `=`.
+ */
+export function tokenSpellings(token: string): string[] {
+  const at = token.lastIndexOf(".") + 1;
+  const signature = token.slice(at);
+  const bytes = Buffer.from(signature, "base64url");
+  const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+  const lasts = [...alphabet].filter((last) =>
+    Buffer.from(signature.slice(0, -1) + last, "base64url").equals(bytes),
+  );
+  return lasts.flatMap((last) => {
+    const spelled = token.slice(0, -1) + last;
+    return signature.length % 4 === 0 ? [spelled] : [spelled, `${spelled}=`];
+  });
+}

@@ -1,8 +1,11 @@
-import { createHash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { gatewayError } from "../../errors.ts";
 import type { FleetLogouts } from "../../fleet/logouts.ts";
+import { bearerToken } from "../../upstream/authorization.ts";
+import { authorizationOfParams } from "../connection-refusal.ts";
 import { writeRefusal } from "../http-status.ts";
+import { sessionIdentity } from "../session-identity.ts";
 
 /** Session mode over a cookie (SESSION_COOKIE): where the browser's session token travels. */
 export interface SessionCookieOptions {
@@ -40,7 +43,7 @@ export function createSessionCookies(
   fleet?: FleetLogouts,
 ) {
   const listed = options.origins.filter((origin) => origin !== "*");
-  /** Hash of a logged-out token → when it expires anyway (ms). */
+  /** A logged-out session's identity (sessionIdentity) → when its token expires anyway (ms). */
   const loggedOut = new Map<string, number>();
   const open = new Map<string, Set<Closer>>();
 
@@ -112,8 +115,10 @@ export function createSessionCookies(
 
   if (fleet) {
     fleet.onLogout(logOut);
-    // What this instance holds open of a session that logged out while it was not listening.
     fleet.onResume(() => {
+      // Redis may have come back without its data: the logouts held here go back into it.
+      void fleet.writeBack(loggedOut);
+      // What this instance holds open of a session that logged out while it was not listening.
       for (const hash of open.keys()) {
         void fleet.find(hash).then((until) => {
           if (until !== undefined && until > Date.now()) logOut(hash, until);
@@ -122,14 +127,13 @@ export function createSessionCookies(
     });
   }
 
-  /** The token the request carries, and whether it came in the cookie; or a refusal. */
+  /** The `Authorization` the request runs with, and whether it came in the cookie; or a refusal. */
   function credentialOf(
     req: IncomingMessage,
-  ): { token: string; cookie: boolean } | string | undefined {
+  ): { authorization: string; cookie: boolean } | string | undefined {
     const header = req.headers.authorization;
-    if (header !== undefined && header.trim() !== "") {
-      return { token: header.replace(/^Bearer\s+/i, "").trim(), cookie: false };
-    }
+    if (header !== undefined && header.trim() !== "")
+      return { authorization: header, cookie: false };
     const token = cookieValue(req.headers.cookie, options.name);
     if (token === undefined) return undefined;
     const origin = req.headers.origin;
@@ -139,7 +143,7 @@ export function createSessionCookies(
     if (!CSRF_HEADERS.some((name) => (req.headers[name] ?? "") !== "")) {
       return `A request carrying the session cookie must send the header \`${CSRF_HEADERS[0]}: 1\` (CSRF protection).`;
     }
-    return { token, cookie: true };
+    return { authorization: `Bearer ${token}`, cookie: true };
   }
 
   return {
@@ -167,13 +171,14 @@ export function createSessionCookies(
         await logout(credential, res);
         return false;
       }
-      if (credential === undefined) return true;
-      const hash = sha256(credential.token);
+      const hash = credential && sessionIdentity(credential.authorization);
+      // Not a Bearer token: session mode refuses it downstream, before anything runs.
+      if (credential === undefined || hash === undefined) return true;
       const holdOpen = holdUntilClosed(res);
       if (await loggedOutAnywhere(hash)) {
         return refuse(res, "UNAUTHENTICATED", "This session has logged out: sign in again.");
       }
-      if (credential.cookie) req.headers.authorization = `Bearer ${credential.token}`;
+      if (credential.cookie) req.headers.authorization = credential.authorization;
       // Streams (SSE) and operations in flight end when their session logs out.
       holdOpen(hash, () => res.destroy());
       return true;
@@ -192,10 +197,9 @@ export function createSessionCookies(
       },
     ): Promise<{ params: unknown } | { refusal: string }> {
       const given = params !== null && typeof params === "object" ? params : {};
-      const sent = Object.entries(given).find(([key]) => key.toLowerCase() === "authorization");
-      let token = typeof sent?.[1] === "string" ? sent[1].replace(/^Bearer\s+/i, "").trim() : "";
+      let authorization = authorizationOfParams(params);
       let admitted = params;
-      if (token === "") {
+      if (authorization === undefined) {
         const cookie = cookieValue(upgrade.headers.cookie, options.name);
         if (cookie === undefined) return { params };
         if (!allowedOrigin(upgrade.headers.origin, upgrade.headers.host)) {
@@ -203,10 +207,11 @@ export function createSessionCookies(
             refusal: `FORBIDDEN: a page of ${upgrade.headers.origin} may not use this cookie`,
           };
         }
-        token = cookie;
-        admitted = { ...given, Authorization: `Bearer ${cookie}` };
+        authorization = `Bearer ${cookie}`;
+        admitted = { ...given, Authorization: authorization };
       }
-      const hash = sha256(token);
+      const hash = sessionIdentity(authorization);
+      if (hash === undefined) return { params: admitted };
       const holdOpen = holdUntilClosed(socket);
       if (await loggedOutAnywhere(hash)) {
         return { refusal: "UNAUTHENTICATED: this session has logged out" };
@@ -217,19 +222,20 @@ export function createSessionCookies(
   };
 
   async function logout(
-    credential: { token: string; cookie: boolean } | undefined,
+    credential: { authorization: string; cookie: boolean } | undefined,
     res: ServerResponse,
   ): Promise<void> {
     const refusal =
       credential === undefined
         ? "Send the session to end: its cookie, or `Authorization: Bearer <session token>`."
-        : await refusalOf(`Bearer ${credential.token}`);
+        : await refusalOf(credential.authorization);
     if (credential === undefined || refusal !== undefined) {
       refuse(res, "UNAUTHENTICATED", refusal ?? "");
       return;
     }
-    const hash = sha256(credential.token);
-    const untilMs = expiryOf(credential.token);
+    // Verified just above, so it has a Bearer token and an identity.
+    const hash = sessionIdentity(credential.authorization) as string;
+    const untilMs = expiryOf(bearerToken(credential.authorization) ?? "");
     logOut(hash, untilMs);
     // Answered once Redis has it, so no instance admits the token after the page is told; with
     // Redis away, it is sent when Redis returns.
@@ -278,8 +284,4 @@ function expiryOf(token: string): number {
     // A token that verified has a readable payload; keep it a day otherwise.
   }
   return Date.now() + 86_400_000;
-}
-
-function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
 }
