@@ -1,5 +1,4 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 import { ALLOWED_DIFFERENCES, KNOWN_BREAKS_PENDING_MERGE } from "../support/matrix-differences.ts";
 import {
@@ -84,16 +83,6 @@ const allowed = (run: Run, item: string) =>
 
 /** The seeded agent's name, which the mutation item restores. */
 const ORIGINAL_NAME = "Reception";
-
-/** Puts the seeded name back on the sandbox itself, whatever a run's mutation item left. */
-async function restoreAgent() {
-  const response = await fetch(`${sandbox.url}/v1/agents/${AGENT}`, {
-    method: "PATCH",
-    headers: { "content-type": "application/json", authorization: `Bearer ${DEMO_KEYS.acme}` },
-    body: JSON.stringify({ name: ORIGINAL_NAME }),
-  });
-  expect(response.status).toBe(200);
-}
 
 let sandbox: Sandbox;
 let reference: Answers;
