@@ -60,7 +60,11 @@ export function preparationStage(parts: GatewayParts, lane: FastLane): PipelineE
       plugin: usePersistedDocuments({
         keyHash,
         // Registrations are kept only for a key the upstream has accepted (docs/limits.md).
-        acceptsKey: (authorization) => options.upstream.knowsKey?.(keyHash(authorization)) ?? false,
+        // In session mode the credential is a token the verifier accepted before anything ran
+        // (session-token-first), never a key the upstream saw: a verified session is accepted.
+        acceptsKey: options.session
+          ? () => true
+          : (authorization) => options.upstream.knowsKey?.(keyHash(authorization)) ?? false,
         ...options.persistedDocuments,
         maxCachedDocumentBytes: parts.settings.registeredBytes,
         store:
