@@ -55,6 +55,7 @@ async function foreignRefusal(response: Response): Promise<string | undefined | 
   const type = response.headers.get("content-type") ?? "";
   if (RESULT_TYPES.test(type)) return false;
   if (!type.includes("json")) return undefined;
+  // A body that is not JSON is a bare refusal: it gets the catalogue's, so no failure is hidden.
   const body = (await response
     .clone()
     .json()

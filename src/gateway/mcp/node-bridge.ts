@@ -55,6 +55,7 @@ export async function serveThroughTransport(
   res.flushHeaders();
   const reader = response.body.getReader();
   // The client gone: the stream is cancelled, which the transport takes as the stream's end.
+  // A stream that already ended rejects its cancel: the client is gone, nothing to tell it.
   res.once("close", () => void reader.cancel().catch(() => undefined));
   for (;;) {
     const { done, value } = await reader.read();

@@ -113,6 +113,7 @@ export async function followSubscription(
     return;
   }
   const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+  // Cancelling a stream that already ended or failed may reject: the reader is done either way.
   const stop = () => void reader.cancel().catch(() => undefined);
   signal.addEventListener("abort", stop, { once: true });
   // Aborted while the stream was being opened: the listener above came too late.

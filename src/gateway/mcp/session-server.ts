@@ -141,12 +141,15 @@ export function createSessionServer(
     const stop = new AbortController();
     watchers.set(uri, stop);
     const headers = caller(extra.requestInfo?.headers["x-request-id"]);
+    // A notice to a session that has closed meanwhile has no one to reach: nothing to report.
     const changed = () => void server.sendResourceUpdated({ uri }).catch(() => undefined);
     void (
       operation
         ? watchOperation(parts.gateway, headers, operation, stop.signal, changed)
         : watchStatus(parts.gateway, headers, uri, stop.signal, changed)
     )
+      // A watch that ended in an error stops sending updates; the subscriber's next read
+      // answers that error with its code (resources/read runs the operation again).
       .catch(() => undefined)
       .finally(() => {
         if (watchers.get(uri) === stop) watchers.delete(uri);
@@ -160,6 +163,7 @@ export function createSessionServer(
   });
 
   const unlisten = parts.catalogue.onChange(() => {
+    // As above: a session closed meanwhile has no one to tell.
     void server.sendToolListChanged().catch(() => undefined);
   });
   return {

@@ -70,6 +70,7 @@ export function createSessionTable(parts: SessionParts, idleMs: number): Session
           closed = true;
           stopWatching();
           if (transport.sessionId) sessions.delete(transport.sessionId);
+          // Closing what a transport already closed may reject: the session ends either way.
           await server.close().catch(() => undefined);
         },
       };
