@@ -1,30 +1,18 @@
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
-import { SESSION_SECRET, sessionToken } from "../support/session-token.ts";
-import { type Harness, startHarness } from "./harness.ts";
+import { sessionToken } from "../support/session-token.ts";
+import type { Harness } from "./harness.ts";
+import { APP, COOKIE, startCookieSessionHarness } from "./session-cookie-support.ts";
 
-const COOKIE = "vg_session";
-const APP = "https://app.example.test";
 const EVIL = "https://evil.example.test";
 
 const token = (subject = "user-1") => sessionToken({ subject });
 
 let harness: Harness;
 beforeAll(async () => {
-  harness = await startHarness({
-    gateway: {
-      session: {
-        verify: createSessionVerifier({ secret: SESSION_SECRET }),
-        keys: new Map([["org_acme", DEMO_KEYS.acme]]),
-      },
-      persistedDocuments: { trustedOnly: false },
-      corsOrigins: [APP],
-    },
-    listen: { sessionCookie: { name: COOKIE, origins: [APP] } },
-  });
+  harness = await startCookieSessionHarness();
 });
 afterAll(() => harness.close());
 

@@ -1,30 +1,17 @@
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
-import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { runWith, TOKEN_TRANSPORTS } from "../support/session-clients.ts";
-import { SESSION_SECRET, sessionToken, tokenSpellings } from "../support/session-token.ts";
-import { type Harness, startHarness } from "./harness.ts";
+import { sessionToken, tokenSpellings } from "../support/session-token.ts";
+import type { Harness } from "./harness.ts";
+import { APP, COOKIE, startCookieSessionHarness } from "./session-cookie-support.ts";
 
 // A logout ends the session the verifier accepted: every spelling of its token it accepts.
 
-const COOKIE = "vg_session";
-const APP = "https://app.example.test";
 const CLIENT = { cookie: COOKIE, origin: APP };
 
 let harness: Harness;
 beforeAll(async () => {
-  harness = await startHarness({
-    gateway: {
-      session: {
-        verify: createSessionVerifier({ secret: SESSION_SECRET }),
-        keys: new Map([["org_acme", DEMO_KEYS.acme]]),
-      },
-      persistedDocuments: { trustedOnly: false },
-      corsOrigins: [APP],
-    },
-    listen: { sessionCookie: { name: COOKIE, origins: [APP] } },
-  });
+  harness = await startCookieSessionHarness();
 });
 afterAll(() => harness.close());
 
