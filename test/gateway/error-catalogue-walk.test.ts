@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { connect } from "node:net";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from "../../src/errors.ts";
 import { createGateway, type GatewayOptions } from "../../src/gateway/create-gateway.ts";
@@ -13,6 +12,7 @@ import {
   type Harness,
   startHarness,
 } from "./harness.ts";
+import { rawExchange } from "./raw-http.ts";
 import { TRANSPORTS } from "./transports.ts";
 
 /**
@@ -101,24 +101,12 @@ function post(
 }
 
 /** What node:http answers raw bytes with, read as a response. */
-function raw(bytes: string): Promise<Answer> {
-  const { hostname, port } = new URL(harness.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), hostname);
-    let text = "";
-    socket.setEncoding("utf8");
-    socket.on("data", (chunk) => {
-      text += chunk;
-    });
-    socket.on("error", reject);
-    socket.on("close", () => {
-      const [head = "", body = ""] = text.split("\r\n\r\n");
-      const status = Number(head.split(" ")[1]);
-      const requestId = /^x-request-id: (.*)$/im.exec(head)?.[1] ?? null;
-      resolve({ status, requestId, errors: (JSON.parse(body) as { errors: ShownError[] }).errors });
-    });
-    socket.write(bytes);
-  });
+async function raw(bytes: string): Promise<Answer> {
+  const text = await rawExchange(harness.url, bytes);
+  const [head = "", body = ""] = text.split("\r\n\r\n");
+  const status = Number(head.split(" ")[1]);
+  const requestId = /^x-request-id: (.*)$/im.exec(head)?.[1] ?? null;
+  return { status, requestId, errors: (JSON.parse(body) as { errors: ShownError[] }).errors };
 }
 
 /** The upstream answers its next request for `path` with `status` (the sandbox's fault queue). */

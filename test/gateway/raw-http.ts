@@ -1,4 +1,5 @@
 import { request } from "node:http";
+import { connect } from "node:net";
 
 /** An answer as it came off the wire. */
 export interface Answer {
@@ -59,5 +60,24 @@ export function send(base: string, sent: Sent): Promise<Answer> {
       outgoing.write(body.slice(0, 5));
       outgoing.end(body.slice(5));
     } else outgoing.end(body);
+  });
+}
+
+/**
+ * Everything a server writes back to `bytes` sent on a raw socket, until it closes: what
+ * node:http answers where no client library would send such a request.
+ */
+export function rawExchange(base: string, bytes: string): Promise<string> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    let text = "";
+    socket.setEncoding("utf8");
+    socket.on("data", (chunk) => {
+      text += chunk;
+    });
+    socket.on("error", reject);
+    socket.on("close", () => resolve(text));
+    socket.write(bytes);
   });
 }

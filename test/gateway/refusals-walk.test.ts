@@ -1,10 +1,10 @@
 import { request } from "node:http";
-import { connect } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MADE_BY_YOGA } from "../../scripts/docs-tables.ts";
 import { isGatewayErrorCode } from "../../src/errors.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
+import { rawExchange } from "./raw-http.ts";
 
 const MAX_BYTES = 2048;
 let harness: Harness;
@@ -144,31 +144,17 @@ async function faultOf(walked: Walked): Promise<string | undefined> {
 }
 
 /** What node:http answers raw bytes with, status, headers and body, read off the socket. */
-function rawAnswer(bytes: string) {
-  const { hostname, port } = new URL(harness.url);
-  return new Promise<{ status: number; headers: Record<string, unknown>; body: string }>(
-    (resolve, reject) => {
-      const socket = connect(Number(port), hostname);
-      let text = "";
-      socket.setEncoding("utf8");
-      socket.on("data", (chunk) => {
-        text += chunk;
-      });
-      socket.on("error", reject);
-      socket.on("close", () => {
-        const at = text.indexOf("\r\n\r\n");
-        const [statusLine = "", ...lines] = text.slice(0, at).split("\r\n");
-        const headers = Object.fromEntries(
-          lines.map((line) => [
-            line.slice(0, line.indexOf(":")).toLowerCase(),
-            line.slice(line.indexOf(":") + 1).trim(),
-          ]),
-        );
-        resolve({ status: Number(statusLine.split(" ")[1]), headers, body: text.slice(at + 4) });
-      });
-      socket.write(bytes);
-    },
+async function rawAnswer(bytes: string) {
+  const text = await rawExchange(harness.url, bytes);
+  const at = text.indexOf("\r\n\r\n");
+  const [statusLine = "", ...lines] = text.slice(0, at).split("\r\n");
+  const headers: Record<string, unknown> = Object.fromEntries(
+    lines.map((line) => [
+      line.slice(0, line.indexOf(":")).toLowerCase(),
+      line.slice(line.indexOf(":") + 1).trim(),
+    ]),
   );
+  return { status: Number(statusLine.split(" ")[1]), headers, body: text.slice(at + 4) };
 }
 
 describe("every response of 400 and above is a catalogue error with its requestId", () => {
