@@ -148,7 +148,12 @@ async function main(): Promise<void> {
   const gateway = createGateway({
     upstream,
     ...(redis ? { fleet: { redis, keyMemory } } : {}),
-    sharing: { coalesce: config.UPSTREAM_COALESCE, cacheTtlS: config.UPSTREAM_CACHE_TTL_S },
+    sharing: {
+      coalesce: config.UPSTREAM_COALESCE,
+      cacheTtlS: config.UPSTREAM_CACHE_TTL_S,
+      fleetFlights: config.UPSTREAM_FLEET_FLIGHTS,
+      fleetFlightWaitMs: config.UPSTREAM_FLEET_FLIGHT_WAIT_MS,
+    },
     live: {
       maxReads: config.MAX_LIVE_QUERY_READS,
       rateLimitShare: config.LIVE_RATE_LIMIT_PERCENT / 100,

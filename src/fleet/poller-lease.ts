@@ -56,6 +56,9 @@ return 1`;
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then
   return redis.call('del', KEYS[1]) else return 0 end`;
 
+/** A landed flight's counter (and answer) goes at once: nothing of a flight outlives it. */
+const FLIGHT_KEEP_MS = 1;
+
 interface PollerCommands {
   pollerTick(
     lease: string,
@@ -89,7 +92,8 @@ export interface RedisPollerStoreOptions {
  * `<prefix>{poll:<watch>}:lease` (the owner's instance ID, a few poll intervals long) and
  * `<prefix>{poll:<watch>}:counter` (epoch, seq, the last published seq and the newest update,
  * kept a minute past the last tick). Updates go out on `<prefix>poll:<watch>`, writes on
- * `<prefix>writes`. While Redis is unreachable, or a command fails, the instance works alone
+ * `<prefix>writes`. A flight is a watch kept only as long as its lease, whose one answer goes
+ * out on `<prefix>flights`, the one channel every instance hears all flights on. While Redis is unreachable, or a command fails, the instance works alone
  * (an in-process store): it reads for its own subscribers rather than leave them a gap.
  */
 export function createRedisPollerStore(
@@ -108,6 +112,8 @@ export function createRedisPollerStore(
   const key = (watch: string, part: string) => `${redis.prefix}{poll:${watch}}:${part}`;
   const channelOf = (watch: string) => `${redis.prefix}poll:${watch}`;
   const writesChannel = `${redis.prefix}writes`;
+  const flightsChannel = `${redis.prefix}flights`;
+  const flightListeners = new Map<string, Set<(update: PollerUpdate) => void>>();
 
   const listeners = new Map<string, (update: PollerUpdate) => void>();
   const confirmed = new Set<string>();
@@ -129,7 +135,7 @@ export function createRedisPollerStore(
   // SUBSCRIBE sent while it was opening may never have reached Redis.
   subscriber.on("ready", () => {
     subscriberReady = true;
-    void subscribe([writesChannel, ...listeners.keys()]);
+    void subscribe([writesChannel, flightsChannel, ...listeners.keys()]);
   });
   subscriber.on("close", () => {
     subscriberReady = false;
@@ -140,6 +146,12 @@ export function createRedisPollerStore(
       const notice = parseNotice(text);
       if (notice && notice.from !== instanceId)
         for (const listener of writeListeners) listener(notice);
+      return;
+    }
+    if (channel === flightsChannel) {
+      const landed = parseUpdate(text) as (PollerUpdate & { flight?: unknown }) | undefined;
+      if (!landed || landed.from === instanceId || typeof landed.flight !== "string") return;
+      for (const listener of flightListeners.get(landed.flight) ?? []) listener(landed);
       return;
     }
     const update = parseUpdate(text);
@@ -214,6 +226,47 @@ export function createRedisPollerStore(
       for (const listener of writeListeners) listener(full);
       await command(() => client.publish(writesChannel, JSON.stringify(full)));
     },
+    async flight(name, leaseMs): Promise<Tick> {
+      const reply = await command(() =>
+        client.pollerTick(key(name, "lease"), key(name, "counter"), instanceId, leaseMs, leaseMs),
+      );
+      if (!reply) return alone.flight(name, leaseMs);
+      if (Number(reply[0]) === 1) {
+        return { role: "owner", mark: { epoch: String(reply[1]), seq: Number(reply[2]) } };
+      }
+      return { role: "follower", latest: reply[1] ? parseUpdate(String(reply[1])) : undefined };
+    },
+    async land(name, update) {
+      const body = JSON.stringify({ ...update, flight: name });
+      // Sent together: the answer, kept no longer than the lease, then the lease itself goes.
+      await Promise.all([
+        command(() =>
+          client.pollerPublish(
+            key(name, "counter"),
+            update.epoch,
+            update.seq,
+            body,
+            flightsChannel,
+            FLIGHT_KEEP_MS,
+          ),
+        ),
+        command(() => client.pollerRelease(key(name, "lease"), instanceId)),
+      ]);
+    },
+    hearFlight(name, onUpdate) {
+      let heard = flightListeners.get(name);
+      if (!heard) {
+        heard = new Set();
+        flightListeners.set(name, heard);
+      }
+      const own = heard;
+      own.add(onUpdate);
+      return () => {
+        own.delete(onUpdate);
+        if (own.size === 0 && flightListeners.get(name) === own) flightListeners.delete(name);
+      };
+    },
+    hearingFlights: () => confirmed.has(flightsChannel),
     onWrite(listener) {
       writeListeners.add(listener);
       return () => writeListeners.delete(listener);
@@ -221,6 +274,7 @@ export function createRedisPollerStore(
     close() {
       listeners.clear();
       writeListeners.clear();
+      flightListeners.clear();
       alone.close();
       subscriber.disconnect();
     },

@@ -87,6 +87,20 @@ export interface PollerStore {
   /** Tells every instance that a write was answered (its own listeners included). */
   announce(notice: Omit<WriteNotice, "from">): Promise<void>;
   onWrite(listener: (notice: WriteNotice) => void): () => void;
+  /**
+   * A flight (fleet/flights.ts): a watch with a lifetime of one call. `tick` with the counter
+   * kept only `leaseMs`, so nothing of it outlives the flight by more.
+   */
+  flight(name: string, leaseMs: number): Promise<Tick>;
+  /** Publishes a flight's answer once, on the store's one flights channel, and ends its lease. */
+  land(name: string, update: PollerUpdate): Promise<void>;
+  /**
+   * Hears a flight's answers from other instances, without a subscription of its own: the one
+   * flights channel is subscribed with the store's connection. Stops with the returned function.
+   */
+  hearFlight(name: string, onUpdate: (update: PollerUpdate) => void): () => void;
+  /** Whether the flights channel is confirmed right now (a waiter relies on it only then). */
+  hearingFlights(): boolean;
   close(): void;
 }
 
@@ -265,6 +279,16 @@ export function createMemoryPollerStore(options: {
       server.leave(watch, instanceId);
     },
     announce: async (notice) => server.announce({ ...notice, from: instanceId }),
+    flight: async (name, leaseMs) => server.tick(name, instanceId, leaseMs, leaseMs),
+    async land(name, update) {
+      server.publish(name, update, 1);
+      server.leave(name, instanceId);
+    },
+    hearFlight(name, onUpdate) {
+      server.listen(name, instanceId, onUpdate);
+      return () => server.leave(name, instanceId);
+    },
+    hearingFlights: () => true,
     onWrite(listener) {
       const stop = server.onWrite(listener);
       stops.add(stop);

@@ -70,6 +70,16 @@ export const gatewayEnv = z.object({
     .describe(
       "Seconds a single-resource read is kept per key (`0`: no read cache; docs/upstream-sharing.md).",
     ),
+  UPSTREAM_FLEET_FLIGHTS: boolVar()
+    .default(GATEWAY_DEFAULTS.upstreamFleetFlights)
+    .describe(
+      "With REDIS_URL or REDIS_CLUSTER_NODES: one upstream call per identical read across the fleet (docs/fleet.md).",
+    ),
+  UPSTREAM_FLEET_FLIGHT_WAIT_MS: intVar(50, 60_000)
+    .default(GATEWAY_DEFAULTS.upstreamFleetFlightWaitMs)
+    .describe(
+      "Longest a read waits for another instance's flight before calling itself (docs/fleet.md).",
+    ),
   MAX_UPSTREAM_CALLS: intVar(1, 100_000)
     .default(GATEWAY_DEFAULTS.maxUpstreamCalls)
     .describe(

@@ -37,6 +37,9 @@ export const GATEWAY_DEFAULTS = {
   // Sharing between operations (docs/upstream-sharing.md).
   upstreamCoalesce: true,
   upstreamCacheTtlS: 0,
+  // One flight per read across a fleet, and the longest a waiter waits for another's answer.
+  upstreamFleetFlights: true,
+  upstreamFleetFlightWaitMs: 1_000,
   // The in-process read cache's bounds (upstream/read-cache.ts), whatever its TTL.
   readCacheMaxBytes: 32 * 1024 * 1024,
   readCacheMaxEntries: 10_000,

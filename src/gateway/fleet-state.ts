@@ -1,6 +1,7 @@
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { createSharedQueryStore } from "../fleet/apq-store.ts";
+import { createFleetFlights, type FleetFlightLane } from "../fleet/flights.ts";
 import { shareKeyLimits } from "../fleet/key-limits.ts";
 import { createFleetLogouts, type FleetLogouts } from "../fleet/logouts.ts";
 import { createRedisPollerStore } from "../fleet/poller-lease.ts";
@@ -28,6 +29,8 @@ export interface FleetOptions {
 /** The fleet-wide state one gateway uses: every piece falls back to the instance's own. */
 export interface FleetState {
   pollers: PollerStore;
+  /** One upstream flight per read across the fleet (UPSTREAM_FLEET_FLIGHTS), on the pollers' store. */
+  flights: FleetFlightLane | undefined;
   /** The live pollers' spending of each rate-limit window, fleet-wide. */
   windowBudget: WindowBudget;
   apqStore: PersistedQueryStore;
@@ -37,8 +40,15 @@ export interface FleetState {
    * gateway that serves logouts holds the subscription they need.
    */
   logouts(): FleetLogouts;
-  /** What /readyz says of Redis: its state, and the last refusal while it is degraded. */
-  redisState(): { redis: FleetRedisState; redisReason?: string };
+  /**
+   * What /readyz says of Redis: its state, the last refusal while it is degraded, and the reads
+   * that fell back from a fleet flight to a call of their own, by reason, once there are any.
+   */
+  redisState(): {
+    redis: FleetRedisState;
+    redisReason?: string;
+    flightFallbacks?: Partial<Record<string, number>>;
+  };
   close(): void;
 }
 
@@ -54,6 +64,9 @@ export function createFleetState(
     apq: { capacity: number; maxBytes: number; maxDocumentBytes: number };
     registry: Registry;
     log: (level: "info" | "warn", message: string) => void;
+    /** UPSTREAM_FLEET_FLIGHTS and UPSTREAM_FLEET_FLIGHT_WAIT_MS. */
+    flights: boolean;
+    flightWaitMs: number;
   },
 ): FleetState {
   const { redis } = options;
@@ -62,6 +75,9 @@ export function createFleetState(
     intervalMs: settings.pollIntervalMs,
     onCommandError: redis.report,
   });
+  const flights = settings.flights
+    ? createFleetFlights(pollers, { maxWaitMs: settings.flightWaitMs, registry: settings.registry })
+    : undefined;
   const keyLimits = options.keyMemory ? shareKeyLimits(redis, options.keyMemory) : undefined;
   new Gauge({
     name: "voicegraph_redis_available",
@@ -99,6 +115,7 @@ export function createFleetState(
   let logouts: FleetLogouts | undefined;
   return {
     pollers,
+    flights,
     windowBudget: createRedisWindowBudget(redis, createMemoryWindowBudget(), redis.report),
     apqStore: createSharedQueryStore(redis, {
       maxDocumentBytes: settings.apq.maxDocumentBytes,
@@ -111,9 +128,13 @@ export function createFleetState(
     },
     redisState() {
       const reason = redis.degradedReason();
-      return reason === undefined
-        ? { redis: redis.state() }
-        : { redis: "degraded", redisReason: reason };
+      const fallbacks = flights?.fallbacks() ?? {};
+      return {
+        ...(reason === undefined
+          ? { redis: redis.state() }
+          : { redis: "degraded" as const, redisReason: reason }),
+        ...(Object.keys(fallbacks).length > 0 ? { flightFallbacks: fallbacks } : {}),
+      };
     },
     close() {
       stopWatching();

@@ -81,7 +81,14 @@ export interface GatewayOptions {
    * Sharing between operations (docs/upstream-sharing.md): identical GETs in flight coalesced
    * (UPSTREAM_COALESCE, default on), and the read cache's TTL (UPSTREAM_CACHE_TTL_S, default 0: off).
    */
-  sharing?: { coalesce?: boolean; cacheTtlS?: number };
+  sharing?: {
+    coalesce?: boolean;
+    cacheTtlS?: number;
+    /** With a fleet: one flight per read across it (UPSTREAM_FLEET_FLIGHTS, default on). */
+    fleetFlights?: boolean;
+    /** The longest a read waits for another instance's flight (UPSTREAM_FLEET_FLIGHT_WAIT_MS). */
+    fleetFlightWaitMs?: number;
+  };
   /** The clock of the in-process read cache's TTLs (default: the process's); tests move their own. */
   now?: () => number;
   /**

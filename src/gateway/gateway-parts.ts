@@ -3,6 +3,7 @@ import { createCursorKey } from "../connections/cursor.ts";
 import { createFleetReadCache } from "../fleet/read-cache.ts";
 import { createFleetWriteVersion } from "../fleet/write-version.ts";
 import type { UpstreamClient, UpstreamRequest } from "../upstream/client.ts";
+import type { FleetFlights } from "../upstream/fleet-flights.ts";
 import { withKeyConcurrency } from "../upstream/key-concurrency.ts";
 import { createKeyHasher, hashesPerConnection, type KeyHasher } from "../upstream/key-memory.ts";
 import { createMemoryReadCache } from "../upstream/read-cache.ts";
@@ -58,8 +59,6 @@ export function gatewayParts(options: GatewayOptions): GatewayParts {
   const { bounds, pollIntervalMs, apq } = settings;
   let logger: YogaLogger | undefined;
   const log = (level: "info" | "warn", message: string) => logger?.[level](message);
-  const writeVersion = options.fleet ? createFleetWriteVersion(options.fleet.redis) : undefined;
-  const upstream = sharedUpstream(options, settings, keyHash, writeVersion);
   const metrics = new GatewayMetrics(
     {
       total: () => conversationStatusHub.pollerCount,
@@ -68,8 +67,17 @@ export function gatewayParts(options: GatewayOptions): GatewayParts {
     { processMetrics: settings.processMetrics },
   );
   const fleet = options.fleet
-    ? createFleetState(options.fleet, { pollIntervalMs, apq, registry: metrics.registry, log })
+    ? createFleetState(options.fleet, {
+        pollIntervalMs,
+        apq,
+        registry: metrics.registry,
+        log,
+        flights: settings.upstreamFleetFlights,
+        flightWaitMs: settings.upstreamFleetFlightWaitMs,
+      })
     : undefined;
+  const writeVersion = options.fleet ? createFleetWriteVersion(options.fleet.redis) : undefined;
+  const upstream = sharedUpstream(options, settings, keyHash, writeVersion, fleet?.flights);
   // One poller mechanism for all live data: `@live` reads and operation 8 alike.
   const liveHub = new LiveHub({
     upstream,
@@ -134,12 +142,14 @@ function sharedUpstream(
   settings: ResolvedSettings,
   keyHash: KeyHasher,
   writeVersion: ReturnType<typeof createFleetWriteVersion> | undefined,
+  flights: FleetFlights | undefined,
 ): UpstreamClient {
   const cacheTtlS = settings.upstreamCacheTtlS;
   return withSharing(withKeyConcurrency(options.upstream, settings.bounds, keyHash), {
     keyHash,
     coalesce: settings.upstreamCoalesce,
     ...(writeVersion ? { fleet: writeVersion } : {}),
+    ...(flights ? { flights } : {}),
     ...(cacheTtlS > 0
       ? {
           cache: {

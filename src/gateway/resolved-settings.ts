@@ -36,6 +36,9 @@ export interface ResolvedSettings {
   sessionRateLimitPerMinute: number;
   upstreamCoalesce: boolean;
   upstreamCacheTtlS: number;
+  /** With a fleet: one upstream flight per read across it, and a waiter's longest wait. */
+  upstreamFleetFlights: boolean;
+  upstreamFleetFlightWaitMs: number;
   processMetrics: boolean;
   /** The APQ store's bounds: the fleet's fallback and the in-process store alike. */
   apq: { capacity: number; maxBytes: number; maxDocumentBytes: number };
@@ -74,6 +77,9 @@ export function resolveSettings(options: GatewayOptions): ResolvedSettings {
       options.session?.perSessionPerMinute ?? GATEWAY_DEFAULTS.sessionRateLimitPerMinute,
     upstreamCoalesce: options.sharing?.coalesce ?? GATEWAY_DEFAULTS.upstreamCoalesce,
     upstreamCacheTtlS: options.sharing?.cacheTtlS ?? GATEWAY_DEFAULTS.upstreamCacheTtlS,
+    upstreamFleetFlights: options.sharing?.fleetFlights ?? GATEWAY_DEFAULTS.upstreamFleetFlights,
+    upstreamFleetFlightWaitMs:
+      options.sharing?.fleetFlightWaitMs ?? GATEWAY_DEFAULTS.upstreamFleetFlightWaitMs,
     processMetrics: options.processMetrics ?? false,
     apq: {
       capacity: options.persistedDocuments?.apqCapacity ?? GATEWAY_DEFAULTS.apqCapacity,

@@ -7,6 +7,7 @@ import {
   wirePath,
 } from "./client.ts";
 import { isAnsweredLocally, UpstreamError, UpstreamUnavailableError } from "./errors.ts";
+import { type FleetFlights, flightName } from "./fleet-flights.ts";
 import type { KeyHasher } from "./key-memory.ts";
 import { operationOf } from "./operations.ts";
 import type { CachedAnswer, ReadCacheStore } from "./read-cache.ts";
@@ -27,6 +28,11 @@ export interface SharingOptions {
    * since that call began.
    */
   fleet?: FleetWriteVersion;
+  /**
+   * One flight per read across the fleet (UPSTREAM_FLEET_FLIGHTS, with `fleet`): a call this
+   * instance would begin is first offered to the fleet, named with the write version.
+   */
+  flights?: FleetFlights;
   /** The gateway's naming of keys, for a request that does not carry its key's hash. */
   keyHash: KeyHasher;
 }
@@ -268,7 +274,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
       waiters: 0,
       version: target.version,
       fleetView: fleet?.view(),
-      promise: call({ ...req, signal }, target, () => {
+      promise: flown({ ...req, signal }, target, () => {
         if (flights.get(id) === started) flights.delete(id);
       }),
     };
@@ -277,6 +283,34 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
     started.promise.catch(() => undefined);
     flights.set(id, started);
     return started;
+  }
+
+  /**
+   * A call of its own, or the fleet's one flight of it (fleet/flights.ts): named by the write
+   * version read now, so a read that starts after a write anywhere never joins an older flight.
+   */
+  function flown(
+    req: UpstreamRequest & { signal: CallSignal },
+    target: Target,
+    settled: () => void,
+  ): Promise<UpstreamResponse<unknown>> {
+    const lane = options.flights;
+    if (lane === undefined || fleet === undefined) return call(req, target, settled);
+    return flownInFleet(lane, fleet, req, target).finally(settled);
+  }
+
+  async function flownInFleet(
+    lane: FleetFlights,
+    version: FleetWriteVersion,
+    req: UpstreamRequest & { signal: CallSignal },
+    target: Target,
+  ): Promise<UpstreamResponse<unknown>> {
+    const token = await version.current();
+    const name =
+      token === undefined
+        ? undefined
+        : flightName(target.hash, `${req.method} ${target.wire}`, target.version, token);
+    return lane.fly(name, () => call(req, target), req.signal);
   }
 
   /** One waiter's wait: its own signal ends it; the call ends only when no one waits. */

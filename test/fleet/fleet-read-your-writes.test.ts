@@ -29,6 +29,8 @@ async function setUp(
     writerThroughProxy?: boolean;
     /** One server's statistics or link: one server, whichever store the pass runs on. */
     oneServer?: boolean;
+    /** Fleet flights on (the default) or off: a flight's own cost is fleet-flights.test.ts's. */
+    flights?: boolean;
   } = {},
 ) {
   const store = closing(await startFleetStore(options.oneServer ? "server" : undefined));
@@ -39,11 +41,20 @@ async function setUp(
   );
   const proxy = closing(await startTcpProxy(redis.port));
   // The default sharing: coalescing on, the read cache off.
+  const sharing = { sharing: { fleetFlights: options.flights ?? true } };
   const a = closing(
-    await startInstance(options.writerThroughProxy ? proxy.url("redis") : store, upstream.url),
+    await startInstance(
+      options.writerThroughProxy ? proxy.url("redis") : store,
+      upstream.url,
+      sharing,
+    ),
   );
   const b = closing(
-    await startInstance(options.readerThroughProxy ? proxy.url("redis") : store, upstream.url),
+    await startInstance(
+      options.readerThroughProxy ? proxy.url("redis") : store,
+      upstream.url,
+      sharing,
+    ),
   );
   // The key proves itself on both first, so no probe stands between the steps below.
   for (const instance of [a, b])
@@ -120,9 +131,9 @@ describe("read-your-writes across a fleet, the read cache off", () => {
 
   // One server's statistics or link (a cluster's are spread over its masters): one server.
   it("with no write between, a read still joins: only the join looks at Redis, once", async () => {
-    const { redis, upstream, b } = await setUp({ oneServer: true });
+    const { redis, upstream, b } = await setUp({ oneServer: true, flights: false });
     const probe = probeOf(redis.url);
-    // The leader's call sends Redis nothing; the join, one GET.
+    // Without fleet flights, the leader's call sends Redis nothing; the join, one GET.
     await probe.config("RESETSTAT");
     upstream.hold(true);
     const first = b.graphql(READ, KEY);

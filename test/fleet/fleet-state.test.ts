@@ -157,7 +157,9 @@ describe(`a fleet on one store (${FLEET_STORE})`, () => {
         const value =
           type === "string"
             ? await probe.get(key)
-            : JSON.stringify(await probe.zrange(key, 0, -1, "WITHSCORES"));
+            : type === "hash"
+              ? JSON.stringify(await probe.hgetall(key))
+              : JSON.stringify(await probe.zrange(key, 0, -1, "WITHSCORES"));
         for (const secret of [DEMO_KEYS.acme, DEMO_KEYS.globex]) {
           expect(leaksOf(secret, `${key} ${value}`), key).toEqual([]);
         }

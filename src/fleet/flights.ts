@@ -1,0 +1,231 @@
+import { Counter, Gauge, type Registry } from "prom-client";
+import {
+  abortError,
+  type CallCancel,
+  followAbort,
+  unfollowAbort,
+} from "../upstream/call-signal.ts";
+import type { UpstreamResponse } from "../upstream/client.ts";
+import { UpstreamError } from "../upstream/errors.ts";
+import type { FleetFlights } from "../upstream/fleet-flights.ts";
+import { isNewer, type PollerStore, type PollerUpdate } from "./poller-store.ts";
+
+/** The longest answer a flight publishes: a larger one is each waiter's own call. */
+export const FLIGHT_MAX_BYTES = 256 * 1024;
+/** The shortest wait for a flight's answer, however fast the upstream has been. */
+export const FLIGHT_MIN_WAIT_MS = 50;
+
+/** How a flight ended for this instance: its own call, an answer heard, or a fallback's reason. */
+export type FlightOutcome =
+  | "owned"
+  | "joined"
+  /** Nothing heard within the bound (a dead owner, a lost message, a slow Redis). */
+  | "timeout"
+  /** Redis is away, or the flights channel is not confirmed: no one could be heard. */
+  | "unshared"
+  /** The owner's answer was larger than FLIGHT_MAX_BYTES. */
+  | "too_large"
+  /** The owner's call ended without an answer to share (a timeout, a reset, its callers gone). */
+  | "failed";
+
+const FALLBACKS: readonly FlightOutcome[] = ["timeout", "unshared", "too_large", "failed"];
+
+/** What a flight publishes: the upstream's answer, its error, or why there is none to share. */
+type Landed =
+  | { ok: Pick<UpstreamResponse<unknown>, "status" | "body" | "rateLimit" | "requestId"> }
+  | { error: ConstructorParameters<typeof UpstreamError>[0] }
+  | { none: "too_large" | "failed" };
+
+export interface FleetFlightsOptions {
+  /** The longest a waiter waits (UPSTREAM_FLEET_FLIGHT_WAIT_MS), and the wait before any call was timed. */
+  maxWaitMs: number;
+  registry: Registry;
+}
+
+/** Fleet flights on top of the pollers' store, with their outcomes counted for /metrics and /readyz. */
+export interface FleetFlightLane extends FleetFlights {
+  /** Fallbacks since start, by reason (only those that happened). */
+  fallbacks(): Partial<Record<FlightOutcome, number>>;
+}
+
+/**
+ * A flight is the pollers' job with a lifetime of one call, on the same store: the lease (SET NX
+ * PX, in the store's tick) picks the one instance that calls, the counter's epoch and sequence
+ * order its answer with the one ordering rule, and the answer goes out once on the store's one
+ * flights channel. The lease lasts `maxWaitMs` (or until the answer is published). A waiter waits at most 4× the upstream's observed latency (an average over
+ * the calls and waits of this instance) plus 50 ms, between FLIGHT_MIN_WAIT_MS and `maxWaitMs`,
+ * then calls itself.
+ */
+export function createFleetFlights(
+  store: PollerStore,
+  options: FleetFlightsOptions,
+): FleetFlightLane {
+  let observedMs: number | undefined;
+  const counts = new Map<FlightOutcome, number>();
+  const outcomes = new Counter({
+    name: "voicegraph_fleet_flights_total",
+    help: "Upstream reads by how their fleet-wide flight went: owned (this instance called), joined (another's answer), or the reason of an own call (timeout, unshared, too_large, failed).",
+    labelNames: ["outcome"],
+    registers: [options.registry],
+  });
+  let waiting = 0;
+  new Gauge({
+    name: "voicegraph_fleet_flights_waiting",
+    help: "Flights this instance waits on now for another instance's answer.",
+    registers: [options.registry],
+    collect() {
+      this.set(waiting);
+    },
+  });
+  const count = (outcome: FlightOutcome) => {
+    counts.set(outcome, (counts.get(outcome) ?? 0) + 1);
+    outcomes.inc({ outcome });
+  };
+  const observe = (ms: number) => {
+    observedMs = observedMs === undefined ? ms : 0.8 * observedMs + 0.2 * ms;
+  };
+  const bound = () =>
+    observedMs === undefined
+      ? options.maxWaitMs
+      : Math.min(options.maxWaitMs, Math.max(FLIGHT_MIN_WAIT_MS, 4 * observedMs + 50));
+
+  async function timed<T>(call: () => Promise<T>): Promise<T> {
+    const started = performance.now();
+    try {
+      return await call();
+    } finally {
+      observe(performance.now() - started);
+    }
+  }
+
+  async function own(
+    name: string,
+    update: Omit<PollerUpdate, "answer">,
+    call: () => Promise<UpstreamResponse<unknown>>,
+  ): Promise<UpstreamResponse<unknown>> {
+    count("owned");
+    const land = (landed: Landed) => {
+      let text = JSON.stringify(landed);
+      if (Buffer.byteLength(text) > FLIGHT_MAX_BYTES) text = JSON.stringify({ none: "too_large" });
+      // Never awaited by the caller, never rejected: the store reports its own failures.
+      store.land(name, { ...update, answer: text }).catch(() => undefined);
+    };
+    try {
+      const response = await timed(call);
+      const { status, body, rateLimit, requestId } = response;
+      land({ ok: { status, body, rateLimit, requestId } });
+      return response;
+    } catch (error) {
+      land(
+        error instanceof UpstreamError && !error.answeredLocally
+          ? { error: errorFacts(error) }
+          : { none: "failed" },
+      );
+      throw error;
+    }
+  }
+
+  async function fallBack(
+    outcome: FlightOutcome,
+    call: () => Promise<UpstreamResponse<unknown>>,
+  ): Promise<UpstreamResponse<unknown>> {
+    count(outcome);
+    return timed(call);
+  }
+
+  async function fly(
+    name: string | undefined,
+    call: () => Promise<UpstreamResponse<unknown>>,
+    signal: CallCancel,
+  ): Promise<UpstreamResponse<unknown>> {
+    if (name === undefined || !store.shared() || !store.hearingFlights()) {
+      return fallBack("unshared", call);
+    }
+    // Heard from before the tick: an answer may come before its reply does.
+    const heard: PollerUpdate[] = [];
+    let hear = (update: PollerUpdate) => void heard.push(update);
+    const stop = store.hearFlight(name, (update) => hear(update));
+    let landed: PollerUpdate | undefined;
+    let waited = 0;
+    try {
+      // The lease lasts the longest wait, however long this instance's waiters wait: a read
+      // that comes while the owner is slow still finds its flight.
+      const tick = await store.flight(name, options.maxWaitMs);
+      const waitMs = bound();
+      if (tick.role === "owner") {
+        stop();
+        return await own(name, { ...tick.mark, from: store.instanceId }, call);
+      }
+      const latest = tick.latest;
+      const started = performance.now();
+      waiting += 1;
+      landed = await new Promise<PollerUpdate | undefined>((resolve) => {
+        let finished = false;
+        const done = (update: PollerUpdate | undefined) => {
+          if (finished) return;
+          finished = true;
+          waiting -= 1;
+          clearTimeout(timer);
+          unfollowAbort(signal, onAbort);
+          hear = () => undefined;
+          resolve(update);
+        };
+        const onAbort = () => done(undefined);
+        const timer = setTimeout(() => done(undefined), waitMs);
+        followAbort(signal, onAbort);
+        // Only an answer newer than the newest at the tick is this flight's.
+        hear = (update) => {
+          if (isNewer(update, latest)) done(update);
+        };
+        for (const update of heard) hear(update);
+        if (signal.aborted) done(undefined);
+      });
+      waited = performance.now() - started;
+    } finally {
+      stop();
+    }
+    if (signal.aborted) throw signal.reason ?? abortError();
+    if (landed === undefined) return fallBack("timeout", call);
+    const answer = parseLanded(landed.answer);
+    if (answer === undefined || "none" in answer) {
+      return fallBack(answer?.none ?? "failed", call);
+    }
+    observe(waited);
+    count("joined");
+    if ("error" in answer) throw new UpstreamError(answer.error);
+    return { ...answer.ok, rateLimit: answer.ok.rateLimit ?? undefined };
+  }
+
+  return {
+    fly,
+    fallbacks() {
+      const out: Partial<Record<FlightOutcome, number>> = {};
+      for (const outcome of FALLBACKS) {
+        const n = counts.get(outcome);
+        if (n !== undefined) out[outcome] = n;
+      }
+      return out;
+    },
+  };
+}
+
+function errorFacts(error: UpstreamError): ConstructorParameters<typeof UpstreamError>[0] {
+  return {
+    status: error.status,
+    code: error.code,
+    message: error.message,
+    requestId: error.requestId,
+    details: error.details,
+    rateLimit: error.rateLimit,
+    retryAfter: error.retryAfter,
+  };
+}
+
+function parseLanded(text: unknown): Landed | undefined {
+  if (typeof text !== "string") return undefined;
+  try {
+    const value = JSON.parse(text) as Partial<Record<string, unknown>>;
+    if (value.ok || value.error || value.none) return value as Landed;
+  } catch {}
+  return undefined;
+}

@@ -1,0 +1,40 @@
+import { createHash } from "node:crypto";
+import type { CallCancel } from "./call-signal.ts";
+import type { UpstreamResponse } from "./client.ts";
+
+/**
+ * One upstream flight per read across a fleet (fleet/flights.ts keeps it in Redis): the instance
+ * that takes a flight's lease calls, every other one about to make the same call waits for its
+ * answer, within a bound, and calls itself when none comes.
+ */
+export interface FleetFlights {
+  /**
+   * `call` made once by whichever instance holds `name`'s lease, or its answer (or error) heard
+   * from that instance. Always settles: an own call after the bound, or whenever the fleet
+   * cannot tell (`name` undefined: the write version could not be read). `signal` is the call's
+   * own: once aborted, a waiter stops waiting.
+   */
+  fly(
+    name: string | undefined,
+    call: () => Promise<UpstreamResponse<unknown>>,
+    signal: CallCancel,
+  ): Promise<UpstreamResponse<unknown>>;
+}
+
+/**
+ * A flight's name: the local coalescing key (the key's hash, already an HMAC keyed by the fleet's
+ * secret, and the call as sent), the cache versions the read was made at, and the fleet's write
+ * version read before it. A read after any write names another flight.
+ */
+export function flightName(
+  hash: string,
+  call: string,
+  cacheVersion: string | undefined,
+  writeVersion: string,
+): string {
+  const digest = createHash("sha256")
+    .update(`${call}\n${cacheVersion ?? ""}\n${writeVersion}`)
+    .digest("base64url")
+    .slice(0, 22);
+  return `flight:${hash}:${digest}`;
+}

@@ -1,0 +1,210 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { type HeldUpstream, startHeldUpstream } from "../gateway/held-upstream.ts";
+import { closedAfterEachTest } from "../support/closing.ts";
+import { startFleetStore } from "../support/fleet-store.ts";
+import { type Instance, metric, startInstance } from "./fleet-harness.ts";
+
+// One upstream flight per read across the fleet: three gateways on one real store, a small
+// upstream that counts its calls and holds its reads until the test releases them.
+
+const closing = closedAfterEachTest();
+const ALPHA = "Bearer k_alpha";
+const BETA = "Bearer k_beta";
+const ORG = "{ organization { name } }";
+const AGENT = '{ agent(id: "agt_a1") { name } }';
+const rename = (name: string) =>
+  `mutation { updateAgent(id: "agt_a1", input: { name: "${name}" }) { agent { name } } }`;
+
+type Answer = Awaited<ReturnType<Instance["graphql"]>>;
+const orgOf = (answer: Answer) =>
+  (answer.body.data as { organization?: { name: string } } | null | undefined)?.organization?.name;
+const agentOf = (answer: Answer) =>
+  (answer.body.data as { agent?: { name: string } } | null | undefined)?.agent?.name;
+
+async function setUp(options: { waitMs?: number; flights?: boolean } = {}) {
+  const store = closing(await startFleetStore());
+  const upstream = closing(
+    await startHeldUpstream({
+      keys: { k_alpha: "org_a", k_beta: "org_b" },
+      agents: { org_a: ["agt_a1"], org_b: ["agt_b1"] },
+    }),
+  );
+  const instances: Instance[] = [];
+  for (let i = 0; i < 3; i++) {
+    instances.push(
+      closing(
+        await startInstance(store, upstream.url, {
+          sharing: {
+            fleetFlights: options.flights ?? true,
+            fleetFlightWaitMs: options.waitMs ?? 10_000,
+          },
+        }),
+      ),
+    );
+  }
+  // Each key proves itself on each instance first, so no probe stands between the steps below;
+  // held a while, so each instance has seen a slow upstream and waits on a flight long enough
+  // for the test to see it waiting.
+  for (const instance of instances) {
+    for (const [key, org] of [
+      [ALPHA, "org_a v0"],
+      [BETA, "org_b v0"],
+    ]) {
+      upstream.hold(true);
+      const answer = instance.graphql(ORG, { authorization: key });
+      await upstream.held(1);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      upstream.hold(false);
+      upstream.release();
+      expect(orgOf(await answer)).toBe(org);
+    }
+  }
+  return { store, upstream, instances };
+}
+
+/** Flights the instance waits on now (another instance holds them). */
+async function waiting(instance: Instance): Promise<number> {
+  return metric(await instance.metrics(), "voicegraph_fleet_flights_waiting") ?? 0;
+}
+
+async function waitingOn(instances: Instance[], count: number): Promise<void> {
+  const until = Date.now() + 5_000;
+  for (;;) {
+    const counts = await Promise.all(instances.map(waiting));
+    if (counts.reduce((a, b) => a + b, 0) >= count) return;
+    if (Date.now() > until) throw new Error(`waiting flights: ${counts.join(", ")}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+const getsOf = (upstream: HeldUpstream, path: string) =>
+  upstream.requests.filter((request) => request === `GET ${path}`).length;
+
+async function readyz(instance: Instance): Promise<Record<string, unknown>> {
+  return (await (await fetch(`${instance.url}/readyz`)).json()) as Record<string, unknown>;
+}
+
+describe("one flight per read across the fleet", () => {
+  it("makes one upstream call for identical reads on three instances", async () => {
+    const { upstream, instances } = await setUp();
+    const before = getsOf(upstream, "/v1/organization");
+    upstream.hold(true);
+    const answers = Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        (instances[i % 3] as Instance).graphql(ORG, { authorization: ALPHA }),
+      ),
+    );
+    await upstream.held(1);
+    // The two other instances wait on the owner's flight (their own reads join locally).
+    await waitingOn(instances, 2);
+    upstream.hold(false);
+    upstream.release();
+    for (const answer of await answers) expect(orgOf(answer)).toBe("org_a v0");
+    expect(getsOf(upstream, "/v1/organization") - before).toBe(1);
+  });
+
+  it("makes one call per instance with UPSTREAM_FLEET_FLIGHTS off", async () => {
+    const { upstream, instances } = await setUp({ flights: false });
+    const before = getsOf(upstream, "/v1/organization");
+    upstream.hold(true);
+    const answers = Promise.all(
+      instances.map((instance) => instance.graphql(ORG, { authorization: ALPHA })),
+    );
+    await upstream.held(3);
+    upstream.hold(false);
+    upstream.release();
+    for (const answer of await answers) expect(orgOf(answer)).toBe("org_a v0");
+    expect(getsOf(upstream, "/v1/organization") - before).toBe(3);
+  });
+
+  it("never answers one key's read with another key's flight", async () => {
+    const { upstream, instances } = await setUp();
+    const read = fc.record({ instance: fc.nat(2), key: fc.constantFrom(ALPHA, BETA) });
+    await fc.assert(
+      fc.asyncProperty(fc.array(read, { minLength: 2, maxLength: 12 }), async (reads) => {
+        upstream.hold(true);
+        const answers = Promise.all(
+          reads.map(({ instance, key }) =>
+            (instances[instance] as Instance).graphql(ORG, { authorization: key }),
+          ),
+        );
+        await upstream.held(1);
+        upstream.hold(false);
+        upstream.release();
+        const got = await answers;
+        got.forEach((answer, i) => {
+          expect(orgOf(answer)).toBe(reads[i]?.key === ALPHA ? "org_a v0" : "org_b v0");
+        });
+      }),
+      { numRuns: 15 },
+    );
+  });
+
+  it("falls back to its own call within the bound when the owner is gone", async () => {
+    const { upstream, instances } = await setUp({ waitMs: 300 });
+    const [owner, ...waiters] = instances as [Instance, Instance, Instance];
+    upstream.hold(true);
+    const owned = owner.graphql(ORG, { authorization: ALPHA });
+    await upstream.held(1);
+    upstream.hold(false);
+    const started = Date.now();
+    const answers = Promise.all(
+      waiters.map((instance) => instance.graphql(ORG, { authorization: ALPHA })),
+    );
+    await waitingOn(waiters, 2);
+    // The owner's link to the store goes: it can never publish what it reads.
+    await owner.redis.close();
+    for (const answer of await answers) expect(orgOf(answer)).toBe("org_a v0");
+    expect(Date.now() - started).toBeLessThan(2_000);
+    for (const instance of waiters) {
+      expect(
+        metric(await instance.metrics(), 'voicegraph_fleet_flights_total{outcome="timeout"}'),
+      ).toBe(1);
+      expect(await readyz(instance)).toMatchObject({ flightFallbacks: { timeout: 1 } });
+    }
+    upstream.release();
+    expect(orgOf(await owned)).toBe("org_a v0");
+  });
+
+  it("falls back when the store restarts mid-flight", async () => {
+    const { store, upstream, instances } = await setUp({ waitMs: 300 });
+    const [owner, ...waiters] = instances as [Instance, Instance, Instance];
+    upstream.hold(true);
+    const owned = owner.graphql(ORG, { authorization: ALPHA });
+    await upstream.held(1);
+    const answers = Promise.all(
+      waiters.map((instance) => instance.graphql(ORG, { authorization: ALPHA })),
+    );
+    await waitingOn(waiters, 2);
+    await store.kill();
+    await store.restart();
+    upstream.hold(false);
+    upstream.release();
+    expect(orgOf(await owned)).toBe("org_a v0");
+    for (const answer of await answers) expect(orgOf(answer)).toBe("org_a v0");
+    for (const instance of waiters) {
+      const fallbacks = (await readyz(instance)).flightFallbacks as Record<string, number>;
+      expect(fallbacks.timeout).toBe(1);
+    }
+  });
+
+  it("never gives a read that starts after a write an answer read before it", async () => {
+    const { upstream, instances } = await setUp();
+    const [reader, writer, late] = instances as [Instance, Instance, Instance];
+    upstream.hold(true);
+    const early = reader.graphql(AGENT, { authorization: ALPHA });
+    await upstream.held(1);
+    const written = await writer.graphql(rename("renamed"), { authorization: ALPHA });
+    expect(written.body.errors).toBeUndefined();
+    // Started after the write was answered: its own flight, read after the write.
+    const after = late.graphql(AGENT, { authorization: ALPHA });
+    await upstream.held(2);
+    upstream.hold(false);
+    upstream.release();
+    expect(agentOf(await early)).toBe("agt_a1 v0");
+    expect(agentOf(await after)).toBe("renamed");
+    // It owned a flight of its own at once: it never waited on the one begun before the write.
+    expect((await readyz(late)).flightFallbacks).toBeUndefined();
+  });
+});
