@@ -22,8 +22,8 @@ const orgOf = (answer: Answer) =>
 const agentOf = (answer: Answer) =>
   (answer.body.data as { agent?: { name: string } } | null | undefined)?.agent?.name;
 
-async function setUp(options: { waitMs?: number; flights?: boolean } = {}) {
-  const store = closing(await startFleetStore());
+async function setUp(options: { waitMs?: number; flights?: boolean; oneServer?: boolean } = {}) {
+  const store = closing(await startFleetStore(options.oneServer ? "server" : undefined));
   const upstream = closing(
     await startHeldUpstream({
       keys: { k_alpha: "org_a", k_beta: "org_b" },
@@ -102,6 +102,36 @@ describe("one flight per read across the fleet", () => {
     upstream.release();
     for (const answer of await answers) expect(orgOf(answer)).toBe("org_a v0");
     expect(getsOf(upstream, "/v1/organization") - before).toBe(1);
+  });
+
+  // One server's statistics (a cluster's are spread over its masters): one server.
+  it("costs Redis a few commands per instance, and keeps nothing once answered", async () => {
+    const { store, upstream, instances } = await setUp({ oneServer: true });
+    const probe = store.client();
+    closing({ close: () => probe.disconnect() });
+    await probe.config("RESETSTAT");
+    upstream.hold(true);
+    const answers = Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        (instances[i % 3] as Instance).graphql(ORG, { authorization: ALPHA }),
+      ),
+    );
+    await upstream.held(1);
+    await waitingOn(instances, 2);
+    upstream.hold(false);
+    upstream.release();
+    for (const answer of await answers) expect(orgOf(answer)).toBe("org_a v0");
+    const stats = String(await probe.info("commandstats"));
+    const calls = (command: string) =>
+      Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+    // The flight: each instance's lease script, and the owner's answer and lease's end.
+    expect(calls("evalsha")).toBe(3 + 2);
+    expect(calls("publish")).toBe(1);
+    expect(calls("subscribe")).toBe(0);
+    // Each read looks at the write version once (a flight's name, or a local join's look);
+    // each lease script reads the lease once.
+    expect(calls("get")).toBe(12 + 4);
+    expect(await store.keys("*flight*")).toEqual([]);
   });
 
   it("makes one call per instance with UPSTREAM_FLEET_FLIGHTS off", async () => {
@@ -187,6 +217,35 @@ describe("one flight per read across the fleet", () => {
       const fallbacks = (await readyz(instance)).flightFallbacks as Record<string, number>;
       expect(fallbacks.timeout).toBe(1);
     }
+  });
+
+  it("stops waiting when the waiter's client hangs up, and leaves nothing unhandled", async () => {
+    const { upstream, instances } = await setUp();
+    const [owner, waiter] = instances as [Instance, Instance, Instance];
+    const before = getsOf(upstream, "/v1/organization");
+    upstream.hold(true);
+    const owned = owner.graphql(ORG, { authorization: ALPHA });
+    await upstream.held(1);
+    const hangUp = new AbortController();
+    const gone = fetch(`${waiter.url}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json", authorization: ALPHA },
+      body: JSON.stringify({ query: ORG }),
+      signal: hangUp.signal,
+    }).catch((error: unknown) => error);
+    await waitingOn([waiter], 1);
+    hangUp.abort();
+    expect(await gone).toBeInstanceOf(Error);
+    // Its flight's only operation left: the wait ends, with no call of its own.
+    const until = Date.now() + 5_000;
+    while ((await waiting(waiter)) > 0) {
+      if (Date.now() > until) throw new Error("the wait outlived its operation");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    upstream.hold(false);
+    upstream.release();
+    expect(orgOf(await owned)).toBe("org_a v0");
+    expect(getsOf(upstream, "/v1/organization") - before).toBe(1);
   });
 
   it("never gives a read that starts after a write an answer read before it", async () => {
