@@ -137,6 +137,7 @@ export function createFleetFlights(
     name: string | undefined,
     call: () => Promise<UpstreamResponse<unknown>>,
     signal: CallCancel,
+    learn: (outcome: { status: number; error?: UpstreamError }) => void,
   ): Promise<UpstreamResponse<unknown>> {
     if (name === undefined || !store.shared() || !store.hearingFlights()) {
       return fallBack("unshared", call);
@@ -192,7 +193,12 @@ export function createFleetFlights(
     }
     observe(waited);
     count("joined");
-    if ("error" in answer) throw new UpstreamError(answer.error);
+    if ("error" in answer) {
+      const error = new UpstreamError(answer.error);
+      learn({ status: error.status, error });
+      throw error;
+    }
+    learn({ status: answer.ok.status });
     return { ...answer.ok, rateLimit: answer.ok.rateLimit ?? undefined };
   }
 

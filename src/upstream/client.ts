@@ -94,10 +94,12 @@ export interface UpstreamClient {
    */
   knowsKey?(keyHash: string): boolean;
   /**
-   * The read cache answered for the key of this hash: it holds entries only for keys the upstream
-   * accepted (a refusal drops them), so the answer counts as the upstream's acceptance.
+   * An answer for the key this client did not get itself (the read cache's entry, another
+   * instance's flight): learned as if it had, so the key counts as accepted (or refused) here
+   * too. The cache holds entries only for keys the upstream accepted (a refusal drops them). A
+   * 429 is not learned: the fleet shares its blocks already (fleet/key-limits.ts).
    */
-  acceptedByCache?(keyHash: string): void;
+  learnKey?(keyHash: string, outcome: { status: number; error?: UpstreamError }): void;
   /** GET <base>/v1/organization without credentials: any HTTP answer (401 included) means reachable. */
   isReachable(signal?: AbortSignal): Promise<boolean>;
   close(): Promise<void>;
@@ -273,7 +275,9 @@ export function createUpstreamClient(options: UpstreamClientOptions): UpstreamCl
     connections: options.connections ?? UPSTREAM_DEFAULTS.connections,
     request,
     knowsKey: (hash) => keys.accepted(hash),
-    acceptedByCache: (hash) => keys.learn(hash, { status: 200 }),
+    learnKey: (hash, outcome) => {
+      if (outcome.status !== 429) keys.learn(hash, outcome);
+    },
     isReachable,
     close,
   };

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type { CallCancel } from "./call-signal.ts";
 import type { UpstreamResponse } from "./client.ts";
+import type { UpstreamError } from "./errors.ts";
 
 /**
  * One upstream flight per read across a fleet (fleet/flights.ts keeps it in Redis): the instance
@@ -12,12 +13,14 @@ export interface FleetFlights {
    * `call` made once by whichever instance holds `name`'s lease, or its answer (or error) heard
    * from that instance. Always settles: an own call after the bound, or whenever the fleet
    * cannot tell (`name` undefined: the write version could not be read). `signal` is the call's
-   * own: once aborted, a waiter stops waiting.
+   * own: once aborted, a waiter stops waiting. `heard` is told of an answer (or the upstream's
+   * error) that came from another instance's call.
    */
   fly(
     name: string | undefined,
     call: () => Promise<UpstreamResponse<unknown>>,
     signal: CallCancel,
+    heard: (outcome: { status: number; error?: UpstreamError }) => void,
   ): Promise<UpstreamResponse<unknown>>;
 }
 

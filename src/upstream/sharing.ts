@@ -115,7 +115,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
   ): Promise<UpstreamResponse<T>> {
     const found = await quietStep(cache?.store.read(hash, req.path, wire));
     if (found?.entry !== undefined && req.cache !== "bypass") {
-      client.acceptedByCache?.(hash);
+      client.learnKey?.(hash, { status: 200 });
       req.onShared?.("cached");
       const answer = JSON.parse(found.entry) as CachedAnswer;
       return {
@@ -310,7 +310,18 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
       token === undefined
         ? undefined
         : flightName(target.hash, `${req.method} ${target.wire}`, target.version, token);
-    return lane.fly(name, () => call(req, target), req.signal);
+    return lane.fly(
+      name,
+      () => call(req, target),
+      req.signal,
+      (outcome) => {
+        // Another instance's call: joined, as a local one is, and it teaches this instance
+        // what its own call would have (the key's acceptance, a refusal).
+        req.onShared?.("joined");
+        client.learnKey?.(target.hash, outcome);
+        if (outcome.status === 401 || outcome.status === 403) void refuse(target.hash);
+      },
+    );
   }
 
   /** One waiter's wait: its own signal ends it; the call ends only when no one waits. */
