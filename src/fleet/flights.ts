@@ -155,6 +155,7 @@ export function createFleetFlights(
       const waitMs = bound();
       if (tick.role === "owner") {
         stop();
+        if (tick.alone) return await fallBack("unshared", call);
         return await own(name, { ...tick.mark, from: store.instanceId }, call);
       }
       const latest = tick.latest;

@@ -230,7 +230,10 @@ export function createRedisPollerStore(
       const reply = await command(() =>
         client.pollerTick(key(name, "lease"), key(name, "counter"), instanceId, leaseMs, leaseMs),
       );
-      if (!reply) return alone.flight(name, leaseMs);
+      if (!reply) {
+        const own = await alone.flight(name, leaseMs);
+        return own.role === "owner" ? { ...own, alone: true } : own;
+      }
       if (Number(reply[0]) === 1) {
         return { role: "owner", mark: { epoch: String(reply[1]), seq: Number(reply[2]) } };
       }

@@ -32,7 +32,12 @@ export function isNewer(update: Mark, last: Mark | undefined): boolean {
 /** What one tick of a watch gives this instance. */
 export type Tick =
   /** It holds the lease: it reads now, and publishes under this mark. */
-  | { role: "owner"; mark: Mark }
+  | {
+      role: "owner";
+      mark: Mark;
+      /** The shared store could not be asked (Redis slow or refusing): it reads for itself. */
+      alone?: true;
+    }
   /** Another instance reads: the newest update it published, if any (a missed message is found here). */
   | { role: "follower"; latest: PollerUpdate | undefined };
 

@@ -77,6 +77,8 @@ const REFUSED_CAPACITY = 10_000;
  *   each accepted write invalidates the resources it changes, for every key, before it is
  *   answered; a 401 or 403 drops the key's entries, and its reads go around the cache until a
  *   call made after the refusal succeeds.
+ * - in a fleet with flights (fleet-flights.ts), a call this instance begins is first the fleet's:
+ *   another instance's flight of it, named with the write version read now, answers it if any.
  * Writes never coalesce; nothing is ever shared across keys.
  */
 export function withSharing(client: UpstreamClient, options: SharingOptions): UpstreamClient {

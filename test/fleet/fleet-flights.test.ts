@@ -1,8 +1,12 @@
 import fc from "fast-check";
+import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
+import { createRedisPollerStore } from "../../src/fleet/poller-lease.ts";
+import { createFleetRedis } from "../../src/fleet/redis.ts";
 import { type HeldUpstream, startHeldUpstream } from "../gateway/held-upstream.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { startFleetStore } from "../support/fleet-store.ts";
+import { startRedisServer } from "../support/redis-server.ts";
 import { type Instance, metric, startInstance } from "./fleet-harness.ts";
 
 // One upstream flight per read across the fleet: three gateways on one real store, a small
@@ -265,5 +269,28 @@ describe("one flight per read across the fleet", () => {
     expect(agentOf(await after)).toBe("renamed");
     // It owned a flight of its own at once: it never waited on the one begun before the write.
     expect((await readyz(late)).flightFallbacks).toBeUndefined();
+  });
+
+  // One server of the test's own, paused (CLIENT PAUSE) past the command timeout.
+  it("takes a flight the store cannot answer in time as the instance's own, not the fleet's", async () => {
+    const server = closing(await startRedisServer());
+    const redis = createFleetRedis({ url: server.url, prefix: "vgtest:" });
+    closing({ close: () => redis.close() });
+    const store = createRedisPollerStore(redis, { intervalMs: 200 });
+    closing({ close: async () => store.close() });
+    const until = Date.now() + 5_000;
+    while (!store.hearingFlights()) {
+      if (Date.now() > until) throw new Error("flights channel not confirmed");
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(await store.flight("flight:shared", 1_000)).toMatchObject({ role: "owner" });
+    expect(await store.flight("flight:shared", 1_000)).not.toHaveProperty("alone");
+    const pauser = new Redis(server.url);
+    closing({ close: async () => pauser.disconnect() });
+    await pauser.call("client", "pause", "600", "ALL");
+    expect(await store.flight("flight:stalled", 1_000)).toMatchObject({
+      role: "owner",
+      alone: true,
+    });
   });
 });
