@@ -1,115 +1,220 @@
-import { spawn } from "node:child_process";
-import { createServer } from "node:net";
+import { readFileSync, writeFileSync } from "node:fs";
+import { Redis } from "ioredis";
+import {
+  type BenchResults,
+  benchmarksPage,
+  type FleetRow,
+  PAGE,
+  RESULTS,
+} from "../scripts/benchmarks-doc.ts";
 import { createFleetRedis } from "../src/fleet/redis.ts";
 import { createGateway } from "../src/gateway/create-gateway.ts";
 import { listen } from "../src/gateway/http/server.ts";
-import { DEMO_KEYS } from "../src/sandbox/seed-data.ts";
+import { DEMO_KEYS, extraOrganizationKey } from "../src/sandbox/seed-data.ts";
 import { startSandbox } from "../src/sandbox/server.ts";
 import { createUpstreamClient } from "../src/upstream/client.ts";
+import { startRedisCluster } from "../test/support/redis-cluster.ts";
+import { startRedisServer } from "../test/support/redis-server.ts";
 import { DASHBOARD } from "./queries.ts";
 
 /**
- * Upstream calls per operation for a fleet of 1, 3, 6 and 10 gateways on one Redis, with fleet
- * flights on and off: 48 connections ask one organization's dashboard with one key, spread over
- * the gateways in turn, against an upstream 20 ms away. A figure of sharing, not of throughput:
- * every gateway runs in this one process. `npm run bench:fleet`.
+ * Fleet flights (docs/fleet.md): 48 connections ask a dashboard against an upstream 20 ms away,
+ * spread over 1, 3, 6 and 10 gateways on one Redis and 1 and 3 on a three-master cluster, with
+ * one key and again with 12, fleet flights off then on. Per load: upstream calls per operation
+ * against one gateway's, Redis commands per operation (INFO commandstats, every master), and
+ * the p50/p99 added against the same fleet with flights off. A figure of sharing, not of
+ * throughput: every gateway runs in this one process. About 2 minutes; `npm run bench:fleet`
+ * prints the table and writes it into bench/results.json's `fleet` (and docs/benchmarks.md).
  */
 
 const CONNECTIONS = 48;
 const LATENCY_MS = 20;
-const SECONDS = Number(process.env.BENCH_FLEET_SECONDS ?? 3);
-const SIZES = [1, 3, 6, 10];
+const SECONDS = Number(process.env.BENCH_FLEET_SECONDS ?? 2);
+const LOADS = [
+  { store: "server", sizes: [1, 3, 6, 10] },
+  { store: "cluster", sizes: [1, 3] },
+] as const;
+const KEY_COUNTS = [1, 12];
+/** The dashboard of any organization: the 12-key load cannot name one organization's agent. */
+const ANY_DASHBOARD = `{
+  organization { name timezone }
+  conversations(first: 50) { nodes { id status agent { id name } contact { id stats } } }
+  campaigns(first: 10) { nodes { id name status } }
+}`;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+interface Store {
+  connection: { url: string } | { clusterNodes: Array<{ host: string; port: number }> };
+  urls: string[];
+  close(): Promise<void>;
 }
 
-async function startRedis(): Promise<{ url: string; stop(): void }> {
-  const port = await freePort();
-  const child = spawn(
-    process.env.FLEET_REDIS_SERVER || "redis-server",
-    ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"],
-    { stdio: "ignore" },
-  );
-  await new Promise((resolve) => setTimeout(resolve, 300));
-  return { url: `redis://127.0.0.1:${port}`, stop: () => child.kill("SIGKILL") };
+async function startStore(form: "server" | "cluster"): Promise<Store> {
+  if (form === "server") {
+    const server = await startRedisServer();
+    return { connection: { url: server.url }, urls: [server.url], close: () => server.close() };
+  }
+  const cluster = await startRedisCluster(3);
+  return {
+    connection: {
+      clusterNodes: cluster.masters.map((master) => ({ host: "127.0.0.1", port: master.port })),
+    },
+    urls: cluster.masters.map((master) => master.url),
+    close: () => cluster.close(),
+  };
 }
 
-async function round(size: number, flights: boolean, redisUrl: string, upstreamUrl: string) {
+/** Every command every server has run (INFO commandstats), summed. */
+async function commandsRun(store: Store): Promise<number> {
+  let total = 0;
+  for (const url of store.urls) {
+    const probe = new Redis(url);
+    const stats = String(await probe.info("commandstats"));
+    probe.disconnect();
+    for (const match of stats.matchAll(/calls=(\d+)/g)) total += Number(match[1]);
+  }
+  return total;
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+
+interface Measured {
+  callsPerOp: number;
+  redisPerOp: number;
+  p50: number;
+  p99: number;
+}
+
+async function measure(
+  store: Store,
+  sandboxUrl: string,
+  requests: () => number,
+  load: { size: number; keys: string[]; flights: boolean; tag: string },
+): Promise<Measured> {
   const gateways: Array<{
     redis: ReturnType<typeof createFleetRedis>;
     upstream: ReturnType<typeof createUpstreamClient>;
     server: Awaited<ReturnType<typeof listen>>;
   }> = [];
-  for (let i = 0; i < size; i++) {
-    const redis = createFleetRedis({ url: redisUrl, prefix: `bench${size}${flights}:` });
-    const upstream = createUpstreamClient({ baseUrl: upstreamUrl });
+  for (let i = 0; i < load.size; i++) {
+    const redis = createFleetRedis({ ...store.connection, prefix: `${load.tag}:` });
+    const upstream = createUpstreamClient({ baseUrl: sandboxUrl });
     const gateway = createGateway({
       upstream,
       fleet: { redis },
       cursorSecret: "a-bench-fleet-cursor-secret-of-32-characters",
       logging: false,
-      sharing: { fleetFlights: flights },
+      sharing: { fleetFlights: load.flights },
     });
-    const server = await listen(gateway, 0, "127.0.0.1");
-    gateways.push({ redis, upstream, server });
+    gateways.push({ redis, upstream, server: await listen(gateway, 0, "127.0.0.1") });
   }
-  // Every connection to Redis up before the load begins.
   while (!gateways.every((gateway) => gateway.redis.available())) {
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
-  const body = JSON.stringify({ query: DASHBOARD });
-  const send = (connection: number) =>
-    fetch(`${gateways[connection % size]?.server.url}/graphql`, {
+  const body = JSON.stringify({ query: load.keys.length === 1 ? DASHBOARD : ANY_DASHBOARD });
+  const send = (gateway: number, key: string) =>
+    fetch(`${gateways[gateway % load.size]?.server.url}/graphql`, {
       method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${DEMO_KEYS.acme}` },
+      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
       body,
     }).then((response) => response.text());
-  // The key proves itself on every gateway first.
-  for (let i = 0; i < size; i++) await send(i);
-  return { gateways, send };
+  // Every key proves itself on every gateway first, and the flights channel is heard.
+  for (let i = 0; i < load.size; i++) for (const key of load.keys) await send(i, key);
+  await new Promise((resolve) => setTimeout(resolve, 200));
+  const callsBefore = requests();
+  const commandsBefore = await commandsRun(store);
+  const times: number[] = [];
+  const until = performance.now() + SECONDS * 1000;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async (_, connection) => {
+      const key = load.keys[connection % load.keys.length] as string;
+      while (performance.now() < until) {
+        const started = performance.now();
+        await send(connection, key);
+        times.push(performance.now() - started);
+      }
+    }),
+  );
+  const calls = requests() - callsBefore;
+  const commands = (await commandsRun(store)) - commandsBefore;
+  for (const gateway of gateways) {
+    await gateway.server.close();
+    await gateway.upstream.close();
+    await gateway.redis.close();
+  }
+  times.sort((a, b) => a - b);
+  return {
+    callsPerOp: calls / times.length,
+    redisPerOp: commands / times.length,
+    p50: percentile(times, 50),
+    p99: percentile(times, 99),
+  };
 }
 
-const redis = await startRedis();
-const sandbox = await startSandbox({ port: 0, rateLimit: 1e9, latencyMs: LATENCY_MS });
-const rows: string[] = [];
+const sandbox = await startSandbox({
+  port: 0,
+  rateLimit: 1e9,
+  latencyMs: LATENCY_MS,
+  extraOrganizations: 12,
+});
+const rows: FleetRow[] = [];
 try {
-  for (const size of SIZES) {
-    const figures: string[] = [];
-    for (const flights of [false, true]) {
-      const { gateways, send } = await round(size, flights, redis.url, sandbox.url);
-      sandbox.clearRequests();
-      let operations = 0;
-      const until = Date.now() + SECONDS * 1000;
-      await Promise.all(
-        Array.from({ length: CONNECTIONS }, async (_, connection) => {
-          while (Date.now() < until) {
-            await send(connection);
-            operations += 1;
-          }
-        }),
-      );
-      const calls = sandbox.requests.length;
-      figures.push((calls / operations).toFixed(2));
-      for (const gateway of gateways) {
-        await gateway.server.close();
-        await gateway.upstream.close();
-        await gateway.redis.close();
+  for (const { store: form, sizes } of LOADS) {
+    const store = await startStore(form);
+    try {
+      for (const keyCount of KEY_COUNTS) {
+        const keys =
+          keyCount === 1
+            ? [DEMO_KEYS.acme]
+            : Array.from({ length: keyCount }, (_, i) => extraOrganizationKey(i + 1));
+        let one: number | undefined;
+        for (const size of sizes) {
+          const tag = `bench:${form}:${keyCount}:${size}`;
+          const run = (flights: boolean) =>
+            measure(store, sandbox.url, () => sandbox.requests.length, {
+              size,
+              keys,
+              flights,
+              tag: `${tag}:${flights}`,
+            });
+          const off = await run(false);
+          const on = await run(true);
+          one ??= on.callsPerOp;
+          const round3 = (n: number) => Math.round(n * 1000) / 1000;
+          rows.push({
+            store: form,
+            gateways: size,
+            keys: keyCount,
+            callsPerOpOff: round3(off.callsPerOp),
+            callsPerOpOn: round3(on.callsPerOp),
+            vsOneGateway: round3(on.callsPerOp / one),
+            redisPerOpOn: round3(on.redisPerOp),
+            p50Added: round3(on.p50 - off.p50),
+            p99Added: round3(on.p99 - off.p99),
+          });
+          sandbox.clearRequests();
+        }
       }
+    } finally {
+      await store.close();
     }
-    rows.push(`| ${size} | ${figures[0]} | ${figures[1]} |`);
   }
 } finally {
   await sandbox.close();
-  redis.stop();
 }
-console.log("| gateways | calls/op, flights off | calls/op, flights on |");
-console.log("| --- | --- | --- |");
-for (const row of rows) console.log(row);
+console.log(
+  "| store | gateways | keys | calls/op off | calls/op on | on vs 1 gateway | Redis cmds/op | p50 added ms | p99 added ms |",
+);
+console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+for (const row of rows) {
+  console.log(
+    `| ${row.store} | ${row.gateways} | ${row.keys} | ${row.callsPerOpOff} | ${row.callsPerOpOn} | ${row.vsOneGateway}× | ${row.redisPerOpOn} | ${row.p50Added} | ${row.p99Added} |`,
+  );
+}
+const results = JSON.parse(readFileSync(RESULTS, "utf8")) as BenchResults;
+const written: BenchResults = {
+  ...results,
+  fleet: { date: new Date().toISOString(), seconds: SECONDS, connections: CONNECTIONS, rows },
+};
+writeFileSync(RESULTS, `${JSON.stringify(written, null, 2)}\n`);
+writeFileSync(PAGE, benchmarksPage(written));

@@ -34,6 +34,28 @@ interface CapacityStep {
   eventLoopDelayP99Ms: number;
 }
 
+/** One load of bench/fleet.ts: a fleet's gateways on one store, with fleet flights off and on. */
+export interface FleetRow {
+  store: "server" | "cluster";
+  gateways: number;
+  keys: number;
+  callsPerOpOff: number;
+  callsPerOpOn: number;
+  /** Calls per operation with flights on, against one gateway's on the same store and keys. */
+  vsOneGateway: number;
+  redisPerOpOn: number;
+  /** Latency flights add against the same fleet without them (ms). */
+  p50Added: number;
+  p99Added: number;
+}
+
+export interface FleetResults {
+  date: string;
+  seconds: number;
+  connections: number;
+  rows: FleetRow[];
+}
+
 export interface BenchResults {
   /** The commit measured and when, where the run recorded them. */
   commit?: string;
@@ -54,6 +76,8 @@ export interface BenchResults {
   containerRps: { capped: number; uncapped: number };
   containerCpuMsPerRequest: { capped: number; uncapped: number };
   targets: { target: string; measured: number | string; pass: boolean }[];
+  /** `npm run bench:fleet`'s last run (bench/fleet.ts), kept apart from `npm run bench`'s. */
+  fleet?: FleetResults;
 }
 
 /** A ratio to the thousandth (0.798 against 0.8 does not read 0.80); other figures as given. */
@@ -139,6 +163,7 @@ export function benchmarksPage(results: BenchResults): string {
       ? `- **Capacity**: ${results.capacity.resources} resources followed; at ${last.liveQueries} open live queries RSS ${last.rssMb} MB (${last.rssKbPerLiveQuery} KB each, ${last.slopeKbPerLiveQuery} KB from the step before, ${last.heapKbPerLiveQuery} KB of heap), ${last.upstreamCallsPerInterval} upstream calls per interval, event-loop delay p99 ${last.eventLoopDelayP99Ms} ms.`
       : "- **Capacity**: not measured.",
     `- **Memory**: baseline ${results.rssMb.baseline} MB, peak ${results.rssMb.peakAt64} MB at 64 connections, ${results.rssMb.after} MB after; with a 128 MB old space peak ${results.rssMb.cappedPeakAt64} MB, ${results.containerRps.capped} against ${results.containerRps.uncapped} req/s, CPU per request ${results.containerCpuMsPerRequest.capped.toFixed(3)} against ${results.containerCpuMsPerRequest.uncapped.toFixed(3)} ms.`,
+    ...fleetSection(results.fleet),
     "",
     "## How to read it",
     "",
@@ -149,6 +174,23 @@ export function benchmarksPage(results: BenchResults): string {
     "(`bench/checks/`), or goes.",
     "",
   ].join("\n");
+}
+
+function fleetSection(fleet: FleetResults | undefined): string[] {
+  if (!fleet) return [];
+  return [
+    "",
+    `## A fleet's upstream calls (\`npm run bench:fleet\`, ${fleet.date.slice(0, 10)})`,
+    "",
+    `${fleet.connections} connections, 20 ms upstream latency, ${fleet.seconds} s per load; one key, then 12.`,
+    "",
+    "| store | gateways | keys | calls/op off | calls/op on | on vs 1 gateway | Redis cmds/op | p50 / p99 added ms |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ...fleet.rows.map(
+      (row) =>
+        `| ${row.store} | ${row.gateways} | ${row.keys} | ${row.callsPerOpOff.toFixed(3)} | ${row.callsPerOpOn.toFixed(3)} | ${row.vsOneGateway.toFixed(2)}× | ${row.redisPerOpOn.toFixed(2)} | ${row.p50Added.toFixed(1)} / ${row.p99Added.toFixed(1)} |`,
+    ),
+  ];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
