@@ -236,9 +236,19 @@ export class MemoryPollerServer {
   }
 
   leave(name: string, instanceId: string): void {
+    this.unlisten(name, instanceId);
+    this.release(name, instanceId);
+  }
+
+  /** Stops an instance's hearing of a watch, whatever lease it holds. */
+  unlisten(name: string, instanceId: string): void {
     const listeners = this.#listeners.get(name);
     listeners?.delete(instanceId);
     if (listeners?.size === 0) this.#listeners.delete(name);
+  }
+
+  /** Gives up a lease the instance holds, as the release script does. */
+  release(name: string, instanceId: string): void {
     const watch = this.#watches.get(name);
     if (watch?.lease?.holder === instanceId) delete watch.lease;
   }
@@ -266,6 +276,7 @@ export function createMemoryPollerStore(options: {
   const instanceId = options.instanceId ?? randomUUID();
   const keepMs = keepMsOf(options.intervalMs);
   const listened = new Set<string>();
+  const flightListeners = new Map<string, Set<(update: PollerUpdate) => void>>();
   const stops = new Set<() => void>();
   return {
     instanceId,
@@ -287,11 +298,27 @@ export function createMemoryPollerStore(options: {
     flight: async (name, leaseMs) => server.tick(name, instanceId, leaseMs, leaseMs),
     async land(name, update) {
       server.publish(name, update, 1);
-      server.leave(name, instanceId);
+      server.release(name, instanceId);
     },
     hearFlight(name, onUpdate) {
-      server.listen(name, instanceId, onUpdate);
-      return () => server.leave(name, instanceId);
+      // Several reads of this instance may hear one flight; none of them holds its lease.
+      let heard = flightListeners.get(name);
+      if (!heard) {
+        const own = new Set<(update: PollerUpdate) => void>();
+        heard = own;
+        flightListeners.set(name, own);
+        server.listen(name, instanceId, (update) => {
+          for (const listener of [...own]) listener(update);
+        });
+      }
+      const own = heard;
+      own.add(onUpdate);
+      return () => {
+        own.delete(onUpdate);
+        if (own.size > 0 || flightListeners.get(name) !== own) return;
+        flightListeners.delete(name);
+        server.unlisten(name, instanceId);
+      };
     },
     hearingFlights: () => true,
     onWrite(listener) {
