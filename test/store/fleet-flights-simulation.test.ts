@@ -1,0 +1,141 @@
+import { Registry } from "prom-client";
+import { describe, expect, it } from "vitest";
+import { createFleetFlights } from "../../src/fleet/flights.ts";
+import {
+  createMemoryPollerStore,
+  MemoryPollerServer,
+  type PollerStore,
+} from "../../src/fleet/poller-store.ts";
+import type { UpstreamClient, UpstreamResponse } from "../../src/upstream/client.ts";
+import { createKeyHasher } from "../../src/upstream/key-memory.ts";
+import { withSharing } from "../../src/upstream/sharing.ts";
+import type { FleetWriteVersion } from "../../src/upstream/write-version.ts";
+
+// Past one machine: fleets of up to 100 instances, each the real sharing and flights code over
+// the in-process pollers' store, with what each step would cost Redis counted as the Redis store
+// sends it (a lease script per flight() taken, the publishing and releasing scripts per land(),
+// one GET per look at the write version). The load is the bench's: 48 clients, one after
+// another's answer, reading one key's organization through the instances in turn, against an
+// upstream 20 ms away.
+
+const CLIENTS = 48;
+const OPERATIONS_PER_CLIENT = 8;
+const LATENCY_MS = 20;
+const FLEETS = [1, 3, 10, 30, 100];
+
+interface Figures {
+  calls: number;
+  operations: number;
+  /** Flights owned: each one upstream call shared by the fleet. */
+  flights: number;
+  /** Instances' takes of a flight's lease (the owner's and each other's), one script each. */
+  takes: number;
+  /** What the flights cost Redis: lease scripts, answers, and the GETs that named them. */
+  flightCommands: number;
+  /** Every look at the write version: a flight's naming, or a local join's. */
+  looks: number;
+}
+
+async function simulate(instances: number): Promise<Figures> {
+  const server = new MemoryPollerServer();
+  const figures: Figures = {
+    calls: 0,
+    operations: 0,
+    flights: 0,
+    takes: 0,
+    flightCommands: 0,
+    looks: 0,
+  };
+  const upstream: UpstreamClient = {
+    async request<T>(): Promise<UpstreamResponse<T>> {
+      figures.calls += 1;
+      await new Promise((resolve) => setTimeout(resolve, LATENCY_MS));
+      return {
+        status: 200,
+        body: { name: "org" } as T,
+        rateLimit: undefined,
+        requestId: undefined,
+      };
+    },
+    isReachable: async () => true,
+    close: async () => undefined,
+  };
+  const version: FleetWriteVersion = {
+    view: () => "one-write-version",
+    async current() {
+      figures.looks += 1;
+      return "one-write-version";
+    },
+    bump: async () => undefined,
+  };
+  const gateways = Array.from({ length: instances }, () => {
+    const store = createMemoryPollerStore({ intervalMs: 1_000, server });
+    const counted: PollerStore = {
+      ...store,
+      async flight(name, leaseMs) {
+        figures.takes += 1;
+        figures.flightCommands += 1;
+        const tick = await store.flight(name, leaseMs);
+        if (tick.role === "owner") figures.flights += 1;
+        return tick;
+      },
+      async land(name, update) {
+        figures.flightCommands += 2;
+        return store.land(name, update);
+      },
+    };
+    const flights = createFleetFlights(counted, { maxWaitMs: 1_000, registry: new Registry() });
+    return withSharing(upstream, {
+      coalesce: true,
+      keyHash: createKeyHasher("a-simulated-fleet-secret-of-32-characters"),
+      fleet: version,
+      flights: {
+        fly(name, call, signal, heard) {
+          // sharing.ts looked at the write version once, just now, to name this flight.
+          figures.flightCommands += 1;
+          return flights.fly(name, call, signal, heard);
+        },
+      },
+    });
+  });
+  await Promise.all(
+    Array.from({ length: CLIENTS }, async (_, client) => {
+      const gateway = gateways[client % instances] as UpstreamClient;
+      for (let i = 0; i < OPERATIONS_PER_CLIENT; i++) {
+        await gateway.request({
+          method: "GET",
+          path: "/v1/organization",
+          authorization: "Bearer k_simulated",
+        });
+        figures.operations += 1;
+      }
+    }),
+  );
+  return figures;
+}
+
+describe("fleet flights as the fleet grows (a simulation)", () => {
+  it("keeps calls per operation flat up to 100 instances, a flight's Redis cost per instance", async () => {
+    const rows: string[] = [];
+    let alone: number | undefined;
+    for (const instances of FLEETS) {
+      const figures = await simulate(instances);
+      const callsPerOp = figures.calls / figures.operations;
+      const perFlight = figures.flightCommands / figures.flights;
+      const perTake = figures.flightCommands / figures.takes;
+      const joinLooks = (figures.looks - figures.takes) / figures.operations;
+      alone ??= callsPerOp;
+      rows.push(
+        `${instances} instances: ${callsPerOp.toFixed(4)} calls/op (${(callsPerOp / alone).toFixed(2)}× one), per flight ${perFlight.toFixed(1)} Redis commands over ${(figures.takes / figures.flights).toFixed(1)} instances (${perTake.toFixed(2)} each), ${joinLooks.toFixed(2)} join looks per operation`,
+      );
+      // One flight per read, however many instances: the calls of one instance's load.
+      expect(callsPerOp).toBeLessThanOrEqual(1.1 * alone);
+      // A flight costs its owner 4 commands and each other instance 2, whatever the number of
+      // instances and of operations waiting on it; a join inside an instance looks once.
+      expect(perTake).toBeLessThanOrEqual(4);
+      expect(perFlight).toBeLessThanOrEqual(2 + 2 * (figures.takes / figures.flights));
+      expect(joinLooks).toBeLessThanOrEqual(1);
+    }
+    console.log(rows.join("\n"));
+  });
+});
