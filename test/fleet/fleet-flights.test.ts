@@ -163,7 +163,8 @@ describe("one flight per read across the fleet", () => {
             (instances[instance] as Instance).graphql(ORG, { authorization: key }),
           ),
         );
-        await upstream.held(1);
+        // Each key's flight out at once, so a waiter could be handed the other's answer.
+        await upstream.held(new Set(reads.map((read) => read.key)).size);
         upstream.hold(false);
         upstream.release();
         const got = await answers;
@@ -173,10 +174,18 @@ describe("one flight per read across the fleet", () => {
       }),
       { numRuns: 15 },
     );
+    // Reads waited on other instances' flights, and never on a foreign one.
+    let joined = 0;
+    for (const instance of instances) {
+      joined +=
+        metric(await instance.metrics(), 'voicegraph_fleet_flights_total{outcome="joined"}') ?? 0;
+    }
+    expect(joined).toBeGreaterThan(0);
   });
 
   it("falls back to its own call within the bound when the owner is gone", async () => {
-    const { upstream, instances } = await setUp({ waitMs: 300 });
+    // The lease outlives the steps below on a busy machine; the bound is the observed latency's.
+    const { upstream, instances } = await setUp({ waitMs: 1_000 });
     const [owner, ...waiters] = instances as [Instance, Instance, Instance];
     upstream.hold(true);
     const owned = owner.graphql(ORG, { authorization: ALPHA });
