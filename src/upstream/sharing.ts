@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import { CallSignal, followAbort, unfollowAbort } from "./call-signal.ts";
+import { abortError, CallSignal, followAbort, unfollowAbort } from "./call-signal.ts";
 import {
   type UpstreamClient,
   type UpstreamRequest,
@@ -308,6 +308,8 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
     target: Target,
   ): Promise<UpstreamResponse<unknown>> {
     const token = await version.current();
+    // Every reader left while the version was read: no lease taken, no call begun, for no one.
+    if (req.signal.aborted) throw req.signal.reason ?? abortError();
     const name =
       token === undefined
         ? undefined

@@ -1,8 +1,16 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
+import { createFleetFlights } from "../../src/fleet/flights.ts";
+import {
+  createMemoryPollerStore,
+  MemoryPollerServer,
+  type PollerStore,
+} from "../../src/fleet/poller-store.ts";
 import { UpstreamUnavailableError } from "../../src/upstream/errors.ts";
 import { createKeyHasher } from "../../src/upstream/key-memory.ts";
 import { withSharing } from "../../src/upstream/sharing.ts";
+import type { FleetWriteVersion } from "../../src/upstream/write-version.ts";
 import { watchUnhandledRejections } from "../support/hangups.ts";
 import { clientsPerTest, sendJson } from "./recording-upstream.ts";
 
@@ -57,5 +65,53 @@ describe("coalescing, when a client has gone", () => {
     expect(await first).toBe("ABORTED");
     await expect(newcomer.then((answer) => answer.body)).resolves.toEqual({ ok: true });
     expect(upstream.requests).toHaveLength(2);
+  });
+});
+
+describe("a fleet flight, when its readers have gone", () => {
+  it("takes no flight's lease and begins no call once every reader left while it was named", async () => {
+    const { upstream, client } = await start((_req, res) => sendJson(res, 200, { ok: true }));
+    const server = new MemoryPollerServer();
+    const store = createMemoryPollerStore({ intervalMs: 1_000, server });
+    let leases = 0;
+    const counted: PollerStore = {
+      ...store,
+      flight: (name, leaseMs) => {
+        leases += 1;
+        return store.flight(name, leaseMs);
+      },
+    };
+    // The write version answers only when the test says: the reader leaves meanwhile.
+    let answer: (token: string) => void = () => undefined;
+    const version: FleetWriteVersion = {
+      view: () => undefined,
+      current: () => new Promise((resolve) => (answer = resolve)),
+      bump: async () => undefined,
+    };
+    const stack = withSharing(client, {
+      coalesce: true,
+      keyHash: createKeyHasher(),
+      fleet: version,
+      flights: createFleetFlights(counted, { maxWaitMs: 1_000, registry: new Registry() }),
+    });
+    const rejections = watchUnhandledRejections();
+    try {
+      const leaving = new AbortController();
+      const read = stack.request({
+        method: "GET",
+        path: "/v1/organization",
+        authorization: KEY,
+        signal: leaving.signal,
+      });
+      leaving.abort();
+      expect(await read.catch(reasonOf)).toBe("ABORTED");
+      answer("a-write-version");
+      await sleep(50);
+      expect(leases).toBe(0);
+      expect(upstream.connectionCount()).toBe(0);
+      expect(rejections.seen).toEqual([]);
+    } finally {
+      rejections.stop();
+    }
   });
 });
