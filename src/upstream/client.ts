@@ -62,6 +62,8 @@ export interface UpstreamRequest {
   keyHash?: string;
   /** Client disconnect: aborts the upstream call. */
   signal?: CallCancel;
+  /** A live poller's read: already one for the whole fleet by its lease, never a fleet flight too. */
+  leased?: true;
   /** The gateway's request ID, sent upstream as `X-Request-Id`. */
   requestId?: string;
   /** Called for every response carrying the three X-RateLimit-* headers, retried ones included. */

@@ -297,7 +297,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
     settled: () => void,
   ): Promise<UpstreamResponse<unknown>> {
     const lane = options.flights;
-    if (lane === undefined || fleet === undefined) return call(req, target, settled);
+    if (lane === undefined || fleet === undefined || req.leased) return call(req, target, settled);
     return flownInFleet(lane, fleet, req, target).finally(settled);
   }
 

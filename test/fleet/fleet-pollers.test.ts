@@ -49,10 +49,24 @@ describe("conversationStatus pollers across a fleet", () => {
     );
     try {
       for (const subscription of subscriptions) await subscription.nexts(1);
+      const flown = async () => {
+        const texts = await Promise.all(fleet.instances.map((instance) => instance.metrics()));
+        // The flights an instance called for (owned, or fallen back): a poll flown would be one.
+        return texts
+          .flatMap((text) => text.split("\n"))
+          .filter((line) => line.startsWith("voicegraph_fleet_flights_total{"))
+          .filter((line) => !line.includes('outcome="joined"'))
+          .reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
+      };
+      const flownBefore = await flown();
       const since = fleet.sandbox.requests.length;
       const from = performance.now();
       // A window of at least five polls, however slowly a busy machine polls.
       await waitUntil(() => pollsIn(fleet.sandbox.requests, since) >= 5, 15_000, "five polls");
+      // A poll is leased already: never a fleet flight too (other reads of the window may be).
+      const flownInWindow = (await flown()) - flownBefore;
+      const others = fleet.sandbox.requests.length - since - pollsIn(fleet.sandbox.requests, since);
+      expect(flownInWindow).toBeLessThanOrEqual(others);
       const polls = pollsIn(fleet.sandbox.requests, since);
       const intervals = (performance.now() - from) / INTERVAL_MS;
       // One poller: at most one poll an interval; three would make about three.

@@ -509,8 +509,10 @@ class ReadPoller implements FollowedRead {
         keyHash: this.hash,
         requestId: this.#requestId,
         signal: this.#abort.signal,
-        // A poll is a read of the upstream's present: never the read cache's copy.
+        // A poll is a read of the upstream's present: never the read cache's copy; and its lease
+        // already makes it the fleet's one read, so it is no fleet flight (sharing.ts).
         cache: "bypass",
+        leased: true,
         onRateLimit: (figures) => {
           rateLimit = figures;
         },
