@@ -60,13 +60,16 @@ export function createGateway(options: GatewayOptions): Gateway {
   const contexts = operationContexts(parts);
   const lane = createFastLane(parts, contexts);
   const sse = singleConnectionSse(parts);
-  const pipeline = declaredPipeline([
-    ...arrivalStage(parts, lane, sse),
-    ...preparationStage(parts, lane),
-    ...admissionStage(parts),
-    ...(options.rules ?? []),
-    ...answerStage(parts, contexts),
-  ]);
+  const pipeline = declaredPipeline(
+    [
+      ...arrivalStage(parts, lane, sse),
+      ...preparationStage(parts, lane),
+      ...admissionStage(parts),
+      ...(options.rules ?? []),
+      ...answerStage(parts, contexts),
+    ],
+    { name: "prepared-lane (before the pipeline)", facts: lane.preparedLane.facts },
+  );
   lane.adopt(pipeline.lane);
   const yoga = createYogaApp(parts, contexts, pipeline.plugins);
   parts.attachLogger(yoga.logger);

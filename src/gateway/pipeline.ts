@@ -48,6 +48,7 @@ export interface StageFacts {
   name: string;
   produces: readonly FactName[];
   reads: readonly FactName[];
+  takes: readonly FactName[];
 }
 
 export class PipelineOrderError extends Error {}
@@ -57,7 +58,11 @@ export class PipelineOrderError extends Error {}
  * fact a stage reads was produced by one earlier stage: an order that breaks one fails at
  * start-up, naming the guarantee or the fact, rather than answering wrongly.
  */
-export function declaredPipeline(entries: readonly PipelineEntry[]): {
+export function declaredPipeline(
+  entries: readonly PipelineEntry[],
+  /** What runs before the pipeline and hands facts on to it: the prepared lane. */
+  before?: { name: string; facts: FactFlow },
+): {
   plugins: AnyPlugin[];
   names: string[];
   facts: StageFacts[];
@@ -78,7 +83,7 @@ export function declaredPipeline(entries: readonly PipelineEntry[]): {
   return {
     plugins: present.map((entry) => entry.plugin as AnyPlugin),
     names: present.map((entry) => entry.name),
-    facts: factsInOrder(present),
+    facts: factsInOrder(present, before),
     lane: lanePlan(present),
   };
 }
@@ -123,13 +128,18 @@ function lanePlan(present: readonly PipelineEntry[]): LanePlan {
 }
 
 /** Each stage's facts, once each read follows the one stage that produces it. */
-function factsInOrder(present: readonly PipelineEntry[]): StageFacts[] {
-  const stages = present.map((entry) => {
+function factsInOrder(
+  present: readonly PipelineEntry[],
+  before: { name: string; facts: FactFlow } | undefined,
+): StageFacts[] {
+  const first = before ? [{ name: before.name, plugin: { facts: before.facts } }] : [];
+  const stages = [...first, ...present].map((entry) => {
     const own = (entry.plugin as { facts?: FactFlow }).facts;
     return {
       name: entry.name,
       produces: own?.produces ?? [],
       reads: own?.reads ?? [],
+      takes: own?.takes ?? [],
     };
   });
   const producer = new Map<FactName, string>();
@@ -144,7 +154,8 @@ function factsInOrder(present: readonly PipelineEntry[]): StageFacts[] {
   }
   const produced = new Set<FactName>();
   for (const stage of stages) {
-    for (const fact of stage.reads) {
+    // A fact taken when present still needs a producer before it: else it is never there.
+    for (const fact of [...stage.reads, ...stage.takes]) {
       if (produced.has(fact)) continue;
       const by = producer.get(fact);
       throw new PipelineOrderError(
@@ -155,5 +166,7 @@ function factsInOrder(present: readonly PipelineEntry[]): StageFacts[] {
     }
     for (const fact of stage.produces) produced.add(fact);
   }
-  return stages.filter((stage) => stage.produces.length > 0 || stage.reads.length > 0);
+  return stages.filter(
+    (stage) => stage.produces.length > 0 || stage.reads.length > 0 || stage.takes.length > 0,
+  );
 }

@@ -23,7 +23,6 @@ export interface CostLimitOptions {
 /**
  * The static cost check: connection bounds, and the upstream-call estimate against
  * `maxUpstreamCalls`, before any upstream call (the runtime budget in the context backs it).
- * A subscription's context outlives its events: its polls, not the runtime budget, bound it.
  */
 export function useCostLimit(options: CostLimitOptions): JudgingPlugin {
   const { maxUpstreamCalls, documents } = options;
@@ -84,9 +83,6 @@ export function useCostLimit(options: CostLimitOptions): JudgingPlugin {
       // Execution reports the missing operation, and calls nothing upstream.
       facts.produce(context, "estimatedUpstreamCalls", 0);
       return undefined;
-    }
-    if (operation.operation === "subscription") {
-      (args.contextValue as unknown as GatewayContext).usage.limit = undefined;
     }
     let estimated: number;
     try {

@@ -15,6 +15,7 @@ import { stringifyWithHttpStatus } from "../http-status.ts";
 import type { Judge, LanePlan } from "../pipeline.ts";
 import { answeredMediaType, yogaCoreOf } from "../yoga-adapter.ts";
 import type { GatewayContext } from "./context.ts";
+import { type FactFlow, factFlow } from "./operation-facts.ts";
 import type { CompiledQueries } from "./use-compiled-execution.ts";
 import { startOperationDeadline } from "./use-operation-deadline.ts";
 import { reportedIn, upstreamReport } from "./use-upstream-report.ts";
@@ -54,6 +55,8 @@ export interface PreparedLaneOptions {
 export interface PreparedLane {
   /** Learns the documents yoga validated and ran: goes in the pipeline. */
   readonly plugin: Plugin;
+  /** What the lane hands the pipeline, produced before its first stage runs (pipeline.ts). */
+  readonly facts: FactFlow;
   /**
    * Takes the pipeline's declarations, before yoga is made: the judges it runs, and whether
    * any present entry sends it aside (then it answers nothing). Until then it answers nothing.
@@ -96,6 +99,8 @@ export interface Handover {
  * goes to yoga with the same context, whose reads hand back what the lane read, so nothing goes
  * upstream twice.
  */
+const LANE_FACTS = factFlow({ produces: ["laneResult"] });
+
 export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
   // By text, bounded as the fast path's own per-text cache is. Each document is held weakly: it
   // and its compiled form live as long as yoga's parser cache keeps them, not longer.
@@ -185,7 +190,7 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
     }
     if (result.errors?.length) {
       // Yoga answers errors (masking, status, the catalogue) from this result, not a second run.
-      context.compiledResult = result;
+      LANE_FACTS.produce(context, "laneResult", result);
       return false;
     }
     meter.done();
@@ -212,6 +217,7 @@ export function createPreparedLane(options: PreparedLaneOptions): PreparedLane {
 
   return {
     plugin,
+    facts: LANE_FACTS,
     serve,
     adopt(plan) {
       judges = plan.judges;

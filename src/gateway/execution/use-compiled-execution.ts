@@ -14,6 +14,7 @@ import type { DocumentFacts, DocumentFactsCache } from "../document-facts.ts";
 import { createJitCompiler } from "../graphql-jit-adapter.ts";
 import { type CriticalFirst, criticalFirst } from "./critical-first.ts";
 import { asGraphqlJsResult } from "./jit-errors.ts";
+import { type FactFlow, factFlow } from "./operation-facts.ts";
 
 export interface CompiledExecutionOptions {
   /**
@@ -77,7 +78,11 @@ interface DocumentState {
  *   (fragments expanded) is never compiled, and compiling spends at most `compileMsPerSecond`
  *   on average; past it, queries run on graphql-js, as they would without this plugin.
  */
-export function useCompiledExecution(options: CompiledExecutionOptions): Plugin & CompiledQueries {
+const COMPILED_FACTS = factFlow({ takes: ["laneResult"] });
+
+export function useCompiledExecution(
+  options: CompiledExecutionOptions,
+): Plugin & CompiledQueries & { facts: FactFlow } {
   const documents = new WeakMap<DocumentNode, DocumentState>();
   const compileQuery = createJitCompiler();
   const now = options.now ?? performance.now.bind(performance);
@@ -139,6 +144,7 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
   }
 
   return {
+    facts: COMPILED_FACTS,
     compiledOf(document, operationName) {
       return documents.get(document)?.compiled.get(operationName ?? "") ?? undefined;
     },
@@ -152,10 +158,8 @@ export function useCompiledExecution(options: CompiledExecutionOptions): Plugin 
         const runFacts =
           run.document === args.document ? facts : options.documents.of(run.document);
         // The prepared lane ran it compiled already and met an error: its result is this run's.
-        const context = run.contextValue as { compiledResult?: ExecutionResult };
-        const handed = context.compiledResult;
+        const handed = COMPILED_FACTS.take(run.contextValue as object, "laneResult");
         if (handed !== undefined) {
-          context.compiledResult = undefined;
           options.onRun?.("compiled");
           return handed;
         }
