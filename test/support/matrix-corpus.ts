@@ -207,6 +207,9 @@ export function checkReference(reference: Answers) {
     });
   }
   expect(reference["MCP tools/list"]).toContain("MatrixAgent");
+  expect(reference["MCP tools/call"]).toEqual(
+    (reference.agent as { body: { data: unknown } }).body.data,
+  );
 }
 
 /** A run's answers against the reference's: equal, or different only as the table allows. */
