@@ -1,4 +1,5 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, it } from "vitest";
+import { createHash } from "node:crypto";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { type Sandbox, startSandbox } from "../../src/sandbox/server.ts";
 import { FLEET_STORE, type FleetStore, startFleetStore } from "../support/fleet-store.ts";
 import {
@@ -7,7 +8,16 @@ import {
   compareWithReference,
   corpus,
 } from "../support/matrix-corpus.ts";
-import { RUNS, type Run, runName, startMatrixGateway } from "../support/settings-matrix.ts";
+import {
+  AGENT,
+  APQ_QUERY,
+  DOCUMENTS,
+  type MatrixGateway,
+  RUNS,
+  type Run,
+  runName,
+  startMatrixGateway,
+} from "../support/settings-matrix.ts";
 
 // The settings matrix's runs on this pass's store (FLEET_STORE): one Redis server in the fleet
 // project, a Redis Cluster in fleet-cluster. The runs without a store are npm test's
@@ -31,18 +41,43 @@ beforeEach(async () => {
 });
 afterEach(() => sandbox.close());
 
+const fleetOf = (run: Run) => ({ store, prefix: `vgmatrix${RUNS.indexOf(run)}:` });
+
 async function answersOf(run: Run) {
-  const fleet = { store, prefix: `vgmatrix${RUNS.indexOf(run)}:` };
-  const gateway = await startMatrixGateway(
-    run,
-    sandbox.url,
-    run.store === "none" ? undefined : fleet,
-  );
+  if (run.store === "none") {
+    const gateway = await startMatrixGateway(run, sandbox.url);
+    try {
+      return await corpus(run, gateway);
+    } finally {
+      await gateway.close();
+    }
+  }
+  // Two instances of one fleet: the corpus runs on the first, the second shares its store.
+  const gateway = await startMatrixGateway(run, sandbox.url, fleetOf(run));
+  const other = await startMatrixGateway(run, sandbox.url, fleetOf(run), gateway);
   try {
-    return await corpus(run, gateway);
+    const answers = await corpus(run, gateway, () => registeredOnEveryInstance(run, other));
+    // A logout made on the first instance is refused on the other.
+    const after = await other.post({ query: DOCUMENTS.node.text, variables: { id: AGENT } });
+    expect(after.status).toBe(run.auth === "session-cookie" ? 401 : 200);
+    return answers;
   } finally {
+    await other.close();
     await gateway.close();
   }
+}
+
+/** The corpus's APQ registration runs on another instance by its hash alone. */
+async function registeredOnEveryInstance(run: Run, other: MatrixGateway) {
+  const hash = createHash("sha256").update(APQ_QUERY).digest("hex");
+  const byHash = await other.post({
+    extensions: { persistedQuery: { version: 1, sha256Hash: hash } },
+  });
+  expect(byHash.body).toMatchObject(
+    run.documents === "trusted"
+      ? { errors: [{ extensions: { code: "PERSISTED_QUERY_NOT_FOUND" } }] }
+      : { data: { organization: { name: expect.any(String) } } },
+  );
 }
 
 describe(`the settings matrix on ${STORE}`, () => {

@@ -18,7 +18,12 @@ type Errors = Array<{ extensions?: { code?: string } }> | undefined;
 const codeOf = (body: Record<string, unknown>) => (body.errors as Errors)?.[0]?.extensions?.code;
 
 /** The corpus, run the same way under every run. */
-export async function corpus(run: Run, gateway: MatrixGateway): Promise<Answers> {
+export async function corpus(
+  run: Run,
+  gateway: MatrixGateway,
+  /** Told before the logout, the last item: a fleet's test checks other instances then. */
+  beforeLogout: () => Promise<void> = async () => undefined,
+): Promise<Answers> {
   const answers: Answers = {};
   const item = async (name: string, body: () => Promise<unknown>) => {
     answers[name] = normalise(await body());
@@ -85,6 +90,7 @@ export async function corpus(run: Run, gateway: MatrixGateway): Promise<Answers>
   }
   if (run.federation === "on")
     await item("_entities", () => gateway.send("entities", { id: AGENT }));
+  await beforeLogout();
   if (run.auth !== "passthrough")
     await item("logout", async () => [
       await gateway.logout(),

@@ -100,6 +100,8 @@ export interface Following {
 
 export interface MatrixGateway {
   url: string;
+  /** The session token this run's client sends (passthrough: unused). */
+  token: string;
   /** The credential headers of this run's client (key, token or cookie). */
   headers(): Record<string, string>;
   /** Sends a corpus document as this run's client would (key or token; text, APQ or ID). */
@@ -122,6 +124,8 @@ export async function startMatrixGateway(
   run: Run,
   sandboxUrl: string,
   fleet?: { store: FleetStore; prefix: string },
+  /** The client's session token; default a fresh one. Another instance's client may share it. */
+  session?: { token: string },
 ): Promise<MatrixGateway> {
   const keyMemory = new KeyMemory();
   const upstream: UpstreamClient = createUpstreamClient({
@@ -132,7 +136,7 @@ export async function startMatrixGateway(
   const redis: FleetRedis | undefined =
     fleet && createFleetRedis({ ...fleet.store.connection, prefix: fleet.prefix });
   if (redis) await until(() => redis.available(), "the matrix's Redis connection");
-  const session = run.auth !== "passthrough";
+  const sessionMode = run.auth !== "passthrough";
   const trustedOnly = run.documents === "trusted";
   const gateway = createGateway({
     upstream,
@@ -142,7 +146,7 @@ export async function startMatrixGateway(
     sharing: { cacheTtlS: run.cache === "on" ? 60 : 0 },
     ...(redis ? { fleet: { redis, keyMemory }, cursorSecret: CURSOR_SECRET } : {}),
     ...(run.federation === "on" ? { schema: subgraphSchema } : {}),
-    ...(session
+    ...(sessionMode
       ? {
           session: {
             verify: createSessionVerifier({ secret: SESSION_SECRET }),
@@ -162,8 +166,8 @@ export async function startMatrixGateway(
           mutations: run.mcpMutations === "on",
           schemaTools: run.mcpSchemaTools === "on",
           trustedOnly,
-          ...(session ? { session: {} } : {}),
-          corsOrigins: session ? [ORIGIN] : [],
+          ...(sessionMode ? { session: {} } : {}),
+          corsOrigins: sessionMode ? [ORIGIN] : [],
           maxRequestBytes: 1024 * 1024,
           logger: { warn: () => undefined },
           version: "matrix",
@@ -176,8 +180,8 @@ export async function startMatrixGateway(
       : {}),
     ...(endpoint ? { mcp: endpoint } : {}),
   });
-  const token = await sessionToken();
-  const authorization = `Bearer ${session ? token : DEMO_KEYS.acme}`;
+  const token = session?.token ?? (await sessionToken());
+  const authorization = `Bearer ${sessionMode ? token : DEMO_KEYS.acme}`;
   const headers = (): Record<string, string> =>
     run.auth === "session-cookie"
       ? { cookie: `${COOKIE}=${token}`, origin: ORIGIN, "x-graphql-csrf": "1" }
@@ -197,6 +201,7 @@ export async function startMatrixGateway(
   const followings: Following[] = [];
   return {
     url: server.url,
+    token,
     headers,
     post,
     async send(name, variables = {}) {
