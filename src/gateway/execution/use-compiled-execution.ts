@@ -15,6 +15,7 @@ import { createJitCompiler } from "../graphql-jit-adapter.ts";
 import { type CriticalFirst, criticalFirst } from "./critical-first.ts";
 import { asGraphqlJsResult } from "./jit-errors.ts";
 import { type FactFlow, factFlow } from "./operation-facts.ts";
+import { hasVariableInScalarLiteral } from "./scalar-literal-variables.ts";
 
 export interface CompiledExecutionOptions {
   /**
@@ -74,6 +75,8 @@ interface DocumentState {
  * - A document is compiled at its `after`-th run, so a text sent once costs no compilation; the
  *   state lives as long as yoga's parser cache keeps the document (a WeakMap), so it is bounded
  *   as that cache is, and a document too large to cache is never compiled.
+ * - A variable inside a custom scalar's literal (`_entities`' representations) runs on
+ *   graphql-js, which alone hands the scalar the variables (scalar-literal-variables.ts).
  * - What compiling may cost is bounded: an operation of more than MAX_COMPILED_FIELDS fields
  *   (fragments expanded) is never compiled, and compiling spends at most `compileMsPerSecond`
  *   on average; past it, queries run on graphql-js, as they would without this plugin.
@@ -115,7 +118,10 @@ export function useCompiledExecution(
     const name = args.operationName ?? "";
     let compiled = state.compiled.get(name);
     if (compiled === undefined) {
-      if (fieldsOf(facts.fragments, operation) > MAX_COMPILED_FIELDS) {
+      if (
+        fieldsOf(facts.fragments, operation) > MAX_COMPILED_FIELDS ||
+        hasVariableInScalarLiteral(args.schema, args.document)
+      ) {
         state.compiled.set(name, null);
         return undefined;
       }
