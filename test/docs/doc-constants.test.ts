@@ -9,12 +9,10 @@ import {
 import { DEFAULT_MAX_SIZE } from "../../src/connections/types.ts";
 import { LEASE_MARGIN_MS } from "../../src/fleet/poller-store.ts";
 import { FLEET_REDIS_DEFAULTS } from "../../src/fleet/redis-defaults.ts";
+import { SHARED_PER_LIST } from "../../src/gateway/admission/estimate-upstream-calls.ts";
 import { AST_BYTES_PER_CHARACTER } from "../../src/gateway/admission/text-caches.ts";
 import { MAX_KEY_BYTES } from "../../src/gateway/admission/use-key-bound.ts";
 import { MAX_BRACKET_DEPTH } from "../../src/gateway/admission/use-well-formed-input.ts";
-import { gatewayEnv } from "../../src/gateway/config.ts";
-import { GATEWAY_DEFAULTS } from "../../src/gateway/defaults.ts";
-import { SHARED_PER_LIST } from "../../src/gateway/estimate-upstream-calls.ts";
 import { MAX_COMPILED_FIELDS } from "../../src/gateway/execution/use-compiled-execution.ts";
 import {
   FAST_PATH_MAX_KEPT_TEXT,
@@ -24,6 +22,8 @@ import { GOING_AWAY } from "../../src/gateway/http/server.ts";
 import { IDLE_CLOSE } from "../../src/gateway/http/socket-bounds.ts";
 import { READINESS_CACHE_MS } from "../../src/gateway/http/use-readiness.ts";
 import { MAX_PAUSE_MS } from "../../src/gateway/live/live-pace.ts";
+import { gatewayEnv } from "../../src/gateway/settings/config.ts";
+import { GATEWAY_DEFAULTS } from "../../src/gateway/settings/defaults.ts";
 import { DIALECTS } from "../../src/sandbox/dialects.ts";
 import { MAX_BODY_BYTES } from "../../src/sandbox/request-body.ts";
 import { seedStore } from "../../src/sandbox/seed.ts";

@@ -102,15 +102,31 @@ describe("src/ imports", () => {
  */
 const GATEWAY = join(SRC, "gateway");
 const STAGE_MAY_IMPORT: Record<string, readonly string[]> = {
-  http: ["observability"],
-  admission: ["execution"],
-  execution: ["session", "subscriptions"],
-  subscriptions: ["execution"],
-  live: ["execution", "subscriptions"],
-  session: ["execution"],
-  observability: [],
-  // MCP is another way in: it runs every call through /graphql's own handler, reusing its CORS rule.
-  mcp: ["http"],
+  admission: ["assembly", "execution", "preparation", "session", "shared"],
+  answer: ["assembly", "execution", "http", "live", "subscriptions"],
+  arrival: ["admission", "assembly", "execution", "http", "lane", "observability"],
+  assembly: [
+    "admission",
+    "execution",
+    "http",
+    "live",
+    "observability",
+    "session",
+    "settings",
+    "shared",
+  ],
+  execution: ["admission", "assembly", "preparation", "session", "shared"],
+  http: ["assembly", "observability", "session", "settings", "shared", "transport"],
+  lane: ["assembly", "execution", "http", "observability"],
+  live: ["execution", "settings", "shared", "subscriptions"],
+  mcp: ["http", "settings", "shared"],
+  observability: ["shared"],
+  preparation: ["admission", "assembly", "execution", "http", "lane", "observability", "session"],
+  session: ["execution", "settings", "shared"],
+  settings: ["admission", "assembly", "execution", "http", "live", "observability", "session"],
+  shared: [],
+  subscriptions: ["execution", "shared"],
+  transport: ["admission", "execution", "session", "settings"],
 };
 
 describe("src/gateway/ stages", () => {

@@ -1,6 +1,6 @@
 import type { Plugin } from "graphql-yoga";
+import type { Judge } from "../assembly/pipeline.ts";
 import type { FactFlow } from "../execution/operation-facts.ts";
-import type { Judge } from "../pipeline.ts";
 
 export type { Judge };
 

@@ -7,7 +7,7 @@ import type { GraphQLParams, Plugin } from "graphql-yoga";
 import { LRUCache } from "lru-cache";
 import { gatewayError } from "../../errors.ts";
 import type { KeyHasher } from "../../upstream/key-memory.ts";
-import { requestLevel } from "../http-status.ts";
+import { requestLevel } from "../shared/http-status.ts";
 
 export interface PersistedDocumentsOptions {
   /**

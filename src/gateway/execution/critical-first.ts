@@ -8,7 +8,7 @@ import {
   Kind,
   type OperationDefinitionNode,
 } from "graphql";
-import { estimateUpstreamCalls } from "../estimate-upstream-calls.ts";
+import { estimateUpstreamCalls } from "../admission/estimate-upstream-calls.ts";
 
 const isCondition = (directive: DirectiveNode) =>
   directive.name.value === "skip" || directive.name.value === "include";

@@ -1,7 +1,7 @@
 import type { ExecutionArgs, ExecutionResult, GraphQLError } from "graphql";
 import type { Plugin, YogaLogger } from "graphql-yoga";
-import type { DocumentFactsCache } from "../document-facts.ts";
-import { isMasked } from "../mask-error.ts";
+import type { DocumentFactsCache } from "../shared/document-facts.ts";
+import { isMasked } from "../shared/mask-error.ts";
 import { onePerNull } from "./errors-per-null.ts";
 import { type ResponseShape, responseShape } from "./response-shape.ts";
 

@@ -13,7 +13,7 @@ import {
   Kind,
   type SelectionSetNode,
 } from "graphql";
-import type { DocumentFacts } from "../document-facts.ts";
+import type { DocumentFacts } from "../shared/document-facts.ts";
 
 type Path = readonly (string | number)[];
 

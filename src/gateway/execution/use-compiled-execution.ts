@@ -10,8 +10,8 @@ import {
 } from "graphql";
 import { type CompiledQuery, isCompiledQuery } from "graphql-jit";
 import type { Plugin } from "graphql-yoga";
-import type { DocumentFacts, DocumentFactsCache } from "../document-facts.ts";
-import { createJitCompiler } from "../graphql-jit-adapter.ts";
+import { createJitCompiler } from "../preparation/graphql-jit-adapter.ts";
+import type { DocumentFacts, DocumentFactsCache } from "../shared/document-facts.ts";
 import { type CriticalFirst, criticalFirst } from "./critical-first.ts";
 import { asGraphqlJsResult } from "./jit-errors.ts";
 

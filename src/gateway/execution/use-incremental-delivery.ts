@@ -1,6 +1,6 @@
 import { useDeferStream } from "@graphql-yoga/plugin-defer-stream";
 import type { Plugin } from "graphql-yoga";
-import type { DocumentFactsCache } from "../document-facts.ts";
+import type { DocumentFactsCache } from "../shared/document-facts.ts";
 
 /** What a client that can take a result in parts asks for. */
 const INCREMENTAL = /multipart\/mixed|text\/event-stream/;

@@ -1,7 +1,7 @@
 import type { Plugin } from "graphql-yoga";
 import type { CallSignal } from "../../upstream/call-signal.ts";
 import { OperationDeadlineExceeded } from "../../upstream/errors.ts";
-import { asLiveStream } from "../live-stream.ts";
+import { asLiveStream } from "../shared/live-stream.ts";
 import type { GatewayContext } from "./context.ts";
 import type { ExecuteHooks } from "./use-upstream-report.ts";
 

@@ -1,6 +1,6 @@
 import type { Duplex } from "node:stream";
 import { gatewayError } from "../../errors.ts";
-import { refusalOnSocket } from "../http-status.ts";
+import { refusalOnSocket } from "../shared/http-status.ts";
 
 /**
  * What node:http refuses before any handler sees the request, answered as every other refusal

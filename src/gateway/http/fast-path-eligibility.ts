@@ -1,6 +1,6 @@
 import { type DocumentNode, parse } from "graphql";
 import { LRUCache } from "lru-cache";
-import { documentFactsOf } from "../document-facts.ts";
+import { documentFactsOf } from "../shared/document-facts.ts";
 
 /** Media types of a whole JSON answer: an Accept header of only these asks for no stream. */
 const JSON_TYPES: ReadonlySet<string> = new Set([

@@ -3,9 +3,14 @@ import { Readable } from "node:stream";
 import type { Plugin } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
 import type { CallSignal } from "../../upstream/call-signal.ts";
-import { refusalResponse } from "../http-status.ts";
+import {
+  type AdapterHook,
+  type YogaCore,
+  type YogaHandler,
+  yogaCoreOf,
+} from "../assembly/yoga-adapter.ts";
 import { inThisRequestScope } from "../observability/logger.ts";
-import { type AdapterHook, type YogaCore, type YogaHandler, yogaCoreOf } from "../yoga-adapter.ts";
+import { refusalResponse } from "../shared/http-status.ts";
 import { createEligibility, type Eligibility, isJsonOnly } from "./fast-path-eligibility.ts";
 import { declaredWithin } from "./use-request-size-limit.ts";
 import { writeNodeResponse } from "./whatwg-node-adapter.ts";

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { GraphiQLOptions, Plugin } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
-import { refusalResponse } from "../http-status.ts";
+import { refusalResponse } from "../shared/http-status.ts";
 import { chosenEncoding, createEncodedAssets } from "./asset-encoding.ts";
 import { requestIdOf } from "./request-id.ts";
 

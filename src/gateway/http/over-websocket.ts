@@ -3,7 +3,7 @@ import type { Context, SubscribePayload } from "graphql-ws";
 import type { Extra } from "graphql-ws/use/ws";
 import { createGraphQLError } from "graphql-yoga";
 import type { Gateway } from "../create-gateway.ts";
-import { formatWithHttpStatus } from "../http-status.ts";
+import { formatWithHttpStatus } from "../shared/http-status.ts";
 import { requestIdOf } from "./request-id.ts";
 
 /** An operation's result as yoga gave it: one result, or the stream of a subscription. */

@@ -3,7 +3,7 @@ import type { IncomingMessage } from "node:http";
 import type { GraphQLError } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { type ErrorCode, gatewayError, isGatewayErrorCode } from "../../errors.ts";
-import { refusalResponse } from "../http-status.ts";
+import { refusalResponse } from "../shared/http-status.ts";
 import { type RequestIdContext, saneRequestId } from "./request-id.ts";
 
 /** The request's own sane `X-Request-Id`, else a new one (a request yoga never saw). */

@@ -3,9 +3,9 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { gatewayError } from "../../errors.ts";
 import type { FleetLogouts } from "../../fleet/logouts.ts";
 import { bearerToken } from "../../upstream/authorization.ts";
-import { authorizationOfParams } from "../connection-refusal.ts";
-import { writeRefusal } from "../http-status.ts";
-import { sessionIdentity } from "../session-identity.ts";
+import { sessionIdentity } from "../session/session-identity.ts";
+import { writeRefusal } from "../shared/http-status.ts";
+import { authorizationOfParams } from "../transport/connection-refusal.ts";
 
 /** Session mode over a cookie (SESSION_COOKIE): where the browser's session token travels. */
 export interface SessionCookieOptions {

@@ -1,6 +1,6 @@
 import type { Plugin } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
-import { refusalResponse } from "../http-status.ts";
+import { refusalResponse } from "../shared/http-status.ts";
 import type { RequestIdContext } from "./request-id.ts";
 
 /** Content types a browser may POST cross-site without a CORS preflight (a plain HTML form). */

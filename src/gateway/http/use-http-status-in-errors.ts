@@ -1,8 +1,8 @@
 import type { ExecutionResult, GraphQLError } from "graphql";
 import { createGraphQLError, isAsyncIterable, mapAsyncIterator, type Plugin } from "graphql-yoga";
 import { ERROR_CODES, isGatewayErrorCode } from "../../errors.ts";
-import { statusFor, stringifyWithHttpStatus } from "../http-status.ts";
-import { answeredMediaType } from "../yoga-adapter.ts";
+import { answeredMediaType } from "../assembly/yoga-adapter.ts";
+import { statusFor, stringifyWithHttpStatus } from "../shared/http-status.ts";
 import type { RequestIdContext } from "./request-id.ts";
 
 /**

@@ -8,8 +8,8 @@ import {
 } from "graphql-sse";
 import type { Plugin, YogaServerInstance } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
-import { GATEWAY_DEFAULTS } from "../defaults.ts";
-import { formatWithHttpStatus, refusalResponse } from "../http-status.ts";
+import { GATEWAY_DEFAULTS } from "../settings/defaults.ts";
+import { formatWithHttpStatus, refusalResponse } from "../shared/http-status.ts";
 import { IdleSweeper } from "./idle-sweeper.ts";
 import { webSocketShare } from "./socket-bounds.ts";
 import { type Reservation, SseReservations, type SseStreamLimits } from "./sse-reservations.ts";

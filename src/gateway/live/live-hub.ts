@@ -8,8 +8,8 @@ import type { KeyHasher } from "../../upstream/key-memory.ts";
 import { type RestOperation, readsChangedBy, routeOf } from "../../upstream/operations.ts";
 import type { RateLimit } from "../../upstream/rate-limit.ts";
 import type { FleetWriteVersion } from "../../upstream/write-version.ts";
-import { GATEWAY_DEFAULTS } from "../defaults.ts";
-import { retryAfterSeconds } from "../mask-error.ts";
+import { GATEWAY_DEFAULTS } from "../settings/defaults.ts";
+import { retryAfterSeconds } from "../shared/mask-error.ts";
 import { shuttingDown } from "../subscriptions/stream-lifetime.ts";
 import { KeyPace } from "./live-pace.ts";
 import {

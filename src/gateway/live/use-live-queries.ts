@@ -11,7 +11,6 @@ import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
 import type { UpstreamRequest } from "../../upstream/client.ts";
 import type { KeyHasher } from "../../upstream/key-memory.ts";
-import { type DocumentFactsCache, selectionKey } from "../document-facts.ts";
 import {
   type GatewayContext,
   type ReadRoute,
@@ -20,7 +19,8 @@ import {
 } from "../execution/context.ts";
 import { type FactFlow, factFlow } from "../execution/operation-facts.ts";
 import { upstreamReport } from "../execution/use-upstream-report.ts";
-import { requestLevel } from "../http-status.ts";
+import { type DocumentFactsCache, selectionKey } from "../shared/document-facts.ts";
+import { requestLevel } from "../shared/http-status.ts";
 import { endAtExpiry, shuttingDown } from "../subscriptions/stream-lifetime.ts";
 import type { SubscriptionCounts } from "../subscriptions/subscription-bounds.ts";
 import { LatestResults } from "./latest-results.ts";

@@ -2,10 +2,10 @@ import { timingSafeEqual } from "node:crypto";
 import type { GraphQLError } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
-import type { DocumentFactsCache } from "../document-facts.ts";
-import { refusalResponse } from "../http-status.ts";
-import { asLiveStream, LIVE_STREAM } from "../live-stream.ts";
-import { catalogueErrorOf } from "../mask-error.ts";
+import type { DocumentFactsCache } from "../shared/document-facts.ts";
+import { refusalResponse } from "../shared/http-status.ts";
+import { asLiveStream, LIVE_STREAM } from "../shared/live-stream.ts";
+import { catalogueErrorOf } from "../shared/mask-error.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 
 /**

@@ -8,9 +8,9 @@ import {
 import { isAsyncIterable, mapAsyncIterator, type Plugin, Repeater } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
 import type { KeyHasher } from "../../upstream/key-memory.ts";
-import { type DocumentFactsCache, selectionKey } from "../document-facts.ts";
 import type { GatewayContext } from "../execution/context.ts";
-import { requestLevel } from "../http-status.ts";
+import { type DocumentFactsCache, selectionKey } from "../shared/document-facts.ts";
+import { requestLevel } from "../shared/http-status.ts";
 import { endAtExpiry } from "./stream-lifetime.ts";
 
 export interface SubscriptionLimits {

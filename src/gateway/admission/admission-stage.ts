@@ -1,15 +1,15 @@
-import { useApiKeyGate } from "./admission/use-api-key-gate.ts";
-import { useCostLimit } from "./admission/use-cost-limit.ts";
-import { useInputRules } from "./admission/use-input-rules.ts";
-import { useKeyBound } from "./admission/use-key-bound.ts";
-import { useOperationLimits } from "./admission/use-operation-limits.ts";
-import { useVariableErrors } from "./admission/use-variable-errors.ts";
-import { useWellFormedInput } from "./admission/use-well-formed-input.ts";
-import { useOperationDeadline } from "./execution/use-operation-deadline.ts";
-import type { GatewayParts } from "./gateway-parts.ts";
-import type { PipelineEntry } from "./pipeline.ts";
-import { useNoIntrospection, useReadOnlySessions } from "./session/session-mode.ts";
-import { useAnswerRedaction } from "./session/use-answer-redaction.ts";
+import type { GatewayParts } from "../assembly/gateway-parts.ts";
+import type { PipelineEntry } from "../assembly/pipeline.ts";
+import { useOperationDeadline } from "../execution/use-operation-deadline.ts";
+import { useNoIntrospection, useReadOnlySessions } from "../session/session-mode.ts";
+import { useAnswerRedaction } from "../session/use-answer-redaction.ts";
+import { useApiKeyGate } from "./use-api-key-gate.ts";
+import { useCostLimit } from "./use-cost-limit.ts";
+import { useInputRules } from "./use-input-rules.ts";
+import { useKeyBound } from "./use-key-bound.ts";
+import { useOperationLimits } from "./use-operation-limits.ts";
+import { useVariableErrors } from "./use-variable-errors.ts";
+import { useWellFormedInput } from "./use-well-formed-input.ts";
 
 /**
  * An operation judged before anything runs (admission/): its shape, its input, its key, the

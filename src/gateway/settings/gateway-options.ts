@@ -1,16 +1,16 @@
 import type { GraphiQLOptions, LogLevel, YogaLogger } from "graphql-yoga";
-import type { schema } from "../schema/index.ts";
-import type { UpstreamClient } from "../upstream/client.ts";
-import type { PersistedDocumentsOptions } from "./admission/use-persisted-documents.ts";
+import type { schema } from "../../schema/index.ts";
+import type { UpstreamClient } from "../../upstream/client.ts";
+import type { PersistedDocumentsOptions } from "../admission/use-persisted-documents.ts";
+import type { FleetOptions } from "../assembly/fleet-state.ts";
+import type { PipelineEntry } from "../assembly/pipeline.ts";
+import type { BatchUsageContext } from "../execution/context.ts";
+import type { Handover } from "../execution/prepared-lane.ts";
+import type { RequestIdContext } from "../http/request-id.ts";
+import type { LiveTimers } from "../live/live-throttle.ts";
+import type { MetricsAccess } from "../observability/use-metrics.ts";
+import type { SessionModeOptions } from "../session/session-mode.ts";
 import type { GatewayBounds } from "./bounds.ts";
-import type { BatchUsageContext } from "./execution/context.ts";
-import type { Handover } from "./execution/prepared-lane.ts";
-import type { FleetOptions } from "./fleet-state.ts";
-import type { RequestIdContext } from "./http/request-id.ts";
-import type { LiveTimers } from "./live/live-throttle.ts";
-import type { MetricsAccess } from "./observability/use-metrics.ts";
-import type { PipelineEntry } from "./pipeline.ts";
-import type { SessionModeOptions } from "./session/session-mode.ts";
 
 /**
  * yoga's server context as the gateway types it: whatever the adapter puts there, the request's

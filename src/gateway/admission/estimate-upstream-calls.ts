@@ -13,8 +13,8 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from "graphql";
-import type { CursorKey } from "../connections/cursor.ts";
-import { validateConnectionArgs } from "../connections/validate-args.ts";
+import type { CursorKey } from "../../connections/cursor.ts";
+import { validateConnectionArgs } from "../../connections/validate-args.ts";
 
 /**
  * What a schema field declares about its upstream traffic, in its Pothos `extensions`:

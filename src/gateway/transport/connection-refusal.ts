@@ -1,7 +1,7 @@
-import { keyProblem } from "./admission/use-key-bound.ts";
-import { authorizationFrom, authorizationParam } from "./execution/context.ts";
-import type { GatewayOptions } from "./gateway-options.ts";
-import { SessionRefused } from "./session/session-refused.ts";
+import { keyProblem } from "../admission/use-key-bound.ts";
+import { authorizationFrom, authorizationParam } from "../execution/context.ts";
+import { SessionRefused } from "../session/session-refused.ts";
+import type { GatewayOptions } from "../settings/gateway-options.ts";
 
 /**
  * Why graphql-ws connection params are refused (no key, a key that fails the local checks, a

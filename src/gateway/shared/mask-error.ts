@@ -1,10 +1,10 @@
 import { GraphQLError } from "graphql";
 import { createGraphQLError } from "graphql-yoga";
-import { ConnectionError } from "../connections/errors.ts";
-import { type ErrorCode, gatewayError } from "../errors.ts";
-import { UpstreamError, UpstreamUnavailableError, upstreamFacts } from "../upstream/errors.ts";
-import type { JsonObject } from "../upstream/json.ts";
-import { DEFAULT_RETRY_AFTER_S } from "../upstream/rate-limit.ts";
+import { ConnectionError } from "../../connections/errors.ts";
+import { type ErrorCode, gatewayError } from "../../errors.ts";
+import { UpstreamError, UpstreamUnavailableError, upstreamFacts } from "../../upstream/errors.ts";
+import type { JsonObject } from "../../upstream/json.ts";
+import { DEFAULT_RETRY_AFTER_S } from "../../upstream/rate-limit.ts";
 
 const CODE_BY_UPSTREAM_STATUS: Record<number, ErrorCode> = {
   400: "BAD_USER_INPUT",

@@ -1,19 +1,19 @@
 import type { Plugin } from "graphql-yoga";
-import { keyProblem } from "./admission/use-key-bound.ts";
-import { authorizationFrom, useBatchUsage } from "./execution/context.ts";
-import type { FastLane } from "./fast-lane.ts";
-import type { GatewayParts } from "./gateway-parts.ts";
-import { useGraphiQLAssets } from "./http/graphiql-page.ts";
-import { useCatalogueRefusals } from "./http/refusals.ts";
-import { useRequestId } from "./http/request-id.ts";
-import { useBatchRefusal } from "./http/use-batch-refusal.ts";
-import { useCsrfPrevention } from "./http/use-csrf-prevention.ts";
-import { useLandingPage } from "./http/use-landing-page.ts";
-import { useNoBodyEcho } from "./http/use-no-body-echo.ts";
-import { useRequestSizeLimit } from "./http/use-request-size-limit.ts";
-import { type SseStreams, useSseSingleConnection } from "./http/use-sse-single-connection.ts";
-import { useMetrics } from "./observability/use-metrics.ts";
-import type { PipelineEntry } from "./pipeline.ts";
+import { keyProblem } from "../admission/use-key-bound.ts";
+import type { GatewayParts } from "../assembly/gateway-parts.ts";
+import type { PipelineEntry } from "../assembly/pipeline.ts";
+import { authorizationFrom, useBatchUsage } from "../execution/context.ts";
+import { useGraphiQLAssets } from "../http/graphiql-page.ts";
+import { useCatalogueRefusals } from "../http/refusals.ts";
+import { useRequestId } from "../http/request-id.ts";
+import { useBatchRefusal } from "../http/use-batch-refusal.ts";
+import { useCsrfPrevention } from "../http/use-csrf-prevention.ts";
+import { useLandingPage } from "../http/use-landing-page.ts";
+import { useNoBodyEcho } from "../http/use-no-body-echo.ts";
+import { useRequestSizeLimit } from "../http/use-request-size-limit.ts";
+import { type SseStreams, useSseSingleConnection } from "../http/use-sse-single-connection.ts";
+import type { FastLane } from "../lane/fast-lane.ts";
+import { useMetrics } from "../observability/use-metrics.ts";
 
 /** graphql-sse's single-connection streams: their plugin, and the streams listen() bounds. */
 export type SingleConnectionSse = { plugin: Plugin; streams: SseStreams };

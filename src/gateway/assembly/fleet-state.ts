@@ -1,22 +1,22 @@
 import { Counter, Gauge, type Registry } from "prom-client";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
-import { createSharedQueryStore } from "../fleet/apq-store.ts";
-import { shareKeyLimits } from "../fleet/key-limits.ts";
-import { createFleetLogouts, type FleetLogouts } from "../fleet/logouts.ts";
-import { createRedisPollerStore } from "../fleet/poller-lease.ts";
-import type { PollerStore } from "../fleet/poller-store.ts";
-import type { FleetRedis, FleetRedisState } from "../fleet/redis.ts";
-import { createFleetSessionLimiter } from "../fleet/session-limits.ts";
+import { createSharedQueryStore } from "../../fleet/apq-store.ts";
+import { shareKeyLimits } from "../../fleet/key-limits.ts";
+import { createFleetLogouts, type FleetLogouts } from "../../fleet/logouts.ts";
+import { createRedisPollerStore } from "../../fleet/poller-lease.ts";
+import type { PollerStore } from "../../fleet/poller-store.ts";
+import type { FleetRedis, FleetRedisState } from "../../fleet/redis.ts";
+import { createFleetSessionLimiter } from "../../fleet/session-limits.ts";
 import {
   createMemoryWindowBudget,
   createRedisWindowBudget,
   type WindowBudget,
-} from "../fleet/window-budget.ts";
-import type { KeyMemory } from "../upstream/key-memory.ts";
+} from "../../fleet/window-budget.ts";
+import type { KeyMemory } from "../../upstream/key-memory.ts";
 import {
   createMemoryQueryStore,
   type PersistedQueryStore,
-} from "./admission/use-persisted-documents.ts";
+} from "../admission/use-persisted-documents.ts";
 
 /** REDIS_URL's connection, and what of this instance the fleet shares (docs/fleet.md). */
 export interface FleetOptions {

@@ -1,22 +1,22 @@
 import type { YogaLogger } from "graphql-yoga";
-import { createCursorKey } from "../connections/cursor.ts";
-import { createFleetReadCache } from "../fleet/read-cache.ts";
-import { createFleetWriteVersion } from "../fleet/write-version.ts";
-import type { UpstreamClient, UpstreamRequest } from "../upstream/client.ts";
-import { withKeyConcurrency } from "../upstream/key-concurrency.ts";
-import { createKeyHasher, hashesPerConnection, type KeyHasher } from "../upstream/key-memory.ts";
-import { createMemoryReadCache } from "../upstream/read-cache.ts";
-import { withSharing } from "../upstream/sharing.ts";
-import { createDocumentFacts, type DocumentFactsCache } from "./document-facts.ts";
-import type { ContextDependencies } from "./execution/context.ts";
+import { createCursorKey } from "../../connections/cursor.ts";
+import { createFleetReadCache } from "../../fleet/read-cache.ts";
+import { createFleetWriteVersion } from "../../fleet/write-version.ts";
+import type { UpstreamClient, UpstreamRequest } from "../../upstream/client.ts";
+import { withKeyConcurrency } from "../../upstream/key-concurrency.ts";
+import { createKeyHasher, hashesPerConnection, type KeyHasher } from "../../upstream/key-memory.ts";
+import { createMemoryReadCache } from "../../upstream/read-cache.ts";
+import { withSharing } from "../../upstream/sharing.ts";
+import type { ContextDependencies } from "../execution/context.ts";
+import { ConversationStatusHub } from "../live/conversation-status-hub.ts";
+import { LiveHub } from "../live/live-hub.ts";
+import { registerLiveMetrics } from "../live/live-metrics.ts";
+import { GatewayMetrics } from "../observability/metrics.ts";
+import { createSessionAuthorizer } from "../session/session-mode.ts";
+import type { GatewayOptions } from "../settings/gateway-options.ts";
+import { type ResolvedSettings, resolveSettings } from "../settings/resolved-settings.ts";
+import { createDocumentFacts, type DocumentFactsCache } from "../shared/document-facts.ts";
 import { createFleetState, type FleetState } from "./fleet-state.ts";
-import type { GatewayOptions } from "./gateway-options.ts";
-import { ConversationStatusHub } from "./live/conversation-status-hub.ts";
-import { LiveHub } from "./live/live-hub.ts";
-import { registerLiveMetrics } from "./live/live-metrics.ts";
-import { GatewayMetrics } from "./observability/metrics.ts";
-import { type ResolvedSettings, resolveSettings } from "./resolved-settings.ts";
-import { createSessionAuthorizer } from "./session/session-mode.ts";
 
 /**
  * What every stage of the gateway is built from: the options with each default applied once,

@@ -1,11 +1,11 @@
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
-import { boundedParserCaches } from "./admission/text-caches.ts";
-import type { GatewayContext } from "./execution/context.ts";
-import type { GatewayServerContext } from "./gateway-options.ts";
+import { boundedParserCaches } from "../admission/text-caches.ts";
+import type { GatewayContext } from "../execution/context.ts";
+import { corsFor } from "../http/cors.ts";
+import { renderGraphiQLPage } from "../http/graphiql-page.ts";
+import type { GatewayServerContext } from "../settings/gateway-options.ts";
+import { maskError, maskSessionError } from "../shared/mask-error.ts";
 import type { GatewayParts } from "./gateway-parts.ts";
-import { corsFor } from "./http/cors.ts";
-import { renderGraphiQLPage } from "./http/graphiql-page.ts";
-import { maskError, maskSessionError } from "./mask-error.ts";
 import type { OperationContexts } from "./operation-contexts.ts";
 import type { AnyPlugin } from "./pipeline.ts";
 

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { bearerToken } from "../upstream/authorization.ts";
+import { bearerToken } from "../../upstream/authorization.ts";
 
 /**
  * A session's identity, the one key of its logout and every other per-token record: the SHA-256

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { boolVar, ConfigError, intVar, parseEnv } from "../env.ts";
-import { FLEET_REDIS_DEFAULTS } from "../fleet/redis-defaults.ts";
-import { prefixKeepsTags } from "../fleet/redis-keys.ts";
-import { UPSTREAM_DEFAULTS } from "../upstream/client.ts";
+import { boolVar, ConfigError, intVar, parseEnv } from "../../env.ts";
+import { FLEET_REDIS_DEFAULTS } from "../../fleet/redis-defaults.ts";
+import { prefixKeepsTags } from "../../fleet/redis-keys.ts";
+import { UPSTREAM_DEFAULTS } from "../../upstream/client.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
 
 const httpUrl = z

@@ -1,6 +1,6 @@
 import type { ExecutionArgs, ExecutionResult } from "graphql";
 import type { Plugin } from "graphql-yoga";
-import type { FactFlow, FactName } from "./execution/operation-facts.ts";
+import type { FactFlow, FactName } from "../execution/operation-facts.ts";
 
 // Plugins of every context shape meet in one list, as in yoga's own `plugins` option.
 // biome-ignore lint/suspicious/noExplicitAny: each plugin states its own context's shape

@@ -1,13 +1,13 @@
-import type { CallSignal } from "../upstream/call-signal.ts";
+import type { CallSignal } from "../../upstream/call-signal.ts";
 import {
   authorizationFrom,
   authorizationParam,
   createContext,
   type GatewayContext,
-} from "./execution/context.ts";
-import type { GatewayServerContext } from "./gateway-options.ts";
+} from "../execution/context.ts";
+import { requestIdOf } from "../http/request-id.ts";
+import type { GatewayServerContext } from "../settings/gateway-options.ts";
 import type { GatewayParts } from "./gateway-parts.ts";
-import { requestIdOf } from "./http/request-id.ts";
 
 /** What yoga hands its context factory: its own initial context and the server's. */
 type YogaInitial = Partial<GatewayServerContext> & {

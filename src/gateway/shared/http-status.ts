@@ -3,7 +3,7 @@ import { type ServerResponse, STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { type ExecutionResult, GraphQLError } from "graphql";
 import { createGraphQLError } from "graphql-yoga";
-import { ERROR_CODES, isGatewayErrorCode } from "../errors.ts";
+import { ERROR_CODES, isGatewayErrorCode } from "../../errors.ts";
 
 /**
  * A copy of a catalogue error that decides the HTTP status of the response: only errors that

@@ -1,10 +1,10 @@
 import type { GraphQLSchema } from "graphql";
 import type { YogaLogger } from "graphql-yoga";
-import { schema } from "../schema/index.ts";
+import { schema } from "../../schema/index.ts";
+import { createGatewayLogger } from "../observability/logger.ts";
 import { resolveBounds } from "./bounds.ts";
 import { GATEWAY_DEFAULTS } from "./defaults.ts";
 import type { GatewayOptions } from "./gateway-options.ts";
-import { createGatewayLogger } from "./observability/logger.ts";
 
 /**
  * Every setting a gateway is built with, each default applied once, here: no field is optional,
