@@ -1,9 +1,9 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from "../src/errors.ts";
-import { webSocketShare } from "../src/gateway/http/socket-bounds.ts";
 import { gatewayEnv } from "../src/gateway/settings/config.ts";
 import { GATEWAY_DEFAULTS } from "../src/gateway/settings/defaults.ts";
+import { webSocketShare } from "../src/gateway/transport/socket-bounds.ts";
 import { defaultOf } from "./config-reference.ts";
 
 /**

@@ -9,15 +9,15 @@ import { operationContexts } from "./assembly/operation-contexts.ts";
 import { declaredPipeline, type StageFacts } from "./assembly/pipeline.ts";
 import { createYogaApp } from "./assembly/yoga-app.ts";
 import type { GatewayContext } from "./execution/context.ts";
-import type { FastPath } from "./http/fast-path.ts";
-import type { SseStreams } from "./http/use-sse-single-connection.ts";
 import { createFastLane } from "./lane/fast-lane.ts";
+import type { FastPath } from "./lane/fast-path.ts";
 import type { ConversationStatusHub } from "./live/conversation-status-hub.ts";
 import type { LiveHub } from "./live/live-hub.ts";
 import type { GatewayMetrics } from "./observability/metrics.ts";
 import { preparationStage } from "./preparation/preparation-stage.ts";
 import type { GatewayOptions, GatewayServerContext } from "./settings/gateway-options.ts";
 import type { DocumentFactsCache } from "./shared/document-facts.ts";
+import type { SseStreams } from "./sse/use-sse-single-connection.ts";
 import { connectionRefusalFor } from "./transport/connection-refusal.ts";
 
 export type { GatewayOptions, GatewayServerContext } from "./settings/gateway-options.ts";

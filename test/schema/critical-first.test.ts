@@ -1,6 +1,6 @@
 import { type DocumentNode, Kind, parse, print } from "graphql";
 import { describe, expect, it } from "vitest";
-import { criticalFirst } from "../../src/gateway/execution/critical-first.ts";
+import { criticalFirst } from "../../src/gateway/preparation/critical-first.ts";
 import { documentFactsOf } from "../../src/gateway/shared/document-facts.ts";
 import { schema } from "../../src/schema/index.ts";
 

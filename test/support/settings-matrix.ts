@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { createGateway } from "../../src/gateway/create-gateway.ts";
-import { type ListeningGateway, listen } from "../../src/gateway/http/server.ts";
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
+import { type ListeningGateway, listen } from "../../src/gateway/transport/server.ts";
 import { DEMO_KEYS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { subgraphSchema } from "../../src/schema/subgraph.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";

@@ -1,12 +1,12 @@
 import type { GatewayParts } from "../assembly/gateway-parts.ts";
 import type { PipelineEntry } from "../assembly/pipeline.ts";
-import { useOperationDeadline } from "../execution/use-operation-deadline.ts";
 import { useNoIntrospection, useReadOnlySessions } from "../session/session-mode.ts";
-import { useAnswerRedaction } from "../session/use-answer-redaction.ts";
+import { useAnswerRedaction } from "./use-answer-redaction.ts";
 import { useApiKeyGate } from "./use-api-key-gate.ts";
 import { useCostLimit } from "./use-cost-limit.ts";
 import { useInputRules } from "./use-input-rules.ts";
 import { useKeyBound } from "./use-key-bound.ts";
+import { useOperationDeadline } from "./use-operation-deadline.ts";
 import { useOperationLimits } from "./use-operation-limits.ts";
 import { useVariableErrors } from "./use-variable-errors.ts";
 import { useWellFormedInput } from "./use-well-formed-input.ts";

@@ -1,10 +1,10 @@
 import type { GatewayParts } from "../assembly/gateway-parts.ts";
 import type { OperationContexts } from "../assembly/operation-contexts.ts";
 import type { PipelineEntry } from "../assembly/pipeline.ts";
-import { useUpstreamReport } from "../execution/use-upstream-report.ts";
-import { useHttpStatusInErrors } from "../http/use-http-status-in-errors.ts";
-import { useLiveQueries } from "../live/use-live-queries.ts";
-import { SubscriptionCounts, useSubscriptionBounds } from "../subscriptions/subscription-bounds.ts";
+import { SubscriptionCounts, useSubscriptionBounds } from "./subscription-bounds.ts";
+import { useHttpStatusInErrors } from "./use-http-status-in-errors.ts";
+import { useLiveQueries } from "./use-live-queries.ts";
+import { useUpstreamReport } from "./use-upstream-report.ts";
 
 /**
  * An operation running and answered: its upstream report, the subscriptions and live queries

@@ -3,17 +3,17 @@ import { keyProblem } from "../admission/use-key-bound.ts";
 import type { GatewayParts } from "../assembly/gateway-parts.ts";
 import type { PipelineEntry } from "../assembly/pipeline.ts";
 import { authorizationFrom, useBatchUsage } from "../execution/context.ts";
-import { useGraphiQLAssets } from "../http/graphiql-page.ts";
-import { useCatalogueRefusals } from "../http/refusals.ts";
-import { useRequestId } from "../http/request-id.ts";
-import { useBatchRefusal } from "../http/use-batch-refusal.ts";
-import { useCsrfPrevention } from "../http/use-csrf-prevention.ts";
-import { useLandingPage } from "../http/use-landing-page.ts";
-import { useNoBodyEcho } from "../http/use-no-body-echo.ts";
-import { useRequestSizeLimit } from "../http/use-request-size-limit.ts";
-import { type SseStreams, useSseSingleConnection } from "../http/use-sse-single-connection.ts";
 import type { FastLane } from "../lane/fast-lane.ts";
-import { useMetrics } from "../observability/use-metrics.ts";
+import { useGraphiQLAssets } from "../pages/graphiql-page.ts";
+import { type SseStreams, useSseSingleConnection } from "../sse/use-sse-single-connection.ts";
+import { useCatalogueRefusals } from "./refusals.ts";
+import { useRequestId } from "./request-id.ts";
+import { useBatchRefusal } from "./use-batch-refusal.ts";
+import { useCsrfPrevention } from "./use-csrf-prevention.ts";
+import { useLandingPage } from "./use-landing-page.ts";
+import { useMetrics } from "./use-metrics.ts";
+import { useNoBodyEcho } from "./use-no-body-echo.ts";
+import { useRequestSizeLimit } from "./use-request-size-limit.ts";
 
 /** graphql-sse's single-connection streams: their plugin, and the streams listen() bounds. */
 export type SingleConnectionSse = { plugin: Plugin; streams: SseStreams };

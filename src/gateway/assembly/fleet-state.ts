@@ -16,7 +16,7 @@ import type { KeyMemory } from "../../upstream/key-memory.ts";
 import {
   createMemoryQueryStore,
   type PersistedQueryStore,
-} from "../admission/use-persisted-documents.ts";
+} from "../preparation/use-persisted-documents.ts";
 
 /** REDIS_URL's connection, and what of this instance the fleet shares (docs/fleet.md). */
 export interface FleetOptions {

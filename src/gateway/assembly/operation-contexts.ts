@@ -1,11 +1,11 @@
 import type { CallSignal } from "../../upstream/call-signal.ts";
+import { requestIdOf } from "../arrival/request-id.ts";
 import {
   authorizationFrom,
   authorizationParam,
   createContext,
   type GatewayContext,
 } from "../execution/context.ts";
-import { requestIdOf } from "../http/request-id.ts";
 import type { GatewayServerContext } from "../settings/gateway-options.ts";
 import type { GatewayParts } from "./gateway-parts.ts";
 

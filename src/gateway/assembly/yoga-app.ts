@@ -1,10 +1,10 @@
 import { createYoga, type YogaServerInstance } from "graphql-yoga";
 import { boundedParserCaches } from "../admission/text-caches.ts";
 import type { GatewayContext } from "../execution/context.ts";
-import { corsFor } from "../http/cors.ts";
-import { renderGraphiQLPage } from "../http/graphiql-page.ts";
+import { renderGraphiQLPage } from "../pages/graphiql-page.ts";
 import type { GatewayServerContext } from "../settings/gateway-options.ts";
 import { maskError, maskSessionError } from "../shared/mask-error.ts";
+import { corsFor } from "../transport/cors.ts";
 import type { GatewayParts } from "./gateway-parts.ts";
 import type { OperationContexts } from "./operation-contexts.ts";
 import type { AnyPlugin } from "./pipeline.ts";

@@ -1,19 +1,19 @@
 import type { Plugin } from "graphql-yoga";
+import { requestIdOf } from "../arrival/request-id.ts";
+import { startOperationMeter } from "../arrival/use-metrics.ts";
 import type { GatewayParts } from "../assembly/gateway-parts.ts";
 import type { OperationContexts } from "../assembly/operation-contexts.ts";
 import type { LanePlan } from "../assembly/pipeline.ts";
-import { createPreparedLane, type PreparedLane } from "../execution/prepared-lane.ts";
-import type { CompiledQueries } from "../execution/use-compiled-execution.ts";
-import { useCompiledExecution } from "../execution/use-compiled-execution.ts";
-import { createFastPath, type FastPath } from "../http/fast-path.ts";
+import { nameRequestScope } from "../observability/logger.ts";
+import type { CompiledQueries } from "../preparation/use-compiled-execution.ts";
+import { useCompiledExecution } from "../preparation/use-compiled-execution.ts";
+import { createFastPath, type FastPath } from "./fast-path.ts";
 import {
   FAST_PATH_MAX_KEPT_TEXT,
   FAST_PATH_TEXT_BYTES,
   FAST_PATH_TEXTS,
-} from "../http/fast-path-eligibility.ts";
-import { requestIdOf } from "../http/request-id.ts";
-import { nameRequestScope } from "../observability/logger.ts";
-import { startOperationMeter } from "../observability/use-metrics.ts";
+} from "./fast-path-eligibility.ts";
+import { createPreparedLane, type PreparedLane } from "./prepared-lane.ts";
 
 /** The common case's way around yoga's request machinery, and the compiled execution it runs. */
 export interface FastLane {

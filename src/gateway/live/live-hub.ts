@@ -10,7 +10,6 @@ import type { RateLimit } from "../../upstream/rate-limit.ts";
 import type { FleetWriteVersion } from "../../upstream/write-version.ts";
 import { GATEWAY_DEFAULTS } from "../settings/defaults.ts";
 import { retryAfterSeconds } from "../shared/mask-error.ts";
-import { shuttingDown } from "../subscriptions/stream-lifetime.ts";
 import { KeyPace } from "./live-pace.ts";
 import {
   answerOf,
@@ -21,6 +20,7 @@ import {
   refusalOf,
   requestDigest,
 } from "./live-reads.ts";
+import { shuttingDown } from "./stream-lifetime.ts";
 
 export interface LiveHubOptions {
   /** The gateway's upstream (coalescing and key fairness included). */

@@ -1,16 +1,13 @@
 import { useExecutionCancellation } from "graphql-yoga";
-import {
-  createMemoryQueryStore,
-  usePersistedDocuments,
-} from "../admission/use-persisted-documents.ts";
 import type { GatewayParts } from "../assembly/gateway-parts.ts";
 import type { PipelineEntry } from "../assembly/pipeline.ts";
-import { useErrorOrder } from "../execution/error-order.ts";
-import { useIncrementalDelivery } from "../execution/use-incremental-delivery.ts";
-import { READINESS_CACHE_MS, useReadiness } from "../http/use-readiness.ts";
 import type { FastLane } from "../lane/fast-lane.ts";
 import { useOperationSpans } from "../observability/tracing.ts";
 import { useSessionTokenFirst } from "../session/session-mode.ts";
+import { useErrorOrder } from "./error-order.ts";
+import { useIncrementalDelivery } from "./use-incremental-delivery.ts";
+import { createMemoryQueryStore, usePersistedDocuments } from "./use-persisted-documents.ts";
+import { READINESS_CACHE_MS, useReadiness } from "./use-readiness.ts";
 
 /**
  * Before an operation is judged: how it will run (compiled, through the prepared lane, traced),

@@ -233,7 +233,7 @@ export const gatewayEnv = z.object({
   MAX_BATCH_SIZE: intVar(0, 100)
     .default(GATEWAY_DEFAULTS.maxBatchSize)
     .describe("Most operations in one batched request (JSON array body); `0`: batches refused."),
-  // Compiled execution of repeated queries (src/gateway/execution/use-compiled-execution.ts).
+  // Compiled execution of repeated queries (src/gateway/preparation/use-compiled-execution.ts).
   COMPILED_EXECUTION_AFTER: intVar(0, 1000)
     // At 1, a document too large for the parser cache (a new object each time) would be compiled
     // at every request.
@@ -242,7 +242,7 @@ export const gatewayEnv = z.object({
     .describe(
       "The run of a query's document at which it is compiled (graphql-jit); `0`: never (docs/operations.md).",
     ),
-  // The node:http fast path of a JSON POST of one query or mutation (src/gateway/http/fast-path.ts).
+  // The node:http fast path of a JSON POST of one query or mutation (src/gateway/lane/fast-path.ts).
   GATEWAY_FAST_PATH: z
     .enum(["on", "off"], { error: "must be on or off" })
     .default("on")

@@ -1,14 +1,14 @@
 import type { GraphiQLOptions, LogLevel, YogaLogger } from "graphql-yoga";
 import type { schema } from "../../schema/index.ts";
 import type { UpstreamClient } from "../../upstream/client.ts";
-import type { PersistedDocumentsOptions } from "../admission/use-persisted-documents.ts";
+import type { RequestIdContext } from "../arrival/request-id.ts";
+import type { MetricsAccess } from "../arrival/use-metrics.ts";
 import type { FleetOptions } from "../assembly/fleet-state.ts";
 import type { PipelineEntry } from "../assembly/pipeline.ts";
 import type { BatchUsageContext } from "../execution/context.ts";
-import type { Handover } from "../execution/prepared-lane.ts";
-import type { RequestIdContext } from "../http/request-id.ts";
+import type { Handover } from "../lane/prepared-lane.ts";
 import type { LiveTimers } from "../live/live-throttle.ts";
-import type { MetricsAccess } from "../observability/use-metrics.ts";
+import type { PersistedDocumentsOptions } from "../preparation/use-persisted-documents.ts";
 import type { SessionModeOptions } from "../session/session-mode.ts";
 import type { GatewayBounds } from "./bounds.ts";
 

@@ -5,7 +5,7 @@ import type { FleetLogouts } from "../../fleet/logouts.ts";
 import { bearerToken } from "../../upstream/authorization.ts";
 import { sessionIdentity } from "../session/session-identity.ts";
 import { writeRefusal } from "../shared/http-status.ts";
-import { authorizationOfParams } from "../transport/connection-refusal.ts";
+import { authorizationOfParams } from "./connection-refusal.ts";
 
 /** Session mode over a cookie (SESSION_COOKIE): where the browser's session token travels. */
 export interface SessionCookieOptions {

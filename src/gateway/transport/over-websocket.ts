@@ -2,9 +2,9 @@ import { type ExecutionResult, GraphQLError, parse } from "graphql";
 import type { Context, SubscribePayload } from "graphql-ws";
 import type { Extra } from "graphql-ws/use/ws";
 import { createGraphQLError } from "graphql-yoga";
+import { requestIdOf } from "../arrival/request-id.ts";
 import type { Gateway } from "../create-gateway.ts";
 import { formatWithHttpStatus } from "../shared/http-status.ts";
-import { requestIdOf } from "./request-id.ts";
 
 /** An operation's result as yoga gave it: one result, or the stream of a subscription. */
 export interface OperationOutcome {

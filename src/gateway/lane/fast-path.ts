@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import type { Plugin } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
 import type { CallSignal } from "../../upstream/call-signal.ts";
+import { declaredWithin } from "../arrival/use-request-size-limit.ts";
 import {
   type AdapterHook,
   type YogaCore,
@@ -12,7 +13,6 @@ import {
 import { inThisRequestScope } from "../observability/logger.ts";
 import { refusalResponse } from "../shared/http-status.ts";
 import { createEligibility, type Eligibility, isJsonOnly } from "./fast-path-eligibility.ts";
-import { declaredWithin } from "./use-request-size-limit.ts";
 import { writeNodeResponse } from "./whatwg-node-adapter.ts";
 
 /** yoga's node:http listener (the server adapter), with the adapter's `waitUntil`. */

@@ -1,9 +1,9 @@
 import type { ExecutionResult, GraphQLError } from "graphql";
 import { createGraphQLError, isAsyncIterable, mapAsyncIterator, type Plugin } from "graphql-yoga";
 import { ERROR_CODES, isGatewayErrorCode } from "../../errors.ts";
+import type { RequestIdContext } from "../arrival/request-id.ts";
 import { answeredMediaType } from "../assembly/yoga-adapter.ts";
 import { statusFor, stringifyWithHttpStatus } from "../shared/http-status.ts";
-import type { RequestIdContext } from "./request-id.ts";
 
 /**
  * Shows `extensions.http.status` on catalogue errors, and the request's ID on every error, in

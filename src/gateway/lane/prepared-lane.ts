@@ -10,14 +10,14 @@ import type { Plugin } from "graphql-yoga";
 import { LRUCache } from "lru-cache";
 import type { CallSignal } from "../../upstream/call-signal.ts";
 import { tracingIsOn } from "../../upstream/upstream-span.ts";
+import { startOperationDeadline } from "../admission/use-operation-deadline.ts";
+import { reportedIn, upstreamReport } from "../answer/use-upstream-report.ts";
 import type { Judge, LanePlan } from "../assembly/pipeline.ts";
 import { answeredMediaType, yogaCoreOf } from "../assembly/yoga-adapter.ts";
+import type { GatewayContext } from "../execution/context.ts";
+import type { CompiledQueries } from "../preparation/use-compiled-execution.ts";
 import type { DocumentFacts, DocumentFactsCache } from "../shared/document-facts.ts";
 import { stringifyWithHttpStatus } from "../shared/http-status.ts";
-import type { GatewayContext } from "./context.ts";
-import type { CompiledQueries } from "./use-compiled-execution.ts";
-import { startOperationDeadline } from "./use-operation-deadline.ts";
-import { reportedIn, upstreamReport } from "./use-upstream-report.ts";
 
 /** The request the fast path read: what the lane needs of it. */
 export interface LaneRequest {

@@ -9,13 +9,13 @@ import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { type ErrorCode, gatewayError, isGatewayErrorCode } from "../../errors.ts";
 import { listenHttp } from "../../listen.ts";
+import { requestIdOfMessage } from "../arrival/refusals.ts";
 import type { Gateway } from "../create-gateway.ts";
 import { inRequestScope } from "../observability/logger.ts";
 import { GATEWAY_DEFAULTS } from "../settings/defaults.ts";
 import { formatWithHttpStatus, refusalOnSocket, writeRefusal } from "../shared/http-status.ts";
 import { answerClientError } from "./client-errors.ts";
 import { CARRIER, type OperationOutcome, runOverWebSocket } from "./over-websocket.ts";
-import { requestIdOfMessage } from "./refusals.ts";
 import { createSessionCookies, type SessionCookieOptions } from "./session-cookie.ts";
 import { createIdleSweeper, verifyUpgrade, webSocketShare } from "./socket-bounds.ts";
 

@@ -2,11 +2,11 @@ import { timingSafeEqual } from "node:crypto";
 import type { GraphQLError } from "graphql";
 import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
+import type { GatewayMetrics } from "../observability/metrics.ts";
 import type { DocumentFactsCache } from "../shared/document-facts.ts";
 import { refusalResponse } from "../shared/http-status.ts";
 import { asLiveStream, LIVE_STREAM } from "../shared/live-stream.ts";
 import { catalogueErrorOf } from "../shared/mask-error.ts";
-import type { GatewayMetrics } from "./metrics.ts";
 
 /**
  * Serves `GET /metrics` (Prometheus text) and counts each operation by type and outcome: `OK`, or

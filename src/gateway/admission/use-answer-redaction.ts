@@ -3,7 +3,7 @@ import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import { LRUCache } from "lru-cache";
 import { KeyRedactor } from "../../upstream/key-redaction.ts";
 import type { GatewayContext } from "../execution/context.ts";
-import { answerRedaction } from "./redact-by-schema.ts";
+import { answerRedaction } from "../session/redact-by-schema.ts";
 
 type Result = ExecutionResult & { incremental?: ReadonlyArray<Record<string, unknown>> };
 

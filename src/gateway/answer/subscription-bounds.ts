@@ -9,9 +9,9 @@ import { isAsyncIterable, mapAsyncIterator, type Plugin, Repeater } from "graphq
 import { gatewayError } from "../../errors.ts";
 import type { KeyHasher } from "../../upstream/key-memory.ts";
 import type { GatewayContext } from "../execution/context.ts";
+import { endAtExpiry } from "../live/stream-lifetime.ts";
 import { type DocumentFactsCache, selectionKey } from "../shared/document-facts.ts";
 import { requestLevel } from "../shared/http-status.ts";
-import { endAtExpiry } from "./stream-lifetime.ts";
 
 export interface SubscriptionLimits {
   /** Most live subscriptions of one API key (MAX_SUBSCRIPTIONS_PER_KEY). */

@@ -10,9 +10,9 @@ import {
 } from "graphql";
 import { type CompiledQuery, isCompiledQuery } from "graphql-jit";
 import type { Plugin } from "graphql-yoga";
-import { createJitCompiler } from "../preparation/graphql-jit-adapter.ts";
 import type { DocumentFacts, DocumentFactsCache } from "../shared/document-facts.ts";
 import { type CriticalFirst, criticalFirst } from "./critical-first.ts";
+import { createJitCompiler } from "./graphql-jit-adapter.ts";
 import { asGraphqlJsResult } from "./jit-errors.ts";
 
 export interface CompiledExecutionOptions {

@@ -1,9 +1,9 @@
 import type { Plugin } from "graphql-yoga";
 import type { CallSignal } from "../../upstream/call-signal.ts";
 import { OperationDeadlineExceeded } from "../../upstream/errors.ts";
+import type { ExecuteHooks } from "../answer/use-upstream-report.ts";
+import type { GatewayContext } from "../execution/context.ts";
 import { asLiveStream } from "../shared/live-stream.ts";
-import type { GatewayContext } from "./context.ts";
-import type { ExecuteHooks } from "./use-upstream-report.ts";
 
 export interface OperationDeadlineOptions {
   /** Longest a query or mutation may run, retries included (OPERATION_DEADLINE_MS). */

@@ -2,9 +2,9 @@ import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
 import type { GraphiQLOptions, Plugin } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
+import { requestIdOf } from "../arrival/request-id.ts";
 import { refusalResponse } from "../shared/http-status.ts";
 import { chosenEncoding, createEncodedAssets } from "./asset-encoding.ts";
-import { requestIdOf } from "./request-id.ts";
 
 /**
  * GraphiQL as a small page plus separate files: the package's own renderer inlines 9 MB of

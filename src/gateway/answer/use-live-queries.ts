@@ -18,13 +18,8 @@ import {
   settle,
 } from "../execution/context.ts";
 import { type FactFlow, factFlow } from "../execution/operation-facts.ts";
-import { upstreamReport } from "../execution/use-upstream-report.ts";
-import { type DocumentFactsCache, selectionKey } from "../shared/document-facts.ts";
-import { requestLevel } from "../shared/http-status.ts";
-import { endAtExpiry, shuttingDown } from "../subscriptions/stream-lifetime.ts";
-import type { SubscriptionCounts } from "../subscriptions/subscription-bounds.ts";
-import { LatestResults } from "./latest-results.ts";
-import type { FollowedRead, LiveHub, ReadWatcher } from "./live-hub.ts";
+import { LatestResults } from "../live/latest-results.ts";
+import type { FollowedRead, LiveHub, ReadWatcher } from "../live/live-hub.ts";
 import {
   answerOf,
   type ReadAnswer,
@@ -34,8 +29,13 @@ import {
   requestDigest,
   requestKeyOf,
   templateOf,
-} from "./live-reads.ts";
-import { type LiveTimers, type Throttle, throttle } from "./live-throttle.ts";
+} from "../live/live-reads.ts";
+import { type LiveTimers, type Throttle, throttle } from "../live/live-throttle.ts";
+import { endAtExpiry, shuttingDown } from "../live/stream-lifetime.ts";
+import { type DocumentFactsCache, selectionKey } from "../shared/document-facts.ts";
+import { requestLevel } from "../shared/http-status.ts";
+import type { SubscriptionCounts } from "./subscription-bounds.ts";
+import { upstreamReport } from "./use-upstream-report.ts";
 
 export interface LiveQueryOptions {
   hub: LiveHub;

@@ -10,8 +10,8 @@ import type { Plugin, YogaServerInstance } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
 import { GATEWAY_DEFAULTS } from "../settings/defaults.ts";
 import { formatWithHttpStatus, refusalResponse } from "../shared/http-status.ts";
-import { IdleSweeper } from "./idle-sweeper.ts";
-import { webSocketShare } from "./socket-bounds.ts";
+import { IdleSweeper } from "../transport/idle-sweeper.ts";
+import { webSocketShare } from "../transport/socket-bounds.ts";
 import { type Reservation, SseReservations, type SseStreamLimits } from "./sse-reservations.ts";
 
 /** Where graphql-sse clients connect, in either mode (yoga's graphql-sse plugin's path too). */
