@@ -113,7 +113,7 @@ const STAGE_MAY_IMPORT: Record<string, readonly string[]> = {
   sse: ["transport"],
   pages: ["arrival"],
   preparation: ["admission", "lane", "observability", "session"],
-  admission: ["answer", "execution", "preparation", "session"],
+  admission: ["execution", "preparation", "session"],
   execution: ["session"],
   answer: ["arrival", "execution", "live"],
   live: [],

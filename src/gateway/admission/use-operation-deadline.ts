@@ -1,8 +1,7 @@
 import type { Plugin } from "graphql-yoga";
 import type { CallSignal } from "../../upstream/call-signal.ts";
 import { OperationDeadlineExceeded } from "../../upstream/errors.ts";
-import type { ExecuteHooks } from "../answer/use-upstream-report.ts";
-import type { GatewayContext } from "../execution/context.ts";
+import type { ExecuteHooks, GatewayContext } from "../execution/context.ts";
 import { asLiveStream } from "../shared/live-stream.ts";
 
 export interface OperationDeadlineOptions {

@@ -8,16 +8,10 @@ import { isAsyncIterable, type Plugin } from "graphql-yoga";
 import { ERROR_CODES } from "../../errors.ts";
 import { UpstreamError } from "../../upstream/errors.ts";
 import { DEFAULT_RETRY_AFTER_S, rateLimitHeaders } from "../../upstream/rate-limit.ts";
-import type { GatewayContext } from "../execution/context.ts";
+import type { ExecuteHooks, GatewayContext } from "../execution/context.ts";
 import { type FactFlow, factFlow } from "../execution/operation-facts.ts";
 import type { DocumentFactsCache } from "../shared/document-facts.ts";
 import { retryAfterSeconds, upstreamFailureOf } from "../shared/mask-error.ts";
-
-/** What a plugin's onExecute returns (envelop's OnExecuteHookResult, which yoga does not export). */
-export type ExecuteHooks = Exclude<
-  Awaited<ReturnType<NonNullable<Plugin<GatewayContext>["onExecute"]>>>,
-  void
->;
 
 /** The report states the estimate beside the calls made: both paths that execute read it so. */
 const REPORT_FACTS = factFlow({ reads: ["estimatedUpstreamCalls"] });
