@@ -149,7 +149,7 @@ function limitExceeded(why: string, extensions: { limit: number; scope: string }
  */
 export function useSubscriptionBounds(
   eventContext: EventContext,
-  /** Shared with live queries (live/use-live-queries.ts), which count as subscriptions. */
+  /** Shared with live queries (answer/use-live-queries.ts), which count as subscriptions. */
   counts: SubscriptionCounts,
   gateway: { documents: DocumentFactsCache; keyHash: KeyHasher },
 ): Plugin {

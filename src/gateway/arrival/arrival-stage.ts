@@ -19,7 +19,7 @@ import { useRequestSizeLimit } from "./use-request-size-limit.ts";
 export type SingleConnectionSse = { plugin: Plugin; streams: SseStreams };
 
 /**
- * A request arriving (http/): the fast path, the endpoints that answer by themselves, the
+ * A request arriving (arrival/): the fast path, the endpoints that answer by themselves, the
  * request's size and ID, and graphql-sse's own endpoint.
  */
 export function arrivalStage(

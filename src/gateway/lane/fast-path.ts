@@ -31,7 +31,7 @@ export interface FastPathOptions {
    */
   enabled: () => boolean;
   /**
-   * Asked first (execution/prepared-lane.ts): answers a query yoga has validated and compiled, and
+   * Asked first (prepared-lane.ts): answers a query yoga has validated and compiled, and
    * says whether it did; what it leaves in the server context is yoga's to reuse.
    */
   lane?: {
