@@ -1,6 +1,6 @@
 import { parse } from "graphql";
 import { describe, expect, it } from "vitest";
-import { hasVariableInScalarLiteral } from "../../src/gateway/execution/scalar-literal-variables.ts";
+import { hasVariableInScalarLiteral } from "../../src/gateway/preparation/scalar-literal-variables.ts";
 import { schema } from "../../src/schema/index.ts";
 import { subgraphSchema } from "../../src/schema/subgraph.ts";
 

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from "../../src/errors.ts";
 import { createGateway, type GatewayOptions } from "../../src/gateway/create-gateway.ts";
-import { listen } from "../../src/gateway/http/server.ts";
+import { listen } from "../../src/gateway/transport/server.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import {
   ACME,

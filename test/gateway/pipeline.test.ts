@@ -2,13 +2,13 @@ import { describe, expect, it } from "vitest";
 import { useApiKeyGate } from "../../src/gateway/admission/use-api-key-gate.ts";
 import { useCostLimit } from "../../src/gateway/admission/use-cost-limit.ts";
 import { useVariableErrors } from "../../src/gateway/admission/use-variable-errors.ts";
-import { createDocumentFacts } from "../../src/gateway/document-facts.ts";
-import { factFlow, MissingFactError } from "../../src/gateway/execution/operation-facts.ts";
 import {
   declaredPipeline,
   type PipelineEntry,
   PipelineOrderError,
-} from "../../src/gateway/pipeline.ts";
+} from "../../src/gateway/assembly/pipeline.ts";
+import { factFlow, MissingFactError } from "../../src/gateway/execution/operation-facts.ts";
+import { createDocumentFacts } from "../../src/gateway/shared/document-facts.ts";
 import { startHarness } from "./harness.ts";
 
 /** Admission's stages that pass facts on, as the gateway makes them, in the order given. */

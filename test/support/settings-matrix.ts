@@ -5,9 +5,9 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { createClient as createSseClient } from "graphql-sse";
 import { createFleetRedis, type FleetRedis } from "../../src/fleet/redis.ts";
 import { createGateway } from "../../src/gateway/create-gateway.ts";
-import { type ListeningGateway, listen } from "../../src/gateway/http/server.ts";
 import { createMcpEndpoint, type McpEndpoint } from "../../src/gateway/mcp/endpoint.ts";
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
+import { type ListeningGateway, listen } from "../../src/gateway/transport/server.ts";
 import { DEMO_KEYS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { subgraphSchema } from "../../src/schema/subgraph.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";

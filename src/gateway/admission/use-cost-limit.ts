@@ -5,12 +5,12 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import { gatewayError } from "../../errors.ts";
-import type { DocumentFactsCache } from "../document-facts.ts";
-import { estimateUpstreamCalls } from "../estimate-upstream-calls.ts";
 import type { GatewayContext } from "../execution/context.ts";
 import { factFlow } from "../execution/operation-facts.ts";
-import { requestLevel } from "../http-status.ts";
-import { catalogueErrorOf } from "../mask-error.ts";
+import type { DocumentFactsCache } from "../shared/document-facts.ts";
+import { requestLevel } from "../shared/http-status.ts";
+import { catalogueErrorOf } from "../shared/mask-error.ts";
+import { estimateUpstreamCalls } from "./estimate-upstream-calls.ts";
 import { type JudgingPlugin, refuseBeforeRunning } from "./refuse-before-running.ts";
 
 export interface CostLimitOptions {

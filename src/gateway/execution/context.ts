@@ -105,6 +105,12 @@ export interface GatewayContext extends SchemaContext {
 }
 
 /** Sends one upstream request as the operation would; a read hook may answer it instead. */
+/** What a plugin's onExecute returns (envelop's OnExecuteHookResult, which yoga does not export). */
+export type ExecuteHooks = Exclude<
+  Awaited<ReturnType<NonNullable<Plugin<GatewayContext>["onExecute"]>>>,
+  void
+>;
+
 export type SendUpstream = (req: UpstreamRequest) => Promise<UpstreamResponse<unknown>>;
 
 /**
