@@ -112,7 +112,7 @@ const STAGE_MAY_IMPORT: Record<string, readonly string[]> = {
   transport: ["admission", "arrival", "execution", "observability", "session"],
   sse: ["transport"],
   pages: ["arrival"],
-  preparation: ["admission", "lane", "observability", "session"],
+  preparation: ["admission", "execution", "lane", "observability", "session"],
   admission: ["execution", "preparation", "session"],
   execution: ["session"],
   answer: ["arrival", "execution", "live"],
