@@ -14,12 +14,6 @@ export interface AllowedDifference {
 
 export const ALLOWED_DIFFERENCES: readonly AllowedDifference[] = [
   {
-    setting: "auth=session-header",
-    item: "logout",
-    differs: "POST /graphql/logout answers 404 and the token still runs",
-    why: "without SESSION_COOKIE there is no logout endpoint: a header-only session ends at its `exp`",
-  },
-  {
     setting: "auth=session-cookie",
     item: "logout",
     differs: "logout runs, and the cookie is refused UNAUTHENTICATED afterwards",

@@ -16,7 +16,7 @@ import { inRequestScope } from "../observability/logger.ts";
 import { answerClientError } from "./client-errors.ts";
 import { CARRIER, type OperationOutcome, runOverWebSocket } from "./over-websocket.ts";
 import { requestIdOfMessage } from "./refusals.ts";
-import { createSessionCookies, type SessionCookieOptions } from "./session-cookie.ts";
+import { createSessionAdmission, type SessionCookieOptions } from "./session-cookie.ts";
 import { createIdleSweeper, verifyUpgrade, webSocketShare } from "./socket-bounds.ts";
 
 export interface ListeningGateway {
@@ -95,16 +95,18 @@ export async function listen(
     ? (req: IncomingMessage, res: ServerResponse) =>
         gateway.fastPath.serve(req, res, gateway, options.onFastPath)
     : gateway;
-  const cookies =
-    options.sessionCookie &&
-    createSessionCookies(
+  // In session mode, whichever way its token rides: a logout must hold on every transport.
+  const sessions =
+    (gateway.sessionMode || options.sessionCookie !== undefined) &&
+    createSessionAdmission(
       options.sessionCookie,
       (authorization) => gateway.connectionRefusal({ Authorization: authorization }),
       gateway.fleetLogouts(),
+      gateway.corsOrigins,
     );
-  const graphql = cookies
+  const graphql = sessions
     ? async (req: IncomingMessage, res: ServerResponse) => {
-        if (await cookies.admit(req, res)) await serve(req, res);
+        if (await sessions.admit(req, res)) await serve(req, res);
       }
     : serve;
   const { mcp } = options;
@@ -176,8 +178,8 @@ export async function listen(
       // Acknowledged only for a key that passes the local checks (else close 4403 Forbidden).
       // The close reason names the catalogue code, as an HTTP client's error would.
       onConnect: async (context) => {
-        if (cookies) {
-          const admitted = await cookies.admitSocket(
+        if (sessions) {
+          const admitted = await sessions.admitSocket(
             context.extra.request,
             context.connectionParams,
             context.extra.socket,
