@@ -62,7 +62,11 @@ export interface ListenOptions {
   /** Paths served beside /graphql on the same port: the MCP endpoint (MCP=on; src/gateway/mcp/). */
   mcp?: {
     handles(pathname: string): boolean;
-    serve(req: IncomingMessage, res: ServerResponse): Promise<void>;
+    serve(
+      req: IncomingMessage,
+      res: ServerResponse,
+      loggedOut?: (authorization: string) => Promise<string | undefined>,
+    ): Promise<void>;
     close(): Promise<void>;
   };
 }
@@ -110,10 +114,12 @@ export async function listen(
       }
     : serve;
   const { mcp } = options;
+  // A logged-out session is refused at /mcp too, with MCP's own 401.
+  const loggedOut = sessions ? sessions.loggedOutRefusal : undefined;
   const handle = mcp
     ? (req: IncomingMessage, res: ServerResponse) =>
         mcp.handles(new URL(req.url ?? "/", "http://localhost").pathname)
-          ? mcp.serve(req, res)
+          ? mcp.serve(req, res, loggedOut)
           : graphql(req, res)
     : graphql;
   const server = createServer(

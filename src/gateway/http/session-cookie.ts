@@ -199,6 +199,13 @@ export function createSessionAdmission(
       return true;
     },
 
+    /** Why `authorization`'s session is refused as logged out (for /mcp), or undefined. */
+    async loggedOutRefusal(authorization: string): Promise<string | undefined> {
+      const hash = sessionIdentity(authorization);
+      if (hash === undefined || !(await loggedOutAnywhere(hash))) return undefined;
+      return "This session has logged out: sign in again.";
+    },
+
     /**
      * The connection params a graphql-ws socket runs with (the cookie's token added when it sent
      * none), or why it is refused: another origin's socket, a logged-out token.
