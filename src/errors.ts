@@ -160,7 +160,7 @@ export const ERROR_CATALOGUE: {
   },
   METHOD_NOT_ALLOWED: {
     meaning:
-      "A method the path does not serve (a `PUT` to `/graphql`); the `Allow` header says which do",
+      "A method the path does not serve (a `PUT` to `/graphql`), or a mutation sent by `GET`; the `Allow` header says which do",
     scope: "operation",
   },
   NOT_ACCEPTABLE: {
