@@ -3,7 +3,7 @@ import { createGraphQLError } from "graphql-yoga";
 /**
  * The catalogue: every `extensions.code` the gateway answers with, and the HTTP status that goes
  * with it (shown as `extensions.http.status`; it decides the response status only for
- * request-level errors, see gateway/http-status.ts). A leaf: every layer may raise these, and it
+ * request-level errors, see gateway/shared/http-status.ts). A leaf: every layer may raise these, and it
  * imports nothing of ours.
  */
 export const ERROR_CODES = {

@@ -2,8 +2,8 @@ import { createHash } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from "../../src/errors.ts";
 import { createGateway, type GatewayOptions } from "../../src/gateway/create-gateway.ts";
-import { listen } from "../../src/gateway/http/server.ts";
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
+import { listen } from "../../src/gateway/transport/server.ts";
 import { DEMO_KEYS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { SESSION_SECRET, sessionToken } from "../support/session-token.ts";
 import {

@@ -8,7 +8,7 @@ import {
 } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { badUserInput } from "../../errors.ts";
-import { requestLevel } from "../http-status.ts";
+import { requestLevel } from "../shared/http-status.ts";
 import { refuseBeforeRunning } from "./refuse-before-running.ts";
 
 export interface WellFormedInputOptions {

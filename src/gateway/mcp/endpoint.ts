@@ -3,8 +3,8 @@ import { isInitializeRequest, LATEST_PROTOCOL_VERSION } from "@modelcontextproto
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { JsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { GraphQLSchema } from "graphql";
-import { GATEWAY_DEFAULTS } from "../defaults.ts";
-import { corsFor } from "../http/cors.ts";
+import { GATEWAY_DEFAULTS } from "../settings/defaults.ts";
+import { corsFor } from "../transport/cors.ts";
 import { type Catalogue, createCatalogue, type ToolSource } from "./catalogue.ts";
 import type { JsonSchema } from "./json-schemas.ts";
 import { serveThroughTransport } from "./node-bridge.ts";
