@@ -11,7 +11,9 @@ const config: CodegenConfig = {
   generates: {
     "test/generated/": {
       preset: "client",
-      presetConfig: { fragmentMasking: false },
+      // persisted-documents.json: the trusted-documents manifest (TRUSTED_DOCUMENTS_FILE), which
+      // the settings matrix's trusted-only runs serve.
+      presetConfig: { fragmentMasking: false, persistedDocuments: true },
       config: {
         // Relative imports with an extension, as Node 24 and our tsconfig want them.
         importExtension: ".ts",

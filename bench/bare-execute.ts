@@ -1,10 +1,10 @@
 import { createServer } from "node:http";
 import { type DocumentNode, execute, parse, validate } from "graphql";
 import { createCursorKey } from "../src/connections/cursor.ts";
-import { GATEWAY_DEFAULTS } from "../src/gateway/defaults.ts";
 import { createContext } from "../src/gateway/execution/context.ts";
 import { ConversationStatusHub } from "../src/gateway/live/conversation-status-hub.ts";
 import { LiveHub } from "../src/gateway/live/live-hub.ts";
+import { GATEWAY_DEFAULTS } from "../src/gateway/settings/defaults.ts";
 import { schema } from "../src/schema/index.ts";
 import { createUpstreamClient } from "../src/upstream/client.ts";
 import { createKeyHasher } from "../src/upstream/key-memory.ts";

@@ -9,7 +9,7 @@ import {
 } from "../scripts/benchmarks-doc.ts";
 import { createFleetRedis } from "../src/fleet/redis.ts";
 import { createGateway } from "../src/gateway/create-gateway.ts";
-import { listen } from "../src/gateway/http/server.ts";
+import { listen } from "../src/gateway/transport/server.ts";
 import { DEMO_KEYS, extraOrganizationKey } from "../src/sandbox/seed-data.ts";
 import { startSandbox } from "../src/sandbox/server.ts";
 import { createUpstreamClient } from "../src/upstream/client.ts";

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createClient } from "graphql-ws";
 import { WebSocket } from "ws";
 import { createGateway } from "../src/gateway/create-gateway.ts";
-import { listen } from "../src/gateway/http/server.ts";
+import { listen } from "../src/gateway/transport/server.ts";
 import { DEMO_KEYS } from "../src/sandbox/seed-data.ts";
 import { startSandbox } from "../src/sandbox/server.ts";
 import { createUpstreamClient } from "../src/upstream/client.ts";

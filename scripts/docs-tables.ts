@@ -1,14 +1,14 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from "../src/errors.ts";
-import { gatewayEnv } from "../src/gateway/config.ts";
-import { GATEWAY_DEFAULTS } from "../src/gateway/defaults.ts";
-import { webSocketShare } from "../src/gateway/http/socket-bounds.ts";
+import { gatewayEnv } from "../src/gateway/settings/config.ts";
+import { GATEWAY_DEFAULTS } from "../src/gateway/settings/defaults.ts";
+import { webSocketShare } from "../src/gateway/transport/socket-bounds.ts";
 import { defaultOf } from "./config-reference.ts";
 
 /**
  * The tables of docs/errors.md and docs/limits.md, printed from the error catalogue
- * (src/errors.ts) and the defaults (src/gateway/defaults.ts) between two markers in each page;
+ * (src/errors.ts) and the defaults (src/gateway/settings/defaults.ts) between two markers in each page;
  * the prose around them is written by hand. test/docs/docs-tables.test.ts fails when they drift.
  */
 export const GENERATED_TABLES = {
@@ -73,7 +73,7 @@ export function errorTable(): string {
       `| \`${row.code}\` | ${cell(row.meaning)} (yoga's) | ${row.graphqlResponseJson} to \`application/graphql-response+json\`, ${row.json} to \`application/json\` or \`*/*\`; no \`http.status\` | — | — |`,
   );
   return [
-    "| `extensions.code` | meaning | refusing the whole operation (any `Accept`) | as a field error | other `extensions` |",
+    "| `extensions.code` | meaning | refusing the whole operation | as a field error | other `extensions` |",
     "| --- | --- | --- | --- | --- |",
     ...rows,
     ...yoga,

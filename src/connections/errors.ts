@@ -9,7 +9,7 @@ export type ConnectionErrorCode = Extract<
 
 /**
  * An error the connection adapter raises itself, with its catalogue code, as the upstream client
- * raises `UpstreamError`: the gateway maps it (gateway/mask-error.ts). Any other upstream failure
+ * raises `UpstreamError`: the gateway maps it (gateway/shared/mask-error.ts). Any other upstream failure
  * is re-thrown untouched. `cause` is the upstream's refusal when the upstream decided.
  */
 export class ConnectionError extends Error {

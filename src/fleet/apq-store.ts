@@ -1,6 +1,6 @@
 import type { FleetRedis } from "./redis.ts";
 
-/** The store the gateway's APQ support takes (gateway/admission/use-persisted-documents.ts has the same shape). */
+/** The store the gateway's APQ support takes (gateway/preparation/use-persisted-documents.ts has the same shape). */
 export interface QueryStore {
   get(key: string): string | undefined | Promise<string | undefined>;
   set(key: string, document: string): void | Promise<void>;

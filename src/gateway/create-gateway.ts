@@ -1,26 +1,26 @@
 import type { YogaServerInstance } from "graphql-yoga";
 import type { FleetLogouts } from "../fleet/logouts.ts";
 import type { KeyHasher } from "../upstream/key-memory.ts";
-import { admissionStage } from "./admission-stage.ts";
-import { answerStage } from "./answer-stage.ts";
-import { arrivalStage, singleConnectionSse } from "./arrival-stage.ts";
-import { connectionRefusalFor } from "./connection-refusal.ts";
-import type { DocumentFactsCache } from "./document-facts.ts";
+import { admissionStage } from "./admission/admission-stage.ts";
+import { answerStage } from "./answer/answer-stage.ts";
+import { arrivalStage, singleConnectionSse } from "./arrival/arrival-stage.ts";
+import { gatewayParts } from "./assembly/gateway-parts.ts";
+import { operationContexts } from "./assembly/operation-contexts.ts";
+import { declaredPipeline, type StageFacts } from "./assembly/pipeline.ts";
+import { createYogaApp } from "./assembly/yoga-app.ts";
 import type { GatewayContext } from "./execution/context.ts";
-import { createFastLane } from "./fast-lane.ts";
-import type { GatewayOptions, GatewayServerContext } from "./gateway-options.ts";
-import { gatewayParts } from "./gateway-parts.ts";
-import type { FastPath } from "./http/fast-path.ts";
-import type { SseStreams } from "./http/use-sse-single-connection.ts";
+import { createFastLane } from "./lane/fast-lane.ts";
+import type { FastPath } from "./lane/fast-path.ts";
 import type { ConversationStatusHub } from "./live/conversation-status-hub.ts";
 import type { LiveHub } from "./live/live-hub.ts";
 import type { GatewayMetrics } from "./observability/metrics.ts";
-import { operationContexts } from "./operation-contexts.ts";
-import { declaredPipeline, type StageFacts } from "./pipeline.ts";
-import { preparationStage } from "./preparation-stage.ts";
-import { createYogaApp } from "./yoga-app.ts";
+import { preparationStage } from "./preparation/preparation-stage.ts";
+import type { GatewayOptions, GatewayServerContext } from "./settings/gateway-options.ts";
+import type { DocumentFactsCache } from "./shared/document-facts.ts";
+import type { SseStreams } from "./sse/use-sse-single-connection.ts";
+import { connectionRefusalFor } from "./transport/connection-refusal.ts";
 
-export type { GatewayOptions, GatewayServerContext } from "./gateway-options.ts";
+export type { GatewayOptions, GatewayServerContext } from "./settings/gateway-options.ts";
 
 export type Gateway = YogaServerInstance<GatewayServerContext, GatewayContext> & {
   /** The names of the rules in the order they apply (pipeline.ts). */
@@ -37,6 +37,10 @@ export type Gateway = YogaServerInstance<GatewayServerContext, GatewayContext> &
    * session token that does not verify), or undefined when the socket may be acknowledged.
    */
   connectionRefusal(connectionParams: unknown): Promise<string | undefined>;
+  /** Session mode (AUTH_MODE=session): listen() then serves POST /graphql/logout. */
+  sessionMode: boolean;
+  /** CORS_ORIGINS, as yoga's CORS answers them: what listen() answers itself follows them too. */
+  corsOrigins: readonly string[];
   /** graphql-sse's single-connection streams: listen() bounds them with the graphql-ws sockets. */
   sseStreams: SseStreams;
   /** The fleet's record of session logouts (made on first call); undefined without a fleet. */
@@ -60,13 +64,16 @@ export function createGateway(options: GatewayOptions): Gateway {
   const contexts = operationContexts(parts);
   const lane = createFastLane(parts, contexts);
   const sse = singleConnectionSse(parts);
-  const pipeline = declaredPipeline([
-    ...arrivalStage(parts, lane, sse),
-    ...preparationStage(parts, lane),
-    ...admissionStage(parts),
-    ...(options.rules ?? []),
-    ...answerStage(parts, contexts),
-  ]);
+  const pipeline = declaredPipeline(
+    [
+      ...arrivalStage(parts, lane, sse),
+      ...preparationStage(parts, lane),
+      ...admissionStage(parts),
+      ...(options.rules ?? []),
+      ...answerStage(parts, contexts),
+    ],
+    { name: "prepared-lane (before the pipeline)", facts: lane.preparedLane.facts },
+  );
   lane.adopt(pipeline.lane);
   const yoga = createYogaApp(parts, contexts, pipeline.plugins);
   parts.attachLogger(yoga.logger);
@@ -77,6 +84,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     liveHub: parts.liveHub,
     fastPath: lane.fastPath,
     connectionRefusal: connectionRefusalFor(options.session),
+    sessionMode: options.session !== undefined,
+    corsOrigins: parts.settings.corsOrigins,
     sseStreams: sse.streams,
     fleetLogouts: () => parts.fleet?.logouts(),
     closeFleet: () => {

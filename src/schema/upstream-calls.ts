@@ -3,7 +3,7 @@ import { listOf, type OperationName } from "../upstream/operations.ts";
 /**
  * What a field declares, in its `extensions`, about the upstream calls it makes: read from the
  * operations table (upstream/operations.ts), so a field names the operations it calls and the
- * cost limit (gateway/estimate-upstream-calls.ts) reads the settings. Each row is one call.
+ * cost limit (gateway/admission/estimate-upstream-calls.ts) reads the settings. Each row is one call.
  */
 
 /** A field that calls each of these operations once. */

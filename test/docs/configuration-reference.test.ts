@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { CONFIGURATION_FILE, configurationReference } from "../../scripts/config-reference.ts";
-import { gatewayEnv } from "../../src/gateway/config.ts";
+import { gatewayEnv } from "../../src/gateway/settings/config.ts";
 import { sandboxEnv } from "../../src/sandbox/config.ts";
 
 describe("docs/configuration.md", () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { defaultOf } from "../../scripts/config-reference.ts";
 import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from "../../src/errors.ts";
 import { MAX_BRACKET_DEPTH } from "../../src/gateway/admission/use-well-formed-input.ts";
-import { gatewayEnv } from "../../src/gateway/config.ts";
+import { gatewayEnv } from "../../src/gateway/settings/config.ts";
 import { sandboxEnv } from "../../src/sandbox/config.ts";
 import { ERROR_CODES as SANDBOX_ERROR_CODES } from "../../src/sandbox/error-codes.ts";
 

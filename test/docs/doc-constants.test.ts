@@ -9,21 +9,21 @@ import {
 import { DEFAULT_MAX_SIZE } from "../../src/connections/types.ts";
 import { LEASE_MARGIN_MS } from "../../src/fleet/poller-store.ts";
 import { FLEET_REDIS_DEFAULTS } from "../../src/fleet/redis-defaults.ts";
+import { SHARED_PER_LIST } from "../../src/gateway/admission/estimate-upstream-calls.ts";
 import { AST_BYTES_PER_CHARACTER } from "../../src/gateway/admission/text-caches.ts";
 import { MAX_KEY_BYTES } from "../../src/gateway/admission/use-key-bound.ts";
 import { MAX_BRACKET_DEPTH } from "../../src/gateway/admission/use-well-formed-input.ts";
-import { gatewayEnv } from "../../src/gateway/config.ts";
-import { GATEWAY_DEFAULTS } from "../../src/gateway/defaults.ts";
-import { SHARED_PER_LIST } from "../../src/gateway/estimate-upstream-calls.ts";
-import { MAX_COMPILED_FIELDS } from "../../src/gateway/execution/use-compiled-execution.ts";
 import {
   FAST_PATH_MAX_KEPT_TEXT,
   FAST_PATH_TEXT_BYTES,
-} from "../../src/gateway/http/fast-path-eligibility.ts";
-import { GOING_AWAY } from "../../src/gateway/http/server.ts";
-import { IDLE_CLOSE } from "../../src/gateway/http/socket-bounds.ts";
-import { READINESS_CACHE_MS } from "../../src/gateway/http/use-readiness.ts";
+} from "../../src/gateway/lane/fast-path-eligibility.ts";
 import { MAX_PAUSE_MS } from "../../src/gateway/live/live-pace.ts";
+import { MAX_COMPILED_FIELDS } from "../../src/gateway/preparation/use-compiled-execution.ts";
+import { READINESS_CACHE_MS } from "../../src/gateway/preparation/use-readiness.ts";
+import { gatewayEnv } from "../../src/gateway/settings/config.ts";
+import { GATEWAY_DEFAULTS } from "../../src/gateway/settings/defaults.ts";
+import { GOING_AWAY } from "../../src/gateway/transport/server.ts";
+import { IDLE_CLOSE } from "../../src/gateway/transport/socket-bounds.ts";
 import { DIALECTS } from "../../src/sandbox/dialects.ts";
 import { MAX_BODY_BYTES } from "../../src/sandbox/request-body.ts";
 import { seedStore } from "../../src/sandbox/seed.ts";
@@ -178,19 +178,19 @@ const LITERALS: Array<[string, string, string, string]> = [
   [
     "docs/security.md",
     "`Cache-Control: public, max-age=31536000, immutable`",
-    "src/gateway/http/graphiql-page.ts",
+    "src/gateway/pages/graphiql-page.ts",
     '"public, max-age=31536000, immutable"',
   ],
   [
     "docs/http.md",
     "(256 random bits,",
-    "src/gateway/http/sse-reservations.ts",
+    "src/gateway/sse/sse-reservations.ts",
     'randomBytes(32).toString("base64url")',
   ],
   [
     "docs/limits.md",
     "The token is 256 random bits from node:crypto (43 base64url characters)",
-    "src/gateway/http/sse-reservations.ts",
+    "src/gateway/sse/sse-reservations.ts",
     'randomBytes(32).toString("base64url")',
   ],
 ];

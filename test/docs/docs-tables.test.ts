@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { defaultOf } from "../../scripts/config-reference.ts";
 import { GENERATED_TABLES, LIMITS, TABLES, withTable } from "../../scripts/docs-tables.ts";
-import { gatewayEnv } from "../../src/gateway/config.ts";
-import { GATEWAY_DEFAULTS } from "../../src/gateway/defaults.ts";
+import { gatewayEnv } from "../../src/gateway/settings/config.ts";
+import { GATEWAY_DEFAULTS } from "../../src/gateway/settings/defaults.ts";
 
 describe("the tables docs/errors.md and docs/limits.md print from the code", () => {
   for (const [name, file] of Object.entries(GENERATED_TABLES)) {

@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ERROR_CODES } from "../../src/errors.ts";
-import { gatewayEnv } from "../../src/gateway/config.ts";
+import { gatewayEnv } from "../../src/gateway/settings/config.ts";
 import { sandboxEnv } from "../../src/sandbox/config.ts";
 import { ERROR_CODES as SANDBOX_ERROR_CODES } from "../../src/sandbox/error-codes.ts";
 import { UNAVAILABLE_REASONS } from "../../src/upstream/errors.ts";

@@ -1,9 +1,9 @@
 import { buildSchema, GraphQLError, parse } from "graphql";
 import { describe, expect, it } from "vitest";
-import { documentFactsOf } from "../../src/gateway/document-facts.ts";
-import { inResponseOrder } from "../../src/gateway/execution/error-order.ts";
-import { onePerNull } from "../../src/gateway/execution/errors-per-null.ts";
-import { type ResponseShape, responseShape } from "../../src/gateway/execution/response-shape.ts";
+import { inResponseOrder } from "../../src/gateway/preparation/error-order.ts";
+import { onePerNull } from "../../src/gateway/preparation/errors-per-null.ts";
+import { type ResponseShape, responseShape } from "../../src/gateway/preparation/response-shape.ts";
+import { documentFactsOf } from "../../src/gateway/shared/document-facts.ts";
 
 /** An error at `path` (none when undefined), located at `line`:1. */
 function errorAt(path: (string | number)[] | undefined, line = 1): GraphQLError {

@@ -11,12 +11,12 @@ import {
 } from "graphql";
 import type { CompiledQuery } from "graphql-jit";
 import { describe, expect, it } from "vitest";
-import { documentFactsOf } from "../../src/gateway/document-facts.ts";
-import { inResponseOrder } from "../../src/gateway/execution/error-order.ts";
-import { onePerNull } from "../../src/gateway/execution/errors-per-null.ts";
-import { asGraphqlJsResult } from "../../src/gateway/execution/jit-errors.ts";
-import { type ResponseShape, responseShape } from "../../src/gateway/execution/response-shape.ts";
-import { createJitCompiler } from "../../src/gateway/graphql-jit-adapter.ts";
+import { inResponseOrder } from "../../src/gateway/preparation/error-order.ts";
+import { onePerNull } from "../../src/gateway/preparation/errors-per-null.ts";
+import { createJitCompiler } from "../../src/gateway/preparation/graphql-jit-adapter.ts";
+import { asGraphqlJsResult } from "../../src/gateway/preparation/jit-errors.ts";
+import { type ResponseShape, responseShape } from "../../src/gateway/preparation/response-shape.ts";
+import { documentFactsOf } from "../../src/gateway/shared/document-facts.ts";
 
 /**
  * Compiled execution answers from graphql-jit's result, its errors in graphql-js's shape

@@ -9,7 +9,7 @@ import {
   type ListeningGateway,
   type ListenOptions,
   listen,
-} from "../../src/gateway/http/server.ts";
+} from "../../src/gateway/transport/server.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandbox/server.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";

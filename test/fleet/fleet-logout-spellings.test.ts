@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import type { GatewayOptions } from "../../src/gateway/create-gateway.ts";
-import type { ListenOptions } from "../../src/gateway/http/server.ts";
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
+import type { ListenOptions } from "../../src/gateway/transport/server.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { FLEET_STORE } from "../support/fleet-store.ts";

@@ -1,8 +1,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createGateway } from "../../src/gateway/create-gateway.ts";
-import { listen } from "../../src/gateway/http/server.ts";
 import { createGatewayLogger } from "../../src/gateway/observability/logger.ts";
+import { listen } from "../../src/gateway/transport/server.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { MISSING_AGENT } from "./errors-support.ts";

@@ -1,6 +1,6 @@
 import { parse } from "graphql";
 import { afterEach, describe, expect, it } from "vitest";
-import { documentFactsOf } from "../../src/gateway/document-facts.ts";
+import { documentFactsOf } from "../../src/gateway/shared/document-facts.ts";
 import { type Harness, startHarness } from "./harness.ts";
 
 let harness: Harness | undefined;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createEligibility } from "../../src/gateway/http/fast-path-eligibility.ts";
+import { createEligibility } from "../../src/gateway/lane/fast-path-eligibility.ts";
 
 describe("the fast path's look at a document", () => {
   it("names the operation's kind within the gateway's token limit", () => {

@@ -201,6 +201,19 @@ describe("voicegraph as a Federation 2 subgraph (FEDERATION=on)", () => {
     expect(harness.takeUpstreamRequests()).toEqual([`GET /v1/agents/${SEED_IDS.acmeAgent}`]);
   });
 
+  it("reads a variable inside a representation literal, on every run of the query", async () => {
+    // The second run is compiled (COMPILED_EXECUTION_AFTER): graphql-jit must see the variable too.
+    const query = `query ($id: ID!) {
+      _entities(representations: [{ __typename: "Agent", id: $id }]) { ... on Agent { id name } }
+    }`;
+    const agent = SEED_IDS.acmeAgent;
+    for (let run = 0; run < 3; run++) {
+      const { body } = await harness.graphql(query, { id: agent });
+      expect(body).toMatchObject({ data: { _entities: [{ id: agent, name: "Reception" }] } });
+      expect(body.errors).toBeUndefined();
+    }
+  });
+
   it("answers `_entities` without a key UNAUTHENTICATED (401), as any read, with no upstream call", async () => {
     const { status, body } = await harness.graphql(
       ENTITIES,

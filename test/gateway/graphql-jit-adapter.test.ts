@@ -13,10 +13,10 @@ import {
   createJitCompiler,
   failToParseVariables,
   GRAPHQL_JIT_ADAPTER,
-} from "../../src/gateway/graphql-jit-adapter.ts";
+} from "../../src/gateway/preparation/graphql-jit-adapter.ts";
 import { installedVersion, itRunsOnItsRelease } from "../support/adapter-pin.ts";
 
-// What src/gateway/graphql-jit-adapter.ts relies on in graphql-jit beyond its package root, each
+// What src/gateway/preparation/graphql-jit-adapter.ts relies on in graphql-jit beyond its package root, each
 // fact held here and named after the adapter, so an upgrade that moves one fails first.
 const { name } = GRAPHQL_JIT_ADAPTER;
 describe(`${name} (graphql-jit ${installedVersion("graphql-jit")})`, () => {

@@ -3,9 +3,9 @@ import type { Plugin } from "graphql-yoga";
 import { describe, expect, it } from "vitest";
 import { gatewayError } from "../../src/errors.ts";
 import { refuseBeforeRunning } from "../../src/gateway/admission/refuse-before-running.ts";
+import type { PipelineEntry } from "../../src/gateway/assembly/pipeline.ts";
 import type { GatewayContext } from "../../src/gateway/execution/context.ts";
-import { requestLevel } from "../../src/gateway/http-status.ts";
-import type { PipelineEntry } from "../../src/gateway/pipeline.ts";
+import { requestLevel } from "../../src/gateway/shared/http-status.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { ACME, type Harness, startHarness } from "./harness.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { LatestResults } from "../../src/gateway/live/latest-results.ts";
-import { asLiveStream, LIVE_STREAM } from "../../src/gateway/live-stream.ts";
+import { asLiveStream, LIVE_STREAM } from "../../src/gateway/shared/live-stream.ts";
 
 // A live query's stream: the newest unread result only, what is unread read before the end, the
 // error it ended with thrown once, and its cleanup run once however it ends.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createGateway } from "../../src/gateway/create-gateway.ts";
-import { listen } from "../../src/gateway/http/server.ts";
+import { listen } from "../../src/gateway/transport/server.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
 import { createUpstreamClient } from "../../src/upstream/client.ts";
 import type { Harness } from "./harness.ts";

@@ -1,6 +1,6 @@
 import { applyLiveQueryJSONPatch } from "@n1ru4l/graphql-live-query-patch-json-patch";
 import { describe, expect, it, vi } from "vitest";
-import { EXAMPLE_OPERATION } from "../../src/gateway/http/example-operation.ts";
+import { EXAMPLE_OPERATION } from "../../src/gateway/pages/example-operation.ts";
 import { WAIT_MS } from "../support/wait.ts";
 import { ACME, GLOBEX } from "./harness.ts";
 import {

@@ -2,13 +2,13 @@ import { describe, expect, it } from "vitest";
 import { useApiKeyGate } from "../../src/gateway/admission/use-api-key-gate.ts";
 import { useCostLimit } from "../../src/gateway/admission/use-cost-limit.ts";
 import { useVariableErrors } from "../../src/gateway/admission/use-variable-errors.ts";
-import { createDocumentFacts } from "../../src/gateway/document-facts.ts";
-import { factFlow, MissingFactError } from "../../src/gateway/execution/operation-facts.ts";
 import {
   declaredPipeline,
   type PipelineEntry,
   PipelineOrderError,
-} from "../../src/gateway/pipeline.ts";
+} from "../../src/gateway/assembly/pipeline.ts";
+import { factFlow, MissingFactError } from "../../src/gateway/execution/operation-facts.ts";
+import { createDocumentFacts } from "../../src/gateway/shared/document-facts.ts";
 import { startHarness } from "./harness.ts";
 
 /** Admission's stages that pass facts on, as the gateway makes them, in the order given. */
@@ -75,13 +75,26 @@ describe("the gateway's declared pipeline", () => {
   it("passes each fact of an operation from the one stage that produces it to those that read it", async () => {
     const plain = await startHarness();
     try {
+      const none: string[] = [];
       expect(plain.gateway.pipelineFacts).toEqual([
-        { name: "variable-errors", produces: ["variables"], reads: [] },
-        { name: "input-rules", produces: [], reads: ["variables"] },
-        { name: "cost-limit", produces: ["estimatedUpstreamCalls"], reads: ["variables"] },
-        { name: "api-key-gate", produces: [], reads: ["estimatedUpstreamCalls"] },
-        { name: "upstream-report", produces: [], reads: ["estimatedUpstreamCalls"] },
-        { name: "live-queries", produces: [], reads: ["estimatedUpstreamCalls"] },
+        {
+          name: "prepared-lane (before the pipeline)",
+          produces: ["laneResult"],
+          reads: none,
+          takes: none,
+        },
+        { name: "compiled-execution", produces: none, reads: none, takes: ["laneResult"] },
+        { name: "variable-errors", produces: ["variables"], reads: none, takes: none },
+        { name: "input-rules", produces: none, reads: ["variables"], takes: none },
+        {
+          name: "cost-limit",
+          produces: ["estimatedUpstreamCalls"],
+          reads: ["variables"],
+          takes: none,
+        },
+        { name: "api-key-gate", produces: none, reads: ["estimatedUpstreamCalls"], takes: none },
+        { name: "upstream-report", produces: none, reads: ["estimatedUpstreamCalls"], takes: none },
+        { name: "live-queries", produces: none, reads: ["estimatedUpstreamCalls"], takes: none },
       ]);
     } finally {
       await plain.close();
@@ -115,6 +128,23 @@ describe("the gateway's declared pipeline", () => {
     // Outside a checked pipeline, a missing fact is a defect: it throws, it never reads as zero.
     const reader = factFlow({ reads: ["estimatedUpstreamCalls"] });
     expect(() => reader.read({}, "estimatedUpstreamCalls")).toThrow(MissingFactError);
+  });
+
+  it("refuses a fact taken that nothing before it hands on, and takes a handed fact once", () => {
+    const lane = { mirrors: "a test's entry" };
+    const taker = { onExecute() {}, facts: factFlow({ takes: ["laneResult"] }) };
+    expect(() => declaredPipeline([{ name: "compiled", plugin: taker, lane }])).toThrow(
+      "pipeline: compiled reads laneResult, which no stage produces",
+    );
+    const before = { name: "the lane", facts: factFlow({ produces: ["laneResult"] }) };
+    expect(declaredPipeline([{ name: "compiled", plugin: taker, lane }], before).names).toEqual([
+      "compiled",
+    ]);
+    const context = {};
+    const result = { data: null, errors: [] };
+    factFlow({ produces: ["laneResult"] }).produce(context, "laneResult", result);
+    expect(taker.facts.take(context, "laneResult")).toBe(result);
+    expect(taker.facts.take(context, "laneResult")).toBeUndefined();
   });
 
   it("refuses a name given twice", () => {

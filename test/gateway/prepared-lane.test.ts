@@ -2,8 +2,8 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { isJsonOnly } from "../../src/gateway/http/fast-path-eligibility.ts";
-import { answeredMediaType } from "../../src/gateway/yoga-adapter.ts";
+import { answeredMediaType } from "../../src/gateway/assembly/yoga-adapter.ts";
+import { isJsonOnly } from "../../src/gateway/lane/fast-path-eligibility.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { schema } from "../../src/schema/index.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
@@ -13,7 +13,7 @@ import { ACME, GLOBEX, type Harness, startHarness } from "./harness.ts";
 import { type Answer, send } from "./raw-http.ts";
 
 /**
- * The prepared lane (src/gateway/execution/prepared-lane.ts): a query yoga has validated and compiled
+ * The prepared lane (src/gateway/lane/prepared-lane.ts): a query yoga has validated and compiled
  * runs again without yoga's request machinery. Its first run is yoga's; every later one is the
  * lane's when it answers: each test compares the two, so the lane keeps every promise of yoga's.
  */

@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   EXAMPLE_OPERATION,
   exampleOperationFor,
-} from "../../src/gateway/http/example-operation.ts";
+} from "../../src/gateway/pages/example-operation.ts";
 import { DEFAULT_OPTIONS } from "../../src/sandbox/options.ts";
 import { seedStore } from "../../src/sandbox/seed.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { createGateway } from "../../src/gateway/create-gateway.ts";
-import { type ListeningGateway, listen } from "../../src/gateway/http/server.ts";
+import { type ListeningGateway, listen } from "../../src/gateway/transport/server.ts";
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
 import {
   CONFIGS,

@@ -5,7 +5,7 @@ import { createClient } from "graphql-ws";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { WebSocket } from "ws";
 import { createGateway } from "../../src/gateway/create-gateway.ts";
-import { type ListenOptions, listen } from "../../src/gateway/http/server.ts";
+import { type ListenOptions, listen } from "../../src/gateway/transport/server.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import { startSandbox } from "../../src/sandbox/server.ts";
 import { createUpstreamClient } from "../../src/upstream/client.ts";

@@ -4,10 +4,10 @@ import { describe, expect, it } from "vitest";
 import {
   WHATWG_NODE_ADAPTER,
   writeNodeResponse,
-} from "../../src/gateway/http/whatwg-node-adapter.ts";
+} from "../../src/gateway/lane/whatwg-node-adapter.ts";
 import { installedVersion, itRunsOnItsRelease } from "../support/adapter-pin.ts";
 
-// src/gateway/http/whatwg-node-adapter.ts writes the fast path's answers with yoga's server
+// src/gateway/lane/whatwg-node-adapter.ts writes the fast path's answers with yoga's server
 // adapter's own utilities: each fact the fast path relies on is held here, named after it.
 const { name } = WHATWG_NODE_ADAPTER;
 

@@ -1,10 +1,14 @@
 import { createYoga, type Plugin } from "graphql-yoga";
 import { describe, expect, it } from "vitest";
-import { YOGA_ADAPTER, type YogaCore, yogaCoreOf } from "../../src/gateway/yoga-adapter.ts";
+import {
+  YOGA_ADAPTER,
+  type YogaCore,
+  yogaCoreOf,
+} from "../../src/gateway/assembly/yoga-adapter.ts";
 import { schema } from "../../src/schema/index.ts";
 import { installedVersion, itRunsOnItsRelease } from "../support/adapter-pin.ts";
 
-// src/gateway/yoga-adapter.ts drives yoga through what the server its plugins are given holds,
+// src/gateway/assembly/yoga-adapter.ts drives yoga through what the server its plugins are given holds,
 // not only yoga's public API. Each of those facts is held here, named after the adapter, so a
 // yoga release that changes one fails this test before any answer differs.
 const { name } = YOGA_ADAPTER;

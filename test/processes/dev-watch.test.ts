@@ -30,7 +30,7 @@ describe("npm run dev", () => {
       expect(starts(stdout)).toBe(1);
       // A save without a change of content: node --watch restarts on the file's new time.
       const now = new Date();
-      utimesSync(`${ROOT}src/gateway/defaults.ts`, now, now);
+      utimesSync(`${ROOT}src/gateway/settings/defaults.ts`, now, now);
       await until(
         () => starts(stdout) === 2 && stdout.endsWith("\n") && /other keys.*\n$/.test(stdout),
       );

@@ -1,7 +1,7 @@
 import { type DocumentNode, Kind, parse, print } from "graphql";
 import { describe, expect, it } from "vitest";
-import { documentFactsOf } from "../../src/gateway/document-facts.ts";
-import { criticalFirst } from "../../src/gateway/execution/critical-first.ts";
+import { criticalFirst } from "../../src/gateway/preparation/critical-first.ts";
+import { documentFactsOf } from "../../src/gateway/shared/document-facts.ts";
 import { schema } from "../../src/schema/index.ts";
 
 /** The order criticalFirst gives the document's root fields, or undefined when it keeps them. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { readGatewayConfig } from "../../src/gateway/config.ts";
+import { readGatewayConfig } from "../../src/gateway/settings/config.ts";
 
 const SECRET = "a-fleet-wide-cursor-secret-of-32-characters!";
 

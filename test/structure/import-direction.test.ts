@@ -91,41 +91,52 @@ describe("src/ imports", () => {
 });
 
 /**
- * src/gateway/ by stage: a request comes in over `http/` (transports, sockets, the HTTP
- * surface), passes `admission/` (key, documents, limits: refused before anything runs), runs in
- * `execution/` (its context, compiled or not, deadline, incremental delivery) and, when it
- * stays open, lives in `subscriptions/` or `live/`. `session/` and `observability/` serve every
- * stage. Files at the folder's root are the assembly (create-gateway.ts), its settings and the
- * rules every stage shares (one HTTP status rule, one masking of errors): any stage imports
- * those. The table says which other stages each stage may know; a stage knows a later one only
- * through the per-operation context it reads.
+ * src/gateway/ by stage, in the pipeline's order: a request arrives (`arrival/`: its size, ID
+ * and refusals, over `transport/`'s server and sockets, `sse/` or `pages/`), is prepared
+ * (`preparation/`: persisted documents, compiled execution, incremental delivery), judged
+ * (`admission/`: key, limits, input, cost, deadline: refused before anything runs), runs with
+ * `execution/`'s context and is answered (`answer/`: the upstream report, the HTTP status,
+ * subscriptions and `@live` queries, whose pollers are `live/`'s). `lane/` is the fast path and
+ * the prepared lane, which mirror every stage; `mcp/` is another way in. `session/` and
+ * `observability/` serve every stage. What the folder's root held is `settings/`, `assembly/`
+ * (the parts and the pipeline create-gateway.ts puts together) and `shared/` (one HTTP status
+ * rule, one masking of errors, a document's facts): any stage imports those. The table says
+ * which other stages each stage may know; a stage knows a later one only through the
+ * per-operation context it reads.
  */
 const GATEWAY = join(SRC, "gateway");
+/** The folders that were the gateway's root: every stage may import them. */
+const EVERY_STAGE_MAY_IMPORT = ["settings", "assembly", "shared"];
 const STAGE_MAY_IMPORT: Record<string, readonly string[]> = {
-  http: ["observability"],
-  admission: ["execution"],
-  execution: ["session", "subscriptions"],
-  subscriptions: ["execution"],
-  live: ["execution", "subscriptions"],
+  arrival: ["admission", "execution", "lane", "observability", "pages", "sse"],
+  transport: ["admission", "arrival", "execution", "observability", "session"],
+  sse: ["transport"],
+  pages: ["arrival"],
+  preparation: ["admission", "execution", "lane", "observability", "session"],
+  admission: ["execution", "preparation", "session"],
+  execution: ["session"],
+  answer: ["arrival", "execution", "live"],
+  live: [],
+  // The fast lane mirrors every stage: it takes each stage's own rule rather than a copy.
+  lane: ["admission", "answer", "arrival", "execution", "observability", "preparation"],
   session: ["execution"],
   observability: [],
   // MCP is another way in: it runs every call through /graphql's own handler, reusing its CORS rule.
-  mcp: ["http"],
+  mcp: ["arrival", "transport"],
 };
-
 describe("src/gateway/ stages", () => {
   it("has a folder for every stage, and no other", () => {
     const folders = readdirSync(GATEWAY, { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name)
       .sort();
-    expect(folders).toEqual(Object.keys(STAGE_MAY_IMPORT).sort());
+    expect(folders).toEqual([...Object.keys(STAGE_MAY_IMPORT), ...EVERY_STAGE_MAY_IMPORT].sort());
   });
 
   it.each(Object.entries(STAGE_MAY_IMPORT))(
     "%s imports only the gateway's root, itself and %j",
     (stage, others) => {
-      const allowed = new Set([".", stage, ...others]);
+      const allowed = new Set([".", stage, ...EVERY_STAGE_MAY_IMPORT, ...others]);
       const wrong = filesUnder(join(GATEWAY, stage)).flatMap((file) =>
         importsOf(file)
           .filter((target) => target.startsWith("gateway/"))
@@ -137,12 +148,24 @@ describe("src/gateway/ stages", () => {
     },
   );
 
+  it("keeps shared/, the rules every stage reads, free of any other folder of the gateway", () => {
+    const wrong = filesUnder(join(GATEWAY, "shared")).flatMap((file) =>
+      importsOf(file)
+        .filter((target) => target.startsWith("gateway/") && !target.startsWith("gateway/shared/"))
+        .map((target) => `${relative(SRC, file)} → ${target}`),
+    );
+    expect(wrong).toEqual([]);
+  });
+
   it("lets only the assembly and the transports that serve it import create-gateway.ts", () => {
     const importers = filesUnder(GATEWAY)
       .filter((file) => importsOf(file).includes("gateway/create-gateway.ts"))
       .map((file) => relative(SRC, file))
       .sort();
-    expect(importers).toEqual(["gateway/http/over-websocket.ts", "gateway/http/server.ts"]);
+    expect(importers).toEqual([
+      "gateway/transport/over-websocket.ts",
+      "gateway/transport/server.ts",
+    ]);
   });
 });
 

@@ -13,7 +13,7 @@ const SRC = resolve(import.meta.dirname, "../../src");
 
 /** The few that are meant, each with the reason it shares nothing a gateway could tell apart. */
 const ALLOWED: Record<string, string> = {
-  "gateway/http/graphiql-page.ts loaded":
+  "gateway/pages/graphiql-page.ts loaded":
     "GraphiQL's assets, read from the package on first use: the same bytes for every gateway",
   "gateway/observability/logger.ts requestScope":
     "an AsyncLocalStorage: each request's async chain sees only its own scope",
@@ -22,7 +22,7 @@ const ALLOWED: Record<string, string> = {
     "compiled coercions, weakly keyed by operation node: a pure function of it and its schema",
   "schema/node-by-id.ts documentAnswers":
     "which fields a selection names, weakly keyed by its field nodes: a pure function of them",
-  "gateway/execution/use-upstream-report.ts resetInstants":
+  "gateway/answer/use-upstream-report.ts resetInstants":
     "ISO instants of reset seconds, bounded: a pure function of the second",
   "upstream/operations.ts ROUTES":
     "each operation row's route text, weakly keyed by the row: a pure function of it",

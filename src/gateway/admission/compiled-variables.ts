@@ -6,9 +6,12 @@ import {
   type OperationDefinitionNode,
   typeFromAST,
 } from "graphql";
-import { type CoercedVariableValues, compileVariableParsing } from "../graphql-jit-adapter.ts";
+import {
+  type CoercedVariableValues,
+  compileVariableParsing,
+} from "../preparation/graphql-jit-adapter.ts";
 
-export { failToParseVariables } from "../graphql-jit-adapter.ts";
+export { failToParseVariables } from "../preparation/graphql-jit-adapter.ts";
 
 export type VariableParser = (inputs: Record<string, unknown>) => CoercedVariableValues;
 

@@ -1,6 +1,6 @@
 import type { Plugin } from "graphql-yoga";
+import type { Judge } from "../assembly/pipeline.ts";
 import type { FactFlow } from "../execution/operation-facts.ts";
-import type { Judge } from "../pipeline.ts";
 
 export type { Judge };
 
@@ -13,7 +13,7 @@ export type JudgingPlugin = Plugin & { readonly judge: Judge; readonly facts?: F
 /**
  * The plugin shape every pre-execution check shares: the same judge for queries, mutations and
  * subscriptions, its refusal answered instead of running (so nothing goes upstream). The judge is
- * kept on the plugin: the prepared lane (execution/prepared-lane.ts) runs every judge, in yoga's
+ * kept on the plugin: the prepared lane (lane/prepared-lane.ts) runs every judge, in yoga's
  * order, from the same plugins.
  */
 export function refuseBeforeRunning(judge: Judge, facts?: FactFlow): JudgingPlugin {

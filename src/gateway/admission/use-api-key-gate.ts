@@ -1,10 +1,10 @@
 import { type ExecutionArgs, Kind, type OperationDefinitionNode } from "graphql";
 import { gatewayError } from "../../errors.ts";
 import { isKeylessRootField } from "../../schema/keyless-fields.ts";
-import type { DocumentFacts, DocumentFactsCache } from "../document-facts.ts";
 import type { GatewayContext } from "../execution/context.ts";
 import { factFlow } from "../execution/operation-facts.ts";
-import { requestLevel } from "../http-status.ts";
+import type { DocumentFacts, DocumentFactsCache } from "../shared/document-facts.ts";
+import { requestLevel } from "../shared/http-status.ts";
 import { type JudgingPlugin, refuseBeforeRunning } from "./refuse-before-running.ts";
 
 /**

@@ -5,12 +5,12 @@ import {
   type OperationDefinitionNode,
 } from "graphql";
 import { gatewayError } from "../../errors.ts";
-import type { DocumentFactsCache } from "../document-facts.ts";
-import { estimateUpstreamCalls } from "../estimate-upstream-calls.ts";
 import type { GatewayContext } from "../execution/context.ts";
 import { factFlow } from "../execution/operation-facts.ts";
-import { requestLevel } from "../http-status.ts";
-import { catalogueErrorOf } from "../mask-error.ts";
+import type { DocumentFactsCache } from "../shared/document-facts.ts";
+import { requestLevel } from "../shared/http-status.ts";
+import { catalogueErrorOf } from "../shared/mask-error.ts";
+import { estimateUpstreamCalls } from "./estimate-upstream-calls.ts";
 import { type JudgingPlugin, refuseBeforeRunning } from "./refuse-before-running.ts";
 
 export interface CostLimitOptions {
@@ -23,7 +23,6 @@ export interface CostLimitOptions {
 /**
  * The static cost check: connection bounds, and the upstream-call estimate against
  * `maxUpstreamCalls`, before any upstream call (the runtime budget in the context backs it).
- * A subscription's context outlives its events: its polls, not the runtime budget, bound it.
  */
 export function useCostLimit(options: CostLimitOptions): JudgingPlugin {
   const { maxUpstreamCalls, documents } = options;
@@ -84,9 +83,6 @@ export function useCostLimit(options: CostLimitOptions): JudgingPlugin {
       // Execution reports the missing operation, and calls nothing upstream.
       facts.produce(context, "estimatedUpstreamCalls", 0);
       return undefined;
-    }
-    if (operation.operation === "subscription") {
-      (args.contextValue as unknown as GatewayContext).usage.limit = undefined;
     }
     let estimated: number;
     try {

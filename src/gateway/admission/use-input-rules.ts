@@ -20,9 +20,9 @@ import {
 import { createGraphQLError } from "graphql-yoga";
 import { badUserInput } from "../../errors.ts";
 import { type IdRule, idProblem, nullProblem } from "../../schema/ids.ts";
-import type { DocumentFacts, DocumentFactsCache } from "../document-facts.ts";
 import { factFlow } from "../execution/operation-facts.ts";
-import { requestLevel } from "../http-status.ts";
+import type { DocumentFacts, DocumentFactsCache } from "../shared/document-facts.ts";
+import { requestLevel } from "../shared/http-status.ts";
 import { type JudgingPlugin, refuseBeforeRunning } from "./refuse-before-running.ts";
 
 /**

@@ -2,7 +2,7 @@ import type { ExecutionArgs } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { gatewayError } from "../../errors.ts";
 import type { GatewayContext } from "../execution/context.ts";
-import { requestLevel } from "../http-status.ts";
+import { requestLevel } from "../shared/http-status.ts";
 import { refuseBeforeRunning } from "./refuse-before-running.ts";
 
 /** Longest Authorization value sent upstream; no real API key comes near it. */

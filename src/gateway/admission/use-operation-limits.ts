@@ -4,7 +4,7 @@ import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
 import type { GraphQLError, ValidationContext } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { type ErrorCode, gatewayError } from "../../errors.ts";
-import { requestLevel } from "../http-status.ts";
+import { requestLevel } from "../shared/http-status.ts";
 
 export interface OperationLimitsOptions {
   /** Deepest selection allowed (introspection's `__schema` not counted). */

@@ -1,8 +1,8 @@
 import { type ExecutionArgs, type GraphQLError, getVariableValues, Kind } from "graphql";
 import { createGraphQLError } from "graphql-yoga";
-import type { DocumentFactsCache } from "../document-facts.ts";
 import { factFlow } from "../execution/operation-facts.ts";
-import { requestLevel } from "../http-status.ts";
+import type { DocumentFactsCache } from "../shared/document-facts.ts";
+import { requestLevel } from "../shared/http-status.ts";
 import { compiledVariablesOf, failToParseVariables } from "./compiled-variables.ts";
 import { type JudgingPlugin, refuseBeforeRunning } from "./refuse-before-running.ts";
 

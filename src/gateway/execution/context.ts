@@ -1,5 +1,4 @@
 import { initContextCache } from "@pothos/core";
-import type { ExecutionResult } from "graphql";
 import type { Plugin } from "graphql-yoga";
 import type { CursorKey } from "../../connections/cursor.ts";
 import { gatewayError } from "../../errors.ts";
@@ -20,9 +19,10 @@ export class UpstreamUsage {
   rateLimit: RateLimit | undefined;
   /**
    * The runtime budget: past this many real calls, no call starts and the fields left fail with
-   * COST_LIMIT_EXCEEDED. Undefined for subscriptions, which the poll interval bounds instead.
+   * COST_LIMIT_EXCEEDED. A subscription's own context makes no call (its hub polls, and each
+   * event gets a context and a budget of its own), so every operation has one.
    */
-  limit: number | undefined;
+  readonly limit: number | undefined;
 
   /** Calls answered by another operation's identical call in flight, or by the read cache. */
   joinedCalls = 0;
@@ -96,11 +96,6 @@ export interface GatewayContext extends SchemaContext {
   readonly session?: Session;
   /** What the plugins learned about the operation before it ran (operation-facts.ts). */
   facts?: Partial<OperationFacts>;
-  /**
-   * The prepared lane's compiled result when it met an error: the lane hands the operation to
-   * yoga, whose compiled execution takes this result as it takes its own run's.
-   */
-  compiledResult?: ExecutionResult;
   /** Where this operation's upstream calls go: a live query records or answers them (live/). */
   readonly reads: ReadRoute;
   /** Stops the operation's deadline while it runs (use-operation-deadline.ts). */
@@ -110,6 +105,12 @@ export interface GatewayContext extends SchemaContext {
 }
 
 /** Sends one upstream request as the operation would; a read hook may answer it instead. */
+/** What a plugin's onExecute returns (envelop's OnExecuteHookResult, which yoga does not export). */
+export type ExecuteHooks = Exclude<
+  Awaited<ReturnType<NonNullable<Plugin<GatewayContext>["onExecute"]>>>,
+  void
+>;
+
 export type SendUpstream = (req: UpstreamRequest) => Promise<UpstreamResponse<unknown>>;
 
 /**

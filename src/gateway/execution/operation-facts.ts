@@ -1,3 +1,5 @@
+import type { ExecutionResult } from "graphql";
+
 /**
  * What the stages learn about one operation before it runs, passed from one to the next in one
  * typed field of the operation's context (`facts`), never in a module-level map. Each fact has
@@ -9,6 +11,11 @@ export interface OperationFacts {
   variables: Record<string, unknown>;
   /** The static estimate of upstream calls (use-cost-limit.ts). */
   estimatedUpstreamCalls: number;
+  /**
+   * The compiled run's result with an error that the prepared lane hands to yoga instead of
+   * answering (prepared-lane.ts): compiled execution takes it as its own run's, once.
+   */
+  laneResult: ExecutionResult;
 }
 
 export type FactName = keyof OperationFacts;
@@ -17,6 +24,8 @@ export type FactName = keyof OperationFacts;
 export interface FactFlow {
   readonly produces: readonly FactName[];
   readonly reads: readonly FactName[];
+  /** Facts read once if produced, and gone after: what an earlier stage may or may not hand on. */
+  readonly takes?: readonly FactName[];
 }
 
 /** A fact read before its stage produced it: a defect of the gateway, never a client's. */
@@ -31,12 +40,15 @@ export class MissingFactError extends Error {}
 export function factFlow<
   const Produces extends readonly FactName[] = [],
   const Reads extends readonly FactName[] = [],
->(flow: { produces?: Produces; reads?: Reads }) {
+  const Takes extends readonly FactName[] = [],
+>(flow: { produces?: Produces; reads?: Reads; takes?: Takes }) {
   const produces = (flow.produces ?? []) as Produces;
   const reads = (flow.reads ?? []) as Reads;
+  const takes = (flow.takes ?? []) as Takes;
   return {
     produces,
     reads,
+    takes,
     produce<Name extends Produces[number]>(
       context: object,
       name: Name,
@@ -52,6 +64,15 @@ export function factFlow<
         throw new MissingFactError(`the operation's ${name} was read before it was produced`);
       }
       return value as OperationFacts[Name];
+    },
+    take<Name extends Takes[number]>(
+      context: object,
+      name: Name,
+    ): OperationFacts[Name] | undefined {
+      const holder = (context as { facts?: Partial<OperationFacts> }).facts;
+      const value = holder?.[name];
+      if (value !== undefined) delete holder?.[name];
+      return value as OperationFacts[Name] | undefined;
     },
   };
 }

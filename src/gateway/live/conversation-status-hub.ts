@@ -5,10 +5,10 @@ import type { ConversationStatusDto } from "../../upstream/dto.ts";
 import type { KeyHasher } from "../../upstream/key-memory.ts";
 import { OPERATIONS } from "../../upstream/operations.ts";
 import { pathOf } from "../../upstream/rest-api.ts";
-import { shuttingDown } from "../subscriptions/stream-lifetime.ts";
 import { LatestResults } from "./latest-results.ts";
 import type { LiveHub } from "./live-hub.ts";
 import { type ReadTemplate, replay, requestKeyOf } from "./live-reads.ts";
+import { shuttingDown } from "./stream-lifetime.ts";
 
 export interface ConversationStatusHubOptions {
   /** The one poller mechanism of live data: operation 8 is a live read like any other. */

@@ -1,4 +1,4 @@
-import { LIVE_STREAM, type LiveStream } from "../live-stream.ts";
+import { LIVE_STREAM, type LiveStream } from "../shared/live-stream.ts";
 
 /**
  * A live query's stream: results pushed by the gateway, read by the transport, of which only the

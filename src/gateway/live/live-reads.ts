@@ -40,7 +40,7 @@ export function templateOf(req: UpstreamRequest): ReadTemplate {
 export function answerOf(outcome: UpstreamResponse<unknown> | unknown): ReadAnswer | undefined {
   if (outcome instanceof UpstreamError) {
     // A 429 or a 5xx says nothing of the resource: the poller keeps its last answer and reads
-    // again (after a 429's reset: live-hub.ts), rather than push a passing failure to everyone.
+    // again (after a 429's reset: read-poller.ts), rather than push a passing failure to everyone.
     if (outcome.status === 429 || outcome.status >= 500) return undefined;
     return {
       error: {

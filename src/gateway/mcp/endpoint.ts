@@ -3,8 +3,8 @@ import { isInitializeRequest, LATEST_PROTOCOL_VERSION } from "@modelcontextproto
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { JsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/types.js";
 import type { GraphQLSchema } from "graphql";
-import { GATEWAY_DEFAULTS } from "../defaults.ts";
-import { corsFor } from "../http/cors.ts";
+import { GATEWAY_DEFAULTS } from "../settings/defaults.ts";
+import { corsFor } from "../transport/cors.ts";
 import { type Catalogue, createCatalogue, type ToolSource } from "./catalogue.ts";
 import type { JsonSchema } from "./json-schemas.ts";
 import { serveThroughTransport } from "./node-bridge.ts";
@@ -44,7 +44,15 @@ export interface McpOptions {
 /** What listen() routes to: the MCP endpoint and, in session mode, its RFC 9728 metadata. */
 export interface McpEndpoint {
   handles(pathname: string): boolean;
-  serve(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /**
+   * `loggedOut`: why a credential's session is refused beyond the gateway's own checks (listen()'s
+   * logouts), or undefined.
+   */
+  serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    loggedOut?: (authorization: string) => Promise<string | undefined>,
+  ): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -102,11 +110,11 @@ export function createMcpEndpoint(gateway: McpGateway, options: McpOptions): Mcp
     handles: (pathname) =>
       pathname === MCP_PATH || (sessionMode && METADATA_PATHS.includes(pathname)),
 
-    async serve(req, res) {
+    async serve(req, res, loggedOut) {
       const requestId = requestIdOfMessage(req);
       // listen() does not await its handlers: nothing here may reject.
       try {
-        await serveMcp(req, res, requestId);
+        await serveMcp(req, res, requestId, loggedOut);
       } catch (error) {
         options.logger.warn("MCP request failed:", (error as Error).message);
         if (res.headersSent) res.destroy();
@@ -124,6 +132,7 @@ export function createMcpEndpoint(gateway: McpGateway, options: McpOptions): Mcp
     req: IncomingMessage,
     res: ServerResponse,
     requestId: string,
+    loggedOut?: (authorization: string) => Promise<string | undefined>,
   ): Promise<void> {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path !== MCP_PATH) {
@@ -145,7 +154,8 @@ export function createMcpEndpoint(gateway: McpGateway, options: McpOptions): Mcp
     }
     const authorization = req.headers.authorization;
     const refusal = authorization
-      ? await gateway.connectionRefusal({ Authorization: authorization })
+      ? ((await gateway.connectionRefusal({ Authorization: authorization })) ??
+        (await loggedOut?.(authorization)))
       : "A key is required: send `Authorization`.";
     if (refusal !== undefined || authorization === undefined) {
       return refuse(res, "UNAUTHENTICATED", refusal ?? "A key is required.", requestId, {

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { type ErrorCode, gatewayError } from "../../errors.ts";
-import { requestIdOf } from "../http/request-id.ts";
-import { refusalResponse } from "../http-status.ts";
+import { requestIdOf } from "../arrival/request-id.ts";
+import { refusalResponse } from "../shared/http-status.ts";
 
 /** The request's ID by the gateway's one rule (a sane incoming `X-Request-Id`, else a new one). */
 export function requestIdOfMessage(req: IncomingMessage): string {

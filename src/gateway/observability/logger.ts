@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import type { LogLevel, YogaLogger } from "graphql-yoga";
 import { type DestinationStream, pino } from "pino";
 import { UpstreamError } from "../../upstream/errors.ts";
-import { connectionRefusalOf, upstreamFailureOf } from "../mask-error.ts";
+import { connectionRefusalOf, upstreamFailureOf } from "../shared/mask-error.ts";
 
 /** The request a log line is written for: every line written while it runs carries its ID. */
 const requestScope = new AsyncLocalStorage<{ requestId?: string }>();

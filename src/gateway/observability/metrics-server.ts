@@ -1,7 +1,7 @@
 import { createServer } from "node:http";
 import { gatewayError } from "../../errors.ts";
 import { listenHttp } from "../../listen.ts";
-import { writeRefusal } from "../http-status.ts";
+import { writeRefusal } from "../shared/http-status.ts";
 import type { GatewayMetrics } from "./metrics.ts";
 
 /**

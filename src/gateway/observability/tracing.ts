@@ -1,7 +1,7 @@
 import { context, propagation, SpanKind, SpanStatusCode, trace } from "@opentelemetry/api";
 import type { Plugin } from "graphql-yoga";
 import { tracingIsOn, voicegraphTracer } from "../../upstream/upstream-span.ts";
-import type { DocumentFactsCache } from "../document-facts.ts";
+import type { DocumentFactsCache } from "../shared/document-facts.ts";
 
 export interface Tracing {
   /** Sends what is pending and stops exporting. */

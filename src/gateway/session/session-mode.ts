@@ -4,9 +4,9 @@ import { createGraphQLError, type Plugin } from "graphql-yoga";
 import type { RateLimiterAbstract } from "rate-limiter-flexible";
 import { ERROR_CODES, type ErrorCode, gatewayError } from "../../errors.ts";
 import { rateLimiterFlexible } from "../../fleet/rate-limiter.ts";
-import type { DocumentFactsCache } from "../document-facts.ts";
 import { authorizationFrom, authorizationParam } from "../execution/context.ts";
-import { requestLevel } from "../http-status.ts";
+import type { DocumentFactsCache } from "../shared/document-facts.ts";
+import { requestLevel } from "../shared/http-status.ts";
 import { SessionRefused } from "./session-refused.ts";
 import type { Session } from "./verify-session.ts";
 

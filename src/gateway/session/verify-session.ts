@@ -6,7 +6,7 @@ import {
   jwtVerify,
 } from "jose";
 import { bearerToken } from "../../upstream/authorization.ts";
-import { GATEWAY_DEFAULTS } from "../defaults.ts";
+import { GATEWAY_DEFAULTS } from "../settings/defaults.ts";
 import { SessionRefused } from "./session-refused.ts";
 
 /** Who a frontend's token says is calling. */
