@@ -57,11 +57,7 @@ export function createFleetState(
   },
 ): FleetState {
   const { redis } = options;
-  // Every refusal the lease's or the window budget's commands meet is reported in one place.
-  const pollers = createRedisPollerStore(redis, {
-    intervalMs: settings.pollIntervalMs,
-    onCommandError: redis.report,
-  });
+  const pollers = createRedisPollerStore(redis, { intervalMs: settings.pollIntervalMs });
   const keyLimits = options.keyMemory ? shareKeyLimits(redis, options.keyMemory) : undefined;
   new Gauge({
     name: "voicegraph_redis_available",
@@ -71,18 +67,15 @@ export function createFleetState(
       this.set(redis.available() ? 1 : 0);
     },
   });
-  const counted = new Map<string, number>();
-  new Counter({
+  countsByKind(settings.registry, {
     name: "voicegraph_redis_failures_total",
     help: "Redis commands that failed, by kind: the server's refusal (OOM, MOVED, CROSSSLOT, NOSCRIPT, READONLY, WRONGTYPE, ERR, …), timeout or unreachable.",
-    labelNames: ["kind"],
-    registers: [settings.registry],
-    collect() {
-      for (const [kind, count] of redis.failures.counts()) {
-        this.inc({ kind }, count - (counted.get(kind) ?? 0));
-        counted.set(kind, count);
-      }
-    },
+    counts: () => redis.failures.counts(),
+  });
+  countsByKind(settings.registry, {
+    name: "voicegraph_redis_messages_dropped_total",
+    help: "Fleet messages heard on Redis that did not parse (malformed or foreign), dropped, by kind of channel.",
+    counts: () => redis.channels.dropped(),
   });
   const stopWarning = redis.failures.onWarning((line) => settings.log("warn", line));
   const stopWatching = redis.onAvailabilityChange((available) => {
@@ -99,7 +92,7 @@ export function createFleetState(
   let logouts: FleetLogouts | undefined;
   return {
     pollers,
-    windowBudget: createRedisWindowBudget(redis, createMemoryWindowBudget(), redis.report),
+    windowBudget: createRedisWindowBudget(redis, createMemoryWindowBudget()),
     apqStore: createSharedQueryStore(redis, {
       maxDocumentBytes: settings.apq.maxDocumentBytes,
       fallback: createMemoryQueryStore(settings.apq),
@@ -123,4 +116,24 @@ export function createFleetState(
       pollers.close();
     },
   };
+}
+
+/** A counter labelled `kind` that follows running totals kept elsewhere. */
+function countsByKind(
+  registry: Registry,
+  counter: { name: string; help: string; counts: () => ReadonlyMap<string, number> },
+): void {
+  const counted = new Map<string, number>();
+  new Counter({
+    name: counter.name,
+    help: counter.help,
+    labelNames: ["kind"],
+    registers: [registry],
+    collect() {
+      for (const [kind, count] of counter.counts()) {
+        this.inc({ kind }, count - (counted.get(kind) ?? 0));
+        counted.set(kind, count);
+      }
+    },
+  });
 }
