@@ -1,26 +1,20 @@
 import { describe, expect, it } from "vitest";
-import type { GatewayOptions } from "../../src/gateway/create-gateway.ts";
-import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
-import type { ListenOptions } from "../../src/gateway/transport/server.ts";
-import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { FLEET_STORE } from "../support/fleet-store.ts";
-import { SESSION_SECRET, sessionToken } from "../support/session-token.ts";
-import { type Instance, PREFIX, startFleet } from "./fleet-harness.ts";
+import { sessionToken } from "../support/session-token.ts";
+import {
+  type Instance,
+  PREFIX,
+  SESSION_APP,
+  SESSION_COOKIE,
+  SESSION_GATEWAY,
+  SESSION_LISTEN,
+  startFleet,
+} from "./fleet-harness.ts";
 
 // Every fleet-wide channel of an instance shares its one subscriber connection.
 
 const closing = closedAfterEachTest();
-const COOKIE = "vg_session";
-const APP = "https://app.example.test";
-const GATEWAY: Partial<GatewayOptions> = {
-  session: {
-    verify: createSessionVerifier({ secret: SESSION_SECRET }),
-    keys: new Map([["org_acme", DEMO_KEYS.acme]]),
-  },
-  corsOrigins: [APP],
-};
-const LISTEN: ListenOptions = { sessionCookie: { name: COOKIE, origins: [APP] } };
 
 /** A live query over SSE, its first event read: the instance then listens to its poller. */
 async function openLiveQuery(instance: Instance, authorization: string) {
@@ -47,7 +41,9 @@ async function subscriberLines(lists: unknown[]): Promise<string[]> {
 
 describe(`an instance's channels (${FLEET_STORE})`, () => {
   it("share one subscriber connection, with every feature that listens on", async () => {
-    const fleet = closing(await startFleet(1, { gateway: GATEWAY, listen: LISTEN }));
+    const fleet = closing(
+      await startFleet(1, { gateway: SESSION_GATEWAY, listen: SESSION_LISTEN }),
+    );
     const [a] = fleet.instances as [Instance];
     const channelsHeard = async () =>
       (await fleet.redis.onEachServer("pubsub", "channels", `${PREFIX}*`))
@@ -64,7 +60,11 @@ describe(`an instance's channels (${FLEET_STORE})`, () => {
       const session = await sessionToken({ subject: "user-counting-connections" });
       const answer = await fetch(`${a.url}/graphql/logout`, {
         method: "POST",
-        headers: { cookie: `${COOKIE}=${session}`, origin: APP, "x-graphql-csrf": "1" },
+        headers: {
+          cookie: `${SESSION_COOKIE}=${session}`,
+          origin: SESSION_APP,
+          "x-graphql-csrf": "1",
+        },
       });
       expect(answer.status).toBe(204);
       // 429 blocks, writes, logouts and the live query's poller: one connection holds them all.

@@ -1,18 +1,18 @@
 import { createClient } from "graphql-ws";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import type { GatewayOptions } from "../../src/gateway/create-gateway.ts";
-import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
-import type { ListenOptions } from "../../src/gateway/transport/server.ts";
-import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { FLEET_STORE, startFleetStore } from "../support/fleet-store.ts";
-import { SESSION_SECRET, sessionToken } from "../support/session-token.ts";
+import { sessionToken } from "../support/session-token.ts";
 import { startTcpProxy } from "../support/tcp-proxy.ts";
 import {
   type Fleet,
   type Instance,
   PREFIX,
+  SESSION_APP,
+  SESSION_COOKIE,
+  SESSION_GATEWAY,
+  SESSION_LISTEN,
   sha256,
   startFleet,
   startInstance,
@@ -22,16 +22,10 @@ import {
 // Session mode over a cookie in a fleet: a logout answered by one instance holds on every one.
 
 const closing = closedAfterEachTest();
-const COOKIE = "vg_session";
-const APP = "https://app.example.test";
-const GATEWAY: Partial<GatewayOptions> = {
-  session: {
-    verify: createSessionVerifier({ secret: SESSION_SECRET }),
-    keys: new Map([["org_acme", DEMO_KEYS.acme]]),
-  },
-  corsOrigins: [APP],
-};
-const LISTEN: ListenOptions = { sessionCookie: { name: COOKIE, origins: [APP] } };
+const COOKIE = SESSION_COOKIE;
+const APP = SESSION_APP;
+const GATEWAY = SESSION_GATEWAY;
+const LISTEN = SESSION_LISTEN;
 const ORGANIZATION = "{ organization { name } }";
 const LIVE = "query @live { organization { name } }";
 
