@@ -34,7 +34,7 @@ export interface FleetState {
   sessionLimiter(perMinute: number): RateLimiterAbstract;
   /**
    * Session logouts for the fleet (SESSION_COOKIE's `/graphql/logout`), made on first use: only a
-   * gateway that serves logouts holds the subscription they need.
+   * gateway that serves logouts listens on their channel.
    */
   logouts(): FleetLogouts;
   /** What /readyz says of Redis: its state, and the last refusal while it is degraded. */
