@@ -182,10 +182,10 @@ export function createFleetChannels(store: ChannelStore, connect: () => Redis): 
     open<T>(spec: ChannelSpec<T>): FleetChannel {
       const subscriber = connected();
       const own = spec as ChannelSpec<unknown>;
-      const known = specs.has(spec.name);
       specs.set(spec.name, own);
-      const subscribed = known
-        ? Promise.resolve(confirmed.has(spec.name))
+      // Opened again (a new listener) while a failed SUBSCRIBE left it unconfirmed: tried anew.
+      const subscribed = confirmed.has(spec.name)
+        ? Promise.resolve(true)
         : subscribe([spec.name]).then(async (done) => {
             if (done) await catchUp(own);
             return done;

@@ -88,4 +88,30 @@ describe("a fleet channel", () => {
       other.close();
     }
   });
+
+  // Last: the refusal leaves the store degraded for a few seconds.
+  it("tries a refused subscription again when the channel is opened again", async () => {
+    const heard: number[] = [];
+    const spec = {
+      name: "vgchan:again",
+      kind: "again",
+      parse: parseNumber,
+      deliver: (n: number) => heard.push(n),
+    };
+    // No channel allowed: the SUBSCRIBE is refused (NOPERM) while the connection stays up.
+    await redis.client.call("ACL", "SETUSER", "default", "resetchannels");
+    const refused = redis.channels.open(spec);
+    expect(await refused.subscribed).toBe(false);
+    await redis.client.call("ACL", "SETUSER", "default", "allchannels");
+    const again = redis.channels.open(spec);
+    try {
+      expect(await again.subscribed).toBe(true);
+      expect(again.listening()).toBe(true);
+      await redis.client.publish("vgchan:again", '{"n":7}');
+      await waitUntil(() => heard.length > 0, WAIT_MS, "the message");
+      expect(heard).toEqual([7]);
+    } finally {
+      again.close();
+    }
+  });
 });
