@@ -73,7 +73,7 @@ export function errorTable(): string {
       `| \`${row.code}\` | ${cell(row.meaning)} (yoga's) | ${row.graphqlResponseJson} to \`application/graphql-response+json\`, ${row.json} to \`application/json\` or \`*/*\`; no \`http.status\` | — | — |`,
   );
   return [
-    "| `extensions.code` | meaning | refusing the whole operation (any `Accept`) | as a field error | other `extensions` |",
+    "| `extensions.code` | meaning | refusing the whole operation | as a field error | other `extensions` |",
     "| --- | --- | --- | --- | --- |",
     ...rows,
     ...yoga,

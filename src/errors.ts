@@ -69,7 +69,7 @@ export const ERROR_CATALOGUE: {
       "An input the gateway judges alone, refusing the whole operation before any call: a bound, a variable of the wrong type, an ID with the wrong prefix or over 255 characters, an explicit `null` in an update; or the upstream's 400, as a field error",
     scope: "both",
     extensions:
-      "`argument` (the argument's path: `id`, `ids[1]`, `filter.agentId`, `input.greeting`, or a variable by its path, `$first`, `$f.startDate`, when it does not fit its type or holds a lone surrogate); `upstream` when the upstream refused",
+      "`argument` (the argument's path: `id`, `ids[1]`, `filter.agentId`, `input.greeting`, `input.metadata.a[0]` for a value nested too deep, or a variable by its path, `$first`, `$f.startDate`, when it does not fit its type or holds a lone surrogate); `upstream` when the upstream refused",
   },
   CURSOR_MISMATCH: {
     meaning: "A cursor reused with other filters, on another list or another page form",
@@ -81,12 +81,14 @@ export const ERROR_CATALOGUE: {
     extensions: "`upstream`",
   },
   UNAUTHENTICATED: {
-    meaning: "No key, a malformed one (no upstream call), or a key the upstream refused (401)",
+    meaning:
+      "No key, a malformed one, a session token that does not verify or has logged out (no upstream call), or a key the upstream refused (401)",
     scope: "both",
     extensions: "`upstream` when the upstream refused",
   },
   FORBIDDEN: {
-    meaning: "The upstream's 403, or a read-only session's mutation",
+    meaning:
+      "The upstream's 403, a read-only session's mutation, a session whose organization has no key here, or a request with the session cookie that fails its CSRF checks",
     scope: "both",
     extensions: "`upstream` when the upstream refused",
   },
@@ -158,7 +160,7 @@ export const ERROR_CATALOGUE: {
   },
   METHOD_NOT_ALLOWED: {
     meaning:
-      "A method the path does not serve (a `PUT` to `/graphql`); the `Allow` header says which do",
+      "A method the path does not serve (a `PUT` to `/graphql`), or a mutation sent by `GET`; the `Allow` header says which do",
     scope: "operation",
   },
   NOT_ACCEPTABLE: {

@@ -37,6 +37,10 @@ export type Gateway = YogaServerInstance<GatewayServerContext, GatewayContext> &
    * session token that does not verify), or undefined when the socket may be acknowledged.
    */
   connectionRefusal(connectionParams: unknown): Promise<string | undefined>;
+  /** Session mode (AUTH_MODE=session): listen() then serves POST /graphql/logout. */
+  sessionMode: boolean;
+  /** CORS_ORIGINS, as yoga's CORS answers them: what listen() answers itself follows them too. */
+  corsOrigins: readonly string[];
   /** graphql-sse's single-connection streams: listen() bounds them with the graphql-ws sockets. */
   sseStreams: SseStreams;
   /** The fleet's record of session logouts (made on first call); undefined without a fleet. */
@@ -80,6 +84,8 @@ export function createGateway(options: GatewayOptions): Gateway {
     liveHub: parts.liveHub,
     fastPath: lane.fastPath,
     connectionRefusal: connectionRefusalFor(options.session),
+    sessionMode: options.session !== undefined,
+    corsOrigins: parts.settings.corsOrigins,
     sseStreams: sse.streams,
     fleetLogouts: () => parts.fleet?.logouts(),
     closeFleet: () => {

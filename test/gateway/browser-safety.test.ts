@@ -60,6 +60,12 @@ describe("CSRF: a request a page can send cross-site without a preflight runs no
       headers: { authorization: ACME, accept: "application/graphql-response+json" },
     });
     expect(response.status).toBe(405);
+    // The catalogue's code, and the method that would run it.
+    expect(response.headers.get("allow")).toBe("POST");
+    expect((await response.json()).errors[0].extensions).toMatchObject({
+      code: "METHOD_NOT_ALLOWED",
+      http: { status: 405 },
+    });
     expect(harness.takeUpstreamRequests()).toEqual([]);
   });
 

@@ -2,8 +2,10 @@ import { createHash } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_CATALOGUE, ERROR_CODES, type ErrorCode } from "../../src/errors.ts";
 import { createGateway, type GatewayOptions } from "../../src/gateway/create-gateway.ts";
+import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import { listen } from "../../src/gateway/transport/server.ts";
-import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import { DEMO_KEYS, SEED_IDS } from "../../src/sandbox/seed-data.ts";
+import { SESSION_SECRET, sessionToken } from "../support/session-token.ts";
 import {
   ACME,
   ACME_READONLY,
@@ -274,6 +276,79 @@ describe("the error catalogue, walked through requests", () => {
       }
     },
   );
+});
+
+describe("an operation's refusal to a client that accepts application/json first", () => {
+  // GraphQL over HTTP: a request error is 200 in plain JSON, with no `http.status` to contradict
+  // it; a refusal of the caller (401, 403) keeps its status (docs/errors.md).
+  const PLAIN = { accept: "application/json" };
+  const READ_ONLY_MUTATION =
+    'mutation { updateOrganization(input: { city: "X" }) { organization { city } } }';
+  const CASES: Array<[ErrorCode, () => Promise<Answer>, number]> = [
+    [
+      "BAD_USER_INPUT",
+      () => post("{ agents(first: 1000) { totalCount } }", { headers: PLAIN }),
+      200,
+    ],
+    [
+      "COST_LIMIT_EXCEEDED",
+      () =>
+        post("{ agents(first: 100) { nodes { conversations(first: 100) { nodes { id } } } } }", {
+          headers: PLAIN,
+        }),
+      200,
+    ],
+    [
+      "ALIAS_LIMIT_EXCEEDED",
+      () =>
+        post(`{ ${Array.from({ length: 31 }, (_, i) => `a${i}: __typename`).join(" ")} }`, {
+          headers: PLAIN,
+        }),
+      200,
+    ],
+    [
+      "PERSISTED_QUERY_ONLY",
+      async () => {
+        const server = await otherGateway({
+          persistedDocuments: { manifest: {}, trustedOnly: true },
+        });
+        return post("{ organization { name } }", { url: server.url, headers: PLAIN });
+      },
+      200,
+    ],
+    [
+      "UNAUTHENTICATED",
+      () => post("{ organization { name } }", { authorization: null, headers: PLAIN }),
+      401,
+    ],
+    [
+      "FORBIDDEN",
+      async () => {
+        const server = await otherGateway({
+          session: {
+            verify: createSessionVerifier({ secret: SESSION_SECRET }),
+            keys: new Map([["org_acme", DEMO_KEYS.acme]]),
+          },
+          persistedDocuments: { trustedOnly: false },
+        });
+        const token = await sessionToken({ claims: { readOnly: true } });
+        return post(READ_ONLY_MUTATION, {
+          url: server.url,
+          authorization: `Bearer ${token}`,
+          headers: PLAIN,
+        });
+      },
+      403,
+    ],
+  ];
+
+  it.each(CASES)("answers %s in plain JSON", async (code, provoke, status) => {
+    const answer = await provoke();
+    expect(answer.errors[0]?.extensions?.code).toBe(code);
+    expect(answer.status).toBe(status);
+    expect(answer.errors[0]?.extensions?.http).toEqual(status === 200 ? undefined : { status });
+    expect(answer.errors[0]?.extensions?.requestId).toBe(answer.requestId);
+  });
 });
 
 describe("request IDs on every transport", () => {

@@ -110,11 +110,34 @@ describe("input the gateway judges alone", () => {
     for (const _ of [1, 2]) {
       const response = await harness.graphql(document);
       expect(response.status).toBe(400);
+      // Named by its argument's path, as a variable is by its own.
       expect(response.body.errors?.[0]).toMatchObject({
-        message: "an inline value nests objects and lists deeper than 32 levels.",
-        extensions: { code: "BAD_USER_INPUT" },
+        message: `input.metadata${".a".repeat(31)} nests objects and lists deeper than 32 levels.`,
+        extensions: { code: "BAD_USER_INPUT", argument: `input.metadata${".a".repeat(31)}` },
       });
     }
+    expect(harness.takeUpstreamRequests()).toEqual([]);
+  });
+
+  it("names an inline list's items and a variable's default by where they stand", async () => {
+    const lists = `${"[".repeat(40)}1${"]".repeat(40)}`;
+    const inList = await harness.graphql(
+      `mutation { updateAgent(id: "agt_acme_reception", input: { metadata: { a: ${lists} } }) { agent { id } } }`,
+    );
+    expect(inList.status).toBe(400);
+    expect(inList.body.errors?.[0]?.extensions).toMatchObject({
+      code: "BAD_USER_INPUT",
+      argument: `input.metadata.a${"[0]".repeat(30)}`,
+    });
+    const deep = `${"{ a: ".repeat(40)}1${" }".repeat(40)}`;
+    const inDefault = await harness.graphql(
+      `mutation ($m: JSONObject = ${deep}) { updateAgent(id: "agt_acme_reception", input: { metadata: $m }) { agent { id } } }`,
+    );
+    expect(inDefault.status).toBe(400);
+    expect(inDefault.body.errors?.[0]?.extensions).toMatchObject({
+      code: "BAD_USER_INPUT",
+      argument: `$m${".a".repeat(32)}`,
+    });
     expect(harness.takeUpstreamRequests()).toEqual([]);
   });
 

@@ -254,4 +254,33 @@ describe("/mcp in session mode", () => {
       expect(request.headers.authorization).toBe(`Bearer ${DEMO_KEYS.acme}`);
     }
   });
+
+  it("refuses a session's token once it logged out, with MCP's own 401", async () => {
+    const token = await sessionToken({ subject: "user-mcp-logout", audience: "voicegraph-mcp" });
+    const client = await mcp.connect(`Bearer ${token}`);
+    expect((await client.listTools()).tools.length).toBeGreaterThan(0);
+    const logout = await fetch(`${mcp.url}/graphql/logout`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(logout.status).toBe(204);
+    const refused = await post(mcp, INITIALIZE, { authorization: `Bearer ${token}` });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer resource_metadata="/);
+    expect(await refused.json()).toMatchObject({
+      errors: [
+        {
+          message: "This session has logged out: sign in again.",
+          extensions: { code: "UNAUTHENTICATED" },
+        },
+      ],
+    });
+    // The session it had opened is refused too: every request carries the token.
+    await expect(client.listTools()).rejects.toThrow();
+    // Another session goes on.
+    const other = await sessionToken({ subject: "user-mcp-staying", audience: "voicegraph-mcp" });
+    expect((await (await mcp.connect(`Bearer ${other}`)).listTools()).tools.length).toBeGreaterThan(
+      0,
+    );
+  });
 });

@@ -64,7 +64,7 @@ export async function startMcp(
   // listen() takes the endpoint, which needs the gateway: built on first use.
   const lazy = {
     handles: (path: string) => endpoint?.handles(path) ?? false,
-    serve: (req: never, res: never) => (endpoint as McpEndpoint).serve(req, res),
+    serve: (...args: Parameters<McpEndpoint["serve"]>) => (endpoint as McpEndpoint).serve(...args),
     close: () => endpoint?.close() ?? Promise.resolve(),
   };
   const harness = await startHarness({

@@ -1,4 +1,11 @@
-import { type DocumentNode, type ExecutionArgs, type GraphQLError, Kind, visit } from "graphql";
+import {
+  type ASTNode,
+  type DocumentNode,
+  type ExecutionArgs,
+  type GraphQLError,
+  Kind,
+  visit,
+} from "graphql";
 import type { Plugin } from "graphql-yoga";
 import { badUserInput } from "../../errors.ts";
 import { requestLevel } from "../shared/http-status.ts";
@@ -137,13 +144,13 @@ function inlineValuesProblem(document: DocumentNode, maxDepth: number): Problem 
   let problem: Problem | undefined;
   visit(document, {
     [Kind.OBJECT]: {
-      enter: () => enterValue(),
+      enter: enterValue,
       leave: () => {
         depth -= 1;
       },
     },
     [Kind.LIST]: {
-      enter: () => enterValue(),
+      enter: enterValue,
       leave: () => {
         depth -= 1;
       },
@@ -151,14 +158,46 @@ function inlineValuesProblem(document: DocumentNode, maxDepth: number): Problem 
   });
   return problem;
 
-  function enterValue() {
+  function enterValue(
+    _node: ASTNode,
+    _key: unknown,
+    parent: ASTNode | ReadonlyArray<ASTNode> | undefined,
+    path: ReadonlyArray<string | number>,
+    ancestors: ReadonlyArray<ASTNode | ReadonlyArray<ASTNode>>,
+  ) {
     depth += 1;
     if (depth > maxDepth) {
-      problem ??= tooDeep("an inline value", maxDepth);
+      // graphql-js leaves the parent out of `ancestors`.
+      const chain = parent === undefined ? ancestors : [...ancestors, parent];
+      problem ??= tooDeep(inlinePath(path, chain), maxDepth);
       return false;
     }
     return undefined;
   }
+}
+
+/**
+ * Where an inline value stands, named as the ID rules name it: its argument (or variable's
+ * default) and the path into it, `input.metadata.a[0]`. Each of `chain` leads to the next by
+ * `path[i]`, the last one to the value itself.
+ */
+function inlinePath(
+  path: ReadonlyArray<string | number>,
+  chain: ReadonlyArray<ASTNode | ReadonlyArray<ASTNode>>,
+): string {
+  let where = "an inline value";
+  chain.forEach((ancestor, i) => {
+    if ("kind" in ancestor) {
+      if (ancestor.kind === Kind.ARGUMENT) where = ancestor.name.value;
+      else if (ancestor.kind === Kind.VARIABLE_DEFINITION)
+        where = `$${ancestor.variable.name.value}`;
+      else if (ancestor.kind === Kind.OBJECT_FIELD) where += `.${ancestor.name.value}`;
+      return;
+    }
+    const owner = chain[i - 1];
+    if (owner && "kind" in owner && owner.kind === Kind.LIST) where += `[${path[i]}]`;
+  });
+  return where;
 }
 
 /** A path as quoted back: a long one is cut, so an error never echoes a large input. */

@@ -44,7 +44,15 @@ export interface McpOptions {
 /** What listen() routes to: the MCP endpoint and, in session mode, its RFC 9728 metadata. */
 export interface McpEndpoint {
   handles(pathname: string): boolean;
-  serve(req: IncomingMessage, res: ServerResponse): Promise<void>;
+  /**
+   * `loggedOut`: why a credential's session is refused beyond the gateway's own checks (listen()'s
+   * logouts), or undefined.
+   */
+  serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    loggedOut?: (authorization: string) => Promise<string | undefined>,
+  ): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -102,11 +110,11 @@ export function createMcpEndpoint(gateway: McpGateway, options: McpOptions): Mcp
     handles: (pathname) =>
       pathname === MCP_PATH || (sessionMode && METADATA_PATHS.includes(pathname)),
 
-    async serve(req, res) {
+    async serve(req, res, loggedOut) {
       const requestId = requestIdOfMessage(req);
       // listen() does not await its handlers: nothing here may reject.
       try {
-        await serveMcp(req, res, requestId);
+        await serveMcp(req, res, requestId, loggedOut);
       } catch (error) {
         options.logger.warn("MCP request failed:", (error as Error).message);
         if (res.headersSent) res.destroy();
@@ -124,6 +132,7 @@ export function createMcpEndpoint(gateway: McpGateway, options: McpOptions): Mcp
     req: IncomingMessage,
     res: ServerResponse,
     requestId: string,
+    loggedOut?: (authorization: string) => Promise<string | undefined>,
   ): Promise<void> {
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path !== MCP_PATH) {
@@ -145,7 +154,8 @@ export function createMcpEndpoint(gateway: McpGateway, options: McpOptions): Mcp
     }
     const authorization = req.headers.authorization;
     const refusal = authorization
-      ? await gateway.connectionRefusal({ Authorization: authorization })
+      ? ((await gateway.connectionRefusal({ Authorization: authorization })) ??
+        (await loggedOut?.(authorization)))
       : "A key is required: send `Authorization`.";
     if (refusal !== undefined || authorization === undefined) {
       return refuse(res, "UNAUTHENTICATED", refusal ?? "A key is required.", requestId, {

@@ -16,7 +16,7 @@ import { GATEWAY_DEFAULTS } from "../settings/defaults.ts";
 import { formatWithHttpStatus, refusalOnSocket, writeRefusal } from "../shared/http-status.ts";
 import { answerClientError } from "./client-errors.ts";
 import { CARRIER, type OperationOutcome, runOverWebSocket } from "./over-websocket.ts";
-import { createSessionCookies, type SessionCookieOptions } from "./session-cookie.ts";
+import { createSessionAdmission, type SessionCookieOptions } from "./session-cookie.ts";
 import { createIdleSweeper, verifyUpgrade, webSocketShare } from "./socket-bounds.ts";
 
 export interface ListeningGateway {
@@ -62,7 +62,11 @@ export interface ListenOptions {
   /** Paths served beside /graphql on the same port: the MCP endpoint (MCP=on; src/gateway/mcp/). */
   mcp?: {
     handles(pathname: string): boolean;
-    serve(req: IncomingMessage, res: ServerResponse): Promise<void>;
+    serve(
+      req: IncomingMessage,
+      res: ServerResponse,
+      loggedOut?: (authorization: string) => Promise<string | undefined>,
+    ): Promise<void>;
     close(): Promise<void>;
   };
 }
@@ -95,23 +99,27 @@ export async function listen(
     ? (req: IncomingMessage, res: ServerResponse) =>
         gateway.fastPath.serve(req, res, gateway, options.onFastPath)
     : gateway;
-  const cookies =
-    options.sessionCookie &&
-    createSessionCookies(
+  // In session mode, whichever way its token rides: a logout must hold on every transport.
+  const sessions =
+    (gateway.sessionMode || options.sessionCookie !== undefined) &&
+    createSessionAdmission(
       options.sessionCookie,
       (authorization) => gateway.connectionRefusal({ Authorization: authorization }),
       gateway.fleetLogouts(),
+      gateway.corsOrigins,
     );
-  const graphql = cookies
+  const graphql = sessions
     ? async (req: IncomingMessage, res: ServerResponse) => {
-        if (await cookies.admit(req, res)) await serve(req, res);
+        if (await sessions.admit(req, res)) await serve(req, res);
       }
     : serve;
   const { mcp } = options;
+  // A logged-out session is refused at /mcp too, with MCP's own 401.
+  const loggedOut = sessions ? sessions.loggedOutRefusal : undefined;
   const handle = mcp
     ? (req: IncomingMessage, res: ServerResponse) =>
         mcp.handles(new URL(req.url ?? "/", "http://localhost").pathname)
-          ? mcp.serve(req, res)
+          ? mcp.serve(req, res, loggedOut)
           : graphql(req, res)
     : graphql;
   const server = createServer(
@@ -176,8 +184,8 @@ export async function listen(
       // Acknowledged only for a key that passes the local checks (else close 4403 Forbidden).
       // The close reason names the catalogue code, as an HTTP client's error would.
       onConnect: async (context) => {
-        if (cookies) {
-          const admitted = await cookies.admitSocket(
+        if (sessions) {
+          const admitted = await sessions.admitSocket(
             context.extra.request,
             context.connectionParams,
             context.extra.socket,

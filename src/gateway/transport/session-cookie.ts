@@ -21,28 +21,38 @@ export interface SessionCookieOptions {
  */
 export const CSRF_HEADERS = ["x-graphql-csrf", "apollo-require-preflight"] as const;
 
-/** Where a signed-in page ends its session: the token is refused from then on, everywhere. */
+/**
+ * Where a session ends, whether its token rides in the cookie or in `Authorization`: the token is
+ * refused from then on, everywhere.
+ */
 export const LOGOUT_PATH = "/graphql/logout";
 
 /** Something a session's token holds open: a stream's response, a socket. */
 type Closer = () => void;
 
 /**
- * Session mode over a cookie, on node:http before yoga: a request or a graphql-ws upgrade that
- * carries the cookie and no `Authorization` is admitted as if it sent `Authorization: Bearer
- * <cookie>`, once it passes the CSRF checks (its origin, the header above). Every rule of session
- * mode then applies unchanged downstream. A logout refuses the token until it expires and closes
- * whatever it holds open, so its live operations end on every transport. In a fleet it does so on
- * every instance (fleet/logouts.ts); this instance's own map is what holds while Redis is away.
+ * Session mode's admission on node:http before yoga: logouts, and the cookie when there is one.
+ * With SESSION_COOKIE, a request or a graphql-ws upgrade that carries the cookie and no
+ * `Authorization` is admitted as if it sent `Authorization: Bearer <cookie>`, once it passes the
+ * CSRF checks (its origin, the header above); without it, only `Authorization` is read. Every rule
+ * of session mode then applies unchanged downstream. A logout refuses the token until it expires
+ * and closes whatever it holds open, so its live operations end on every transport. In a fleet it
+ * does so on every instance (fleet/logouts.ts); this instance's own map holds while Redis is away.
  */
-export function createSessionCookies(
-  options: SessionCookieOptions,
+export function createSessionAdmission(
+  /** SESSION_COOKIE's settings; absent, the session token rides in `Authorization` alone. */
+  options: SessionCookieOptions | undefined,
   /** Why the token is refused (undefined: it verifies), as the gateway's session mode judges it. */
   refusalOf: (authorization: string) => Promise<string | undefined>,
   /** The fleet's logouts (REDIS_URL); absent, a logout is this instance's alone. */
-  fleet?: FleetLogouts,
+  fleet: FleetLogouts | undefined,
+  /** The gateway's CORS_ORIGINS: without the cookie, who may read what is answered here. */
+  corsOrigins: readonly string[],
 ) {
-  const listed = options.origins.filter((origin) => origin !== "*");
+  const listed = (options?.origins ?? []).filter((origin) => origin !== "*");
+  // As yoga's CORS answers (cors.ts): no credentials, never the `null` origin.
+  const readable = (origin: string) =>
+    origin !== "null" && (corsOrigins.includes("*") || corsOrigins.includes(origin));
   /** A logged-out session's identity (sessionIdentity) → when its token expires anyway (ms). */
   const loggedOut = new Map<string, number>();
   const open = new Map<string, Set<Closer>>();
@@ -134,6 +144,7 @@ export function createSessionCookies(
     const header = req.headers.authorization;
     if (header !== undefined && header.trim() !== "")
       return { authorization: header, cookie: false };
+    if (options === undefined) return undefined;
     const token = cookieValue(req.headers.cookie, options.name);
     if (token === undefined) return undefined;
     const origin = req.headers.origin;
@@ -157,6 +168,10 @@ export function createSessionCookies(
       if (origin !== undefined && listed.includes(origin)) {
         res.setHeader("access-control-allow-credentials", "true");
         // Answered here (a refusal, a logout), the page may read it too; yoga's CORS says the same.
+        res.setHeader("access-control-allow-origin", origin);
+        res.setHeader("vary", "Origin");
+      } else if (options === undefined && origin !== undefined && readable(origin)) {
+        // A page's header-borne logout or refusal is its to read, as yoga's answers are.
         res.setHeader("access-control-allow-origin", origin);
         res.setHeader("vary", "Origin");
       }
@@ -184,6 +199,13 @@ export function createSessionCookies(
       return true;
     },
 
+    /** Why `authorization`'s session is refused as logged out (for /mcp), or undefined. */
+    async loggedOutRefusal(authorization: string): Promise<string | undefined> {
+      const hash = sessionIdentity(authorization);
+      if (hash === undefined || !(await loggedOutAnywhere(hash))) return undefined;
+      return "This session has logged out: sign in again.";
+    },
+
     /**
      * The connection params a graphql-ws socket runs with (the cookie's token added when it sent
      * none), or why it is refused: another origin's socket, a logged-out token.
@@ -200,6 +222,7 @@ export function createSessionCookies(
       let authorization = authorizationOfParams(params);
       let admitted = params;
       if (authorization === undefined) {
+        if (options === undefined) return { params };
         const cookie = cookieValue(upgrade.headers.cookie, options.name);
         if (cookie === undefined) return { params };
         if (!allowedOrigin(upgrade.headers.origin, upgrade.headers.host)) {
@@ -227,7 +250,7 @@ export function createSessionCookies(
   ): Promise<void> {
     const refusal =
       credential === undefined
-        ? "Send the session to end: its cookie, or `Authorization: Bearer <session token>`."
+        ? `Send the session to end: ${options ? "its cookie, or " : ""}\`Authorization: Bearer <session token>\`.`
         : await refusalOf(credential.authorization);
     if (credential === undefined || refusal !== undefined) {
       refuse(res, "UNAUTHENTICATED", refusal ?? "");
@@ -241,7 +264,9 @@ export function createSessionCookies(
     // Redis away, it is sent when Redis returns.
     await fleet?.record(hash, untilMs);
     res.writeHead(204, {
-      "set-cookie": `${options.name}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Strict`,
+      ...(options && {
+        "set-cookie": `${options.name}=; Path=/; Max-Age=0; HttpOnly; Secure; SameSite=Strict`,
+      }),
       "x-request-id": randomUUID(),
     });
     res.end();
