@@ -32,8 +32,11 @@ export function createSharedQueryStore(
   return {
     async get(key) {
       const local = await fallback.get(key);
-      if (local !== undefined || !redis.available()) return local;
-      const shared = await redis.attempt(() => redis.client.get(redis.key("apq", key)), null);
+      if (local !== undefined) return local;
+      const shared = await redis.sharedOrLocal(
+        () => redis.client.get(redis.key("apq", key)),
+        () => null,
+      );
       if (shared === null) return undefined;
       await fallback.set(key, shared);
       return shared;
@@ -41,10 +44,9 @@ export function createSharedQueryStore(
     async set(key, document) {
       if (Buffer.byteLength(document) > maxDocumentBytes) return;
       await fallback.set(key, document);
-      if (!redis.available()) return;
-      await redis.attempt(
+      await redis.sharedOrLocal(
         () => redis.client.set(redis.key("apq", key), document, "EX", ttlS),
-        null,
+        () => null,
       );
     },
   };

@@ -1,18 +1,19 @@
 import type { KeyBlock, KeyMemory } from "../upstream/key-memory.ts";
+import { recorder } from "./fleet-channel.ts";
 import type { FleetRedis } from "./redis.ts";
 
 /** The most blocks kept at once: past it the ones that end first go (each instance keeps its own). */
 export const MAX_KEPT_BLOCKS = 10_000;
 
-// Drops the blocks that ended, keeps this one (scored by its end) and publishes it: one key, so
-// one slot on a cluster, read whole by an instance that (re)connects. The set lives as long as
-// its longest block.
-const KEEP = `redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1])
+// Drops the blocks that ended and keeps this one (scored by its end), which the channel then
+// publishes: one key, so one slot on a cluster, read whole by an instance that catches up. The
+// set lives as long as its longest block.
+const KEEP = recorder(`redis.call('zremrangebyscore', KEYS[1], '-inf', ARGV[1])
 redis.call('zadd', KEYS[1], ARGV[2], ARGV[3])
-redis.call('zremrangebyrank', KEYS[1], 0, -1 - tonumber(ARGV[5]))
+redis.call('zremrangebyrank', KEYS[1], 0, -1 - tonumber(ARGV[4]))
 local ttl = tonumber(ARGV[2]) - tonumber(ARGV[1])
 if redis.call('pttl', KEYS[1]) < ttl then redis.call('pexpire', KEYS[1], ttl) end
-return redis.call('publish', ARGV[4], ARGV[3])`;
+return 1`);
 
 /**
  * One upstream 429 stops the whole fleet for that key: the instance that saw it publishes the
@@ -24,41 +25,38 @@ return redis.call('publish', ARGV[4], ARGV[3])`;
  * Redis.
  */
 export function shareKeyLimits(redis: FleetRedis, memory: KeyMemory): { close(): void } {
-  const channel = redis.key("limits");
   const kept = redis.key("limited");
-  const subscriber = redis.subscriber();
+  const name = redis.key("limits");
+  const channel = redis.channels.open({
+    name,
+    kind: "limits",
+    parse: parseBlock,
+    deliver: (block) => memory.block(block),
+    // Every block still kept, applied to this instance's memory.
+    async catchUp() {
+      const texts = await redis.sharedOrLocal(
+        () => redis.client.zrangebyscore(kept, Date.now(), "+inf"),
+        () => [],
+      );
+      for (const text of texts) {
+        const block = parseBlock(text);
+        if (block) memory.block(block);
+      }
+    },
+  });
   const stopListening = memory.onBlock((block) => {
-    if (!redis.available()) return;
     const now = Date.now();
     const until = Math.max(now + 1, Math.ceil(block.untilMs));
     const text = JSON.stringify(block);
-    void redis.attempt(
-      () => redis.client.eval(KEEP, 1, kept, now, until, text, channel, MAX_KEPT_BLOCKS),
-      null,
+    void redis.sharedOrLocal(
+      () => redis.channels.record(name, KEEP, [kept], [now, until, text, MAX_KEPT_BLOCKS], text),
+      () => null,
     );
   });
-  subscriber.on("message", (from: string, text: string) => {
-    if (from !== channel) return;
-    const block = parseBlock(text);
-    if (block) memory.block(block);
-  });
-  // Every block still kept, applied to this instance's memory; if Redis went away again, the
-  // next (re)connection reads them.
-  subscriber.on("ready", async () => {
-    const texts = await redis.attempt(
-      () => redis.client.zrangebyscore(kept, Date.now(), "+inf"),
-      [] as string[],
-    );
-    for (const text of texts) {
-      const block = parseBlock(text);
-      if (block) memory.block(block);
-    }
-  });
-  void redis.attempt(() => subscriber.subscribe(channel), null);
   return {
     close() {
       stopListening();
-      subscriber.disconnect();
+      channel.close();
     },
   };
 }

@@ -1,3 +1,4 @@
+import { recorder } from "./fleet-channel.ts";
 import type { FleetRedis } from "./redis.ts";
 
 /**
@@ -9,10 +10,10 @@ export const LOGOUT_WRITE_BACK_MAX = 10_000;
 /** How soon a logout Redis did not take (a timeout while it stays reachable) is sent again. */
 export const LOGOUT_RETRY_MS = 1_000;
 
-// Keeps the logout until the token expires anyway and tells every instance, in one step: an
-// instance that hears of it has it in Redis too. One key, so one slot on a cluster.
-const RECORD = `redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
-return redis.call('publish', ARGV[3], ARGV[4])`;
+// Keeps the logout until the token expires anyway; the channel publishes it in the same step:
+// an instance that hears of it has it in Redis too. One key, so one slot on a cluster.
+const RECORD = recorder(`redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+return 1`);
 
 /**
  * Session logouts for the whole fleet (session mode over a cookie, `POST /graphql/logout`). A
@@ -22,7 +23,8 @@ return redis.call('publish', ARGV[3], ARGV[4])`;
  * or its subscription was down) finds the key when the token next arrives. Only the hash of a
  * token reaches Redis. While Redis is away or refusing, each instance keeps its own logouts (the
  * gateway's in-process map) and admits what it has not heard of: a logout answered then is kept
- * here and sent once Redis is back. Each time its link returns, an instance writes back every
+ * here and sent once Redis is back. Each time its link returns, and whenever the store is found
+ * to have lost its data with the link kept up (fleet-channel.ts), an instance writes back every
  * unexpired logout it holds, so a Redis that came back empty never readmits a token.
  */
 export interface FleetLogouts {
@@ -42,16 +44,15 @@ export interface FleetLogouts {
   onLogout(listener: (hash: string, untilMs: number) => void): () => void;
   /**
    * Told when logouts may have been missed and are worth looking up again: the subscription was
-   * (re)made, or Redis is usable again.
+   * (re)made, Redis is usable again, or the store lost its data.
    */
   onResume(listener: () => void): () => void;
   close(): void;
 }
 
 export function createFleetLogouts(redis: FleetRedis): FleetLogouts {
-  const channel = redis.key("logouts");
   const keyOf = (hash: string) => redis.key("logout", hash);
-  const subscriber = redis.subscriber();
+  const name = redis.key("logouts");
   const logoutListeners = new Set<(hash: string, untilMs: number) => void>();
   const resumeListeners = new Set<() => void>();
   /** Logouts answered while Redis was away or slow: sent the moment it is back. */
@@ -61,7 +62,7 @@ export function createFleetLogouts(redis: FleetRedis): FleetLogouts {
   function keep(hash: string, untilMs: number): void {
     pending.set(hash, untilMs);
     if (retry !== undefined) return;
-    // Unavailable, the next change of availability sends it; a timeout alone changes none.
+    // A change of availability sends it at once too; a timeout alone changes none.
     retry = setTimeout(() => {
       retry = undefined;
       void flush();
@@ -72,15 +73,17 @@ export function createFleetLogouts(redis: FleetRedis): FleetLogouts {
   async function send(hash: string, untilMs: number): Promise<boolean> {
     const ttlMs = Math.max(1, Math.ceil(untilMs - Date.now()));
     const message = JSON.stringify({ hash, untilMs });
-    return redis.attempt(async () => {
-      await redis.client.eval(RECORD, 1, keyOf(hash), String(untilMs), ttlMs, channel, message);
-      return true;
-    }, false);
+    return redis.sharedOrLocal(
+      async () => {
+        await redis.channels.record(name, RECORD, [keyOf(hash)], [String(untilMs), ttlMs], message);
+        return true;
+      },
+      () => false,
+    );
   }
 
   async function flush(): Promise<void> {
     for (const [hash, untilMs] of [...pending]) {
-      if (!redis.available()) return;
       pending.delete(hash);
       if (untilMs <= Date.now()) continue;
       if (!(await send(hash, untilMs))) keep(hash, untilMs);
@@ -95,13 +98,12 @@ export function createFleetLogouts(redis: FleetRedis): FleetLogouts {
     const live = [...held].filter(([, untilMs]) => untilMs > now).slice(-LOGOUT_WRITE_BACK_MAX);
     // One key a command (each its own slot on a cluster), a hundred at a time.
     for (let at = 0; at < live.length; at += 100) {
-      if (!redis.available()) return;
       await Promise.all(
         live.slice(at, at + 100).map(([hash, untilMs]) => {
           const ttlMs = Math.max(1, Math.ceil(untilMs - Date.now()));
-          return redis.attempt(
+          return redis.sharedOrLocal(
             () => redis.client.set(keyOf(hash), String(untilMs), "PX", ttlMs, "NX"),
-            null,
+            () => null,
           );
         }),
       );
@@ -112,16 +114,14 @@ export function createFleetLogouts(redis: FleetRedis): FleetLogouts {
     for (const listener of resumeListeners) listener();
   };
 
-  subscriber.on("message", (from: string, text: string) => {
-    if (from !== channel) return;
-    const logout = parseLogout(text);
-    if (logout) for (const listener of logoutListeners) listener(logout.hash, logout.untilMs);
-  });
-  // A connection (re)made is subscribed anew, and only then are missed logouts looked up: one
-  // published before the subscription holds is in Redis by then.
-  subscriber.on("ready", async () => {
-    await redis.attempt(() => subscriber.subscribe(channel), null);
-    resume();
+  const channel = redis.channels.open({
+    name,
+    kind: "logouts",
+    parse: parseLogout,
+    deliver(logout) {
+      for (const listener of logoutListeners) listener(logout.hash, logout.untilMs);
+    },
+    catchUp: resume,
   });
   const stopWatching = redis.onAvailabilityChange((available) => {
     if (!available) return;
@@ -131,10 +131,9 @@ export function createFleetLogouts(redis: FleetRedis): FleetLogouts {
 
   return {
     async record(hash, untilMs) {
-      if (!redis.available() || !(await send(hash, untilMs))) keep(hash, untilMs);
+      if (!(await send(hash, untilMs))) keep(hash, untilMs);
     },
     async writeBack(held) {
-      if (!redis.available()) return;
       // One write-back at a time; a return meanwhile writes again once it ends.
       if (writing) {
         writeAgain = held;
@@ -153,8 +152,10 @@ export function createFleetLogouts(redis: FleetRedis): FleetLogouts {
       return writing;
     },
     async find(hash) {
-      if (!redis.available()) return undefined;
-      const until = await redis.attempt(() => redis.client.get(keyOf(hash)), null);
+      const until = await redis.sharedOrLocal(
+        () => redis.client.get(keyOf(hash)),
+        () => null,
+      );
       if (until === null) return undefined;
       // A key there is a logout: one whose value is not an instant (not ours) refuses for a day.
       const untilMs = Number(until);
@@ -173,7 +174,7 @@ export function createFleetLogouts(redis: FleetRedis): FleetLogouts {
       stopWatching();
       logoutListeners.clear();
       resumeListeners.clear();
-      subscriber.disconnect();
+      channel.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Redis } from "ioredis";
+import { type FleetChannel, recorder } from "./fleet-channel.ts";
 import {
   createMemoryPollerStore,
   keepMsOf,
@@ -42,15 +43,15 @@ const MARK = `${NEXT_MARK}
 local mark = next_mark(KEYS[1], ARGV[1])
 return {mark[1], mark[2]}`;
 
-// KEYS: counter. ARGV: epoch, seq, update, channel, keepMs. Keeps and publishes an update only
-// when it is newer than the last published in the epoch that still holds: one order for all.
-const PUBLISH = `if redis.call('hget', KEYS[1], 'epoch') ~= ARGV[1] then return 0 end
+// KEYS: counter. ARGV: epoch, seq, update, keepMs. Keeps an update, which the channel then
+// publishes, only when it is newer than the last published in the epoch that still holds: one
+// order for all.
+const PUBLISH = recorder(`if redis.call('hget', KEYS[1], 'epoch') ~= ARGV[1] then return 0 end
 local last = redis.call('hget', KEYS[1], 'published')
 if last and tonumber(last) >= tonumber(ARGV[2]) then return 0 end
 redis.call('hset', KEYS[1], 'published', ARGV[2], 'latest', ARGV[3])
-redis.call('pexpire', KEYS[1], ARGV[5])
-redis.call('publish', ARGV[4], ARGV[3])
-return 1`;
+redis.call('pexpire', KEYS[1], ARGV[4])
+return 1`);
 
 // KEYS: lease. ARGV: instance. Gives the lease up only if this instance holds it.
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then
@@ -68,22 +69,12 @@ interface PollerCommands {
     keepMs: number,
   ): Promise<[number, string, string?]>;
   pollerMark(counter: string, keepMs: number): Promise<[string, string]>;
-  pollerPublish(
-    counter: string,
-    epoch: string,
-    seq: number,
-    update: string,
-    channel: string,
-    keepMs: number,
-  ): Promise<number>;
   pollerRelease(lease: string, instance: string): Promise<number>;
 }
 
 export interface RedisPollerStoreOptions {
   intervalMs: number;
   instanceId?: string;
-  /** Told of every command Redis refused or did not answer (the caller then works alone). */
-  onCommandError?: (error: unknown) => void;
 }
 
 /**
@@ -92,9 +83,11 @@ export interface RedisPollerStoreOptions {
  * `<prefix>{poll:<watch>}:lease` (the owner's instance ID, a few poll intervals long) and
  * `<prefix>{poll:<watch>}:counter` (epoch, seq, the last published seq and the newest update,
  * kept a minute past the last tick). Updates go out on `<prefix>poll:<watch>`, writes on
- * `<prefix>writes`. A flight is a watch kept only as long as its lease, whose one answer goes
- * out on `<prefix>flights`, the one channel every instance hears all flights on. While Redis is unreachable, or a command fails, the instance works alone
- * (an in-process store): it reads for its own subscribers rather than leave them a gap.
+ * `<prefix>writes` (the fleet's channels, fleet-channel.ts). A flight is a watch kept only as long
+ * as its lease, whose one answer goes out on `<prefix>flights`, the one channel every instance
+ * hears all flights on. While Redis is unreachable, or a command fails (reported as every fleet
+ * command's is), the instance works alone (an in-process store): it reads for its own
+ * subscribers rather than leave them a gap.
  */
 export function createRedisPollerStore(
   redis: FleetRedis,
@@ -108,65 +101,44 @@ export function createRedisPollerStore(
   const keepMs = keepMsOf(options.intervalMs);
   const client = redis.client as unknown as Redis & PollerCommands;
   defineCommands(client);
-  const failed = (error: unknown) => options.onCommandError?.(error);
   const key = (watch: string, part: string) => `${redis.prefix}{poll:${watch}}:${part}`;
   const channelOf = (watch: string) => `${redis.prefix}poll:${watch}`;
-  const writesChannel = `${redis.prefix}writes`;
   const flightsChannel = `${redis.prefix}flights`;
   const flightListeners = new Map<string, Set<(update: PollerUpdate) => void>>();
 
-  const listeners = new Map<string, (update: PollerUpdate) => void>();
-  const confirmed = new Set<string>();
+  const channels = new Map<string, FleetChannel>();
   const writeListeners = new Set<(notice: WriteNotice) => void>();
-  const subscriber = redis.subscriber();
-  let subscriberReady = false;
-
-  const subscribe = async (channels: string[]) => {
-    if (channels.length === 0 || !subscriberReady) return;
-    try {
-      await subscriber.subscribe(...channels);
-      // Confirmed only if the connection that confirmed it is still the one that is up.
-      if (subscriberReady) for (const channel of channels) confirmed.add(channel);
-    } catch (error) {
-      failed(error);
-    }
+  const writesChannel = `${redis.prefix}writes`;
+  const writes = redis.channels.open({
+    name: writesChannel,
+    kind: "writes",
+    parse: parseNotice,
+    deliver(notice) {
+      if (notice.from !== instanceId) for (const listener of writeListeners) listener(notice);
+    },
+  });
+  // Opened at the first read that could share a flight: a gateway without flights hears none.
+  let flights: FleetChannel | undefined;
+  const hearFlights = () => {
+    flights ??= redis.channels.open({
+      name: flightsChannel,
+      kind: "flights",
+      parse(text) {
+        const landed = parseUpdate(text) as (PollerUpdate & { flight?: unknown }) | undefined;
+        return landed && typeof landed.flight === "string"
+          ? (landed as PollerUpdate & { flight: string })
+          : undefined;
+      },
+      deliver(landed) {
+        if (landed.from === instanceId) return;
+        for (const listener of flightListeners.get(landed.flight) ?? []) listener(landed);
+      },
+    });
+    return flights;
   };
-  // A connection (re)made is subscribed to everything anew before anyone relies on it: a
-  // SUBSCRIBE sent while it was opening may never have reached Redis.
-  subscriber.on("ready", () => {
-    subscriberReady = true;
-    void subscribe([writesChannel, flightsChannel, ...listeners.keys()]);
-  });
-  subscriber.on("close", () => {
-    subscriberReady = false;
-    confirmed.clear();
-  });
-  subscriber.on("message", (channel: string, text: string) => {
-    if (channel === writesChannel) {
-      const notice = parseNotice(text);
-      if (notice && notice.from !== instanceId)
-        for (const listener of writeListeners) listener(notice);
-      return;
-    }
-    if (channel === flightsChannel) {
-      const landed = parseUpdate(text) as (PollerUpdate & { flight?: unknown }) | undefined;
-      if (!landed || landed.from === instanceId || typeof landed.flight !== "string") return;
-      for (const listener of flightListeners.get(landed.flight) ?? []) listener(landed);
-      return;
-    }
-    const update = parseUpdate(text);
-    if (update && update.from !== instanceId) listeners.get(channel)?.(update);
-  });
 
-  async function command<T>(run: () => Promise<T>): Promise<T | undefined> {
-    if (!redis.available()) return undefined;
-    try {
-      return await run();
-    } catch (error) {
-      failed(error);
-      return undefined;
-    }
-  }
+  /** Redis's answer, or undefined: Redis away or failing, and the instance then works alone. */
+  const command = <T>(run: () => Promise<T>) => redis.sharedOrLocal(run, () => undefined);
 
   return {
     instanceId,
@@ -187,19 +159,19 @@ export function createRedisPollerStore(
       return { epoch: String(reply[0]), seq: Number(reply[1]) };
     },
     async publish(watch, update) {
-      if (!redis.available()) return alone.publish(watch, update);
       const body = JSON.stringify(update);
+      const counter = key(watch, "counter");
       const reply = await command(() =>
-        client.pollerPublish(
-          key(watch, "counter"),
-          update.epoch,
-          update.seq,
-          body,
+        redis.channels.record(
           channelOf(watch),
-          keepMs,
+          PUBLISH,
+          [counter],
+          [update.epoch, update.seq, body, keepMs],
+          body,
         ),
       );
-      // Not kept in Redis (it refused): this instance's own subscribers still get what it read.
+      // Not kept in Redis (away, or it refused): this instance's own subscribers still get what
+      // it read.
       if (reply === undefined) return alone.publish(watch, update);
       return reply === 1;
     },
@@ -208,23 +180,29 @@ export function createRedisPollerStore(
       return text ? parseUpdate(text) : undefined;
     },
     async listen(watch, onUpdate) {
-      const channel = channelOf(watch);
-      listeners.set(channel, onUpdate);
-      await subscribe([channel]);
+      // Listening again replaces the listener, with no gap in the subscription.
+      const channel = redis.channels.open({
+        name: channelOf(watch),
+        kind: "poll",
+        parse: parseUpdate,
+        deliver(update) {
+          if (update.from !== instanceId) onUpdate(update);
+        },
+      });
+      channels.set(watch, channel);
+      await channel.subscribed;
     },
-    listening: (watch) => confirmed.has(channelOf(watch)),
+    listening: (watch) => channels.get(watch)?.listening() ?? false,
     leave(watch) {
-      const channel = channelOf(watch);
-      listeners.delete(channel);
-      confirmed.delete(channel);
+      channels.get(watch)?.close();
+      channels.delete(watch);
       alone.leave(watch);
-      if (subscriberReady) subscriber.unsubscribe(channel).catch(failed);
       void command(() => client.pollerRelease(key(watch, "lease"), instanceId));
     },
     async announce(notice) {
       const full: WriteNotice = { ...notice, from: instanceId };
       for (const listener of writeListeners) listener(full);
-      await command(() => client.publish(writesChannel, JSON.stringify(full)));
+      await command(() => redis.channels.publish(writesChannel, JSON.stringify(full)));
     },
     async flight(name, leaseMs): Promise<Tick> {
       const reply = await command(() =>
@@ -244,13 +222,12 @@ export function createRedisPollerStore(
       // Sent together: the answer, kept no longer than the lease, then the lease itself goes.
       await Promise.all([
         command(() =>
-          client.pollerPublish(
-            key(name, "counter"),
-            update.epoch,
-            update.seq,
-            body,
+          redis.channels.record(
             flightsChannel,
-            FLIGHT_KEEP_MS,
+            PUBLISH,
+            [key(name, "counter")],
+            [update.epoch, update.seq, body, FLIGHT_KEEP_MS],
+            body,
           ),
         ),
         command(() => client.pollerRelease(key(name, "lease"), instanceId)),
@@ -269,17 +246,19 @@ export function createRedisPollerStore(
         if (own.size === 0 && flightListeners.get(name) === own) flightListeners.delete(name);
       };
     },
-    hearingFlights: () => confirmed.has(flightsChannel),
+    hearingFlights: () => hearFlights().listening(),
     onWrite(listener) {
       writeListeners.add(listener);
       return () => writeListeners.delete(listener);
     },
     close() {
-      listeners.clear();
+      for (const channel of channels.values()) channel.close();
+      channels.clear();
       writeListeners.clear();
       flightListeners.clear();
+      flights?.close();
+      writes.close();
       alone.close();
-      subscriber.disconnect();
     },
   };
 }
@@ -289,7 +268,6 @@ function defineCommands(client: Redis & Partial<PollerCommands>): void {
   if (client.pollerTick) return;
   client.defineCommand("pollerTick", { numberOfKeys: 2, lua: TICK });
   client.defineCommand("pollerMark", { numberOfKeys: 1, lua: MARK });
-  client.defineCommand("pollerPublish", { numberOfKeys: 1, lua: PUBLISH });
   client.defineCommand("pollerRelease", { numberOfKeys: 1, lua: RELEASE });
 }
 

@@ -62,12 +62,14 @@ export function createFleetReadCache(redis: FleetRedis, ttlS: number): ReadCache
   /** Applies what is pending, each change on its own slot: true once nothing is left. */
   async function applyPending(): Promise<boolean> {
     if (pendingResources.size === 0 && pendingKeys.size === 0) return true;
-    if (!redis.available()) return false;
     const sent = (script: string, name: string, ...args: Array<string | number>) =>
-      redis.attempt(async () => {
-        await redis.client.eval(script, 1, name, ...args);
-        return true;
-      }, false);
+      redis.sharedOrLocal(
+        async () => {
+          await redis.client.eval(script, 1, name, ...args);
+          return true;
+        },
+        () => false,
+      );
     await Promise.all([
       ...[...pendingResources].map(async (resource) => {
         if (await sent(BUMP, resourceKey(resource), versionTtlS)) pendingResources.delete(resource);
@@ -97,49 +99,57 @@ export function createFleetReadCache(redis: FleetRedis, ttlS: number): ReadCache
 
   return {
     async read(hash, resource, wire) {
-      if (!redis.available() || !(await applyPending())) return unknown;
-      return redis.attempt(async () => {
-        const [[entry, keyVersion, keyLife], [resourceVersion, resourceLife]] = await Promise.all([
-          redis.client.mget(entryKey(hash, wire), keyVersionKey(hash), lifeKey(hash)),
-          redis.client.mget(resourceKey(resource), lifeKey(resource)),
-        ]);
-        const lives = await Promise.all([
-          lifeOf(hash, keyLife ?? null),
-          lifeOf(resource, resourceLife ?? null),
-        ]);
-        const version = `${lives[0]}.${lives[1]}.${resourceVersion ?? 0}.${keyVersion ?? 0}`;
-        return { entry: validEntry(entry, version), version };
-      }, unknown);
+      return redis.sharedOrLocal(
+        async () => {
+          if (!(await applyPending())) return unknown;
+          const [[entry, keyVersion, keyLife], [resourceVersion, resourceLife]] = await Promise.all(
+            [
+              redis.client.mget(entryKey(hash, wire), keyVersionKey(hash), lifeKey(hash)),
+              redis.client.mget(resourceKey(resource), lifeKey(resource)),
+            ],
+          );
+          const lives = await Promise.all([
+            lifeOf(hash, keyLife ?? null),
+            lifeOf(resource, resourceLife ?? null),
+          ]);
+          const version = `${lives[0]}.${lives[1]}.${resourceVersion ?? 0}.${keyVersion ?? 0}`;
+          return { entry: validEntry(entry, version), version };
+        },
+        () => unknown,
+      );
     },
     async write(hash, resource, wire, entry, version, entryTtlS) {
-      if (!redis.available() || pendingResources.size > 0 || pendingKeys.size > 0) return;
+      if (pendingResources.size > 0 || pendingKeys.size > 0) return;
       const [keyLife, resourceLife, resourceVersion, keyVersion] = version.split(".");
-      await redis.attempt(async () => {
-        const held = await redis.client.eval(
-          HOLD,
-          2,
-          resourceKey(resource),
-          lifeKey(resource),
-          resourceLife ?? "",
-          resourceVersion ?? "",
-          versionTtlS,
-          lifeTtlS,
-        );
-        if (held !== 1) return;
-        await redis.client.eval(
-          STORE,
-          3,
-          entryKey(hash, wire),
-          keyVersionKey(hash),
-          lifeKey(hash),
-          entry,
-          keyLife ?? "",
-          keyVersion ?? "",
-          entryTtlS,
-          versionTtlS,
-          lifeTtlS,
-        );
-      }, null);
+      await redis.sharedOrLocal(
+        async () => {
+          const held = await redis.client.eval(
+            HOLD,
+            2,
+            resourceKey(resource),
+            lifeKey(resource),
+            resourceLife ?? "",
+            resourceVersion ?? "",
+            versionTtlS,
+            lifeTtlS,
+          );
+          if (held !== 1) return;
+          await redis.client.eval(
+            STORE,
+            3,
+            entryKey(hash, wire),
+            keyVersionKey(hash),
+            lifeKey(hash),
+            entry,
+            keyLife ?? "",
+            keyVersion ?? "",
+            entryTtlS,
+            versionTtlS,
+            lifeTtlS,
+          );
+        },
+        () => null,
+      );
     },
     invalidate: (resources) => change(resources, []),
     evictKey: (hash) => change([], [hash]),

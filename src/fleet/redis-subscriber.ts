@@ -7,10 +7,9 @@ export interface RedisNode {
 }
 
 /**
- * A connection in subscriber mode. Subscriber mode queues its SUBSCRIBE until connected and
- * resubscribes after a reconnect. Its commands are never flushed with an error: ioredis's own
- * resubscription has no one to catch it, and a link that drops again mid-resubscribe must not
- * reject it unhandled.
+ * The instance's one connection in subscriber mode (fleet-channel.ts owns it). ioredis's own
+ * resubscription is off: it leaves that SUBSCRIBE without a handler, and a link that drops
+ * again mid-resubscribe would reject it unhandled; the channels resubscribe it themselves.
  *
  * On a cluster, a classic PUBLISH reaches every node, so one node's connection hears the whole
  * fleet; when that node goes, the connection moves to the next node the cluster knows (or the
@@ -22,8 +21,6 @@ export function createFleetSubscriber(options: {
   seeds: readonly RedisNode[] | undefined;
   connection: { connectTimeout: number };
   retry: (times: number) => number;
-  /** How a failed resubscription is reported (FleetRedis.attempt). */
-  report: (command: () => Promise<unknown>) => Promise<unknown>;
 }): Redis {
   const settings = {
     ...options.connection,
@@ -36,7 +33,7 @@ export function createFleetSubscriber(options: {
   if (!cluster || !seeds?.length) {
     const connection = new Redis(options.url ?? "", { ...settings, retryStrategy: options.retry });
     connection.on("error", () => undefined);
-    return resubscribing(connection, options.report);
+    return connection;
   }
   let turn = 0;
   const nodes = (): RedisNode[] => [
@@ -61,36 +58,5 @@ export function createFleetSubscriber(options: {
     },
   });
   connection.on("error", () => undefined);
-  return resubscribing(connection, options.report);
-}
-
-/**
- * ioredis resubscribes a reconnected connection itself, but leaves that SUBSCRIBE without a
- * handler: a connection closed before it is answered (an instance shutting down just as its
- * link came back) would reject it unhandled. This connection keeps the channels it was asked
- * for and resubscribes them itself, through `report`.
- */
-function resubscribing(
-  connection: Redis,
-  report: (command: () => Promise<unknown>) => Promise<unknown>,
-): Redis {
-  const channels = new Set<string>();
-  const subscribe = connection.subscribe.bind(connection);
-  const unsubscribe = connection.unsubscribe.bind(connection);
-  const named = (args: readonly unknown[]) =>
-    args.filter((arg): arg is string => typeof arg === "string");
-  connection.subscribe = ((...args: Parameters<Redis["subscribe"]>) => {
-    for (const channel of named(args)) channels.add(channel);
-    return subscribe(...args);
-  }) as Redis["subscribe"];
-  connection.unsubscribe = ((...args: Parameters<Redis["unsubscribe"]>) => {
-    for (const channel of named(args)) channels.delete(channel);
-    return unsubscribe(...args);
-  }) as Redis["unsubscribe"];
-  let connectedBefore = false;
-  connection.on("ready", () => {
-    if (connectedBefore && channels.size > 0) void report(() => subscribe(...channels));
-    connectedBefore = true;
-  });
   return connection;
 }

@@ -1,4 +1,5 @@
 import { Cluster, Redis } from "ioredis";
+import { createFleetChannels, type FleetChannels } from "./fleet-channel.ts";
 import { FLEET_REDIS_DEFAULTS } from "./redis-defaults.ts";
 import { RedisFailures } from "./redis-failures.ts";
 import { type FleetKeyNamer, fleetKeyNamer } from "./redis-keys.ts";
@@ -22,7 +23,7 @@ export type FleetRedisState = "shared" | "degraded" | "unreachable";
  * their own in-process fallback right now. Every key is under `prefix` (REDIS_PREFIX).
  */
 export interface FleetRedis {
-  /** The command connection (ioredis). Never used for SUBSCRIBE: see `subscriber()`. */
+  /** The command connection (ioredis). Never used for SUBSCRIBE: see `channels`. */
   readonly client: FleetClient;
   readonly form: "server" | "cluster";
   /** REDIS_PREFIX, e.g. "voicegraph:". */
@@ -43,17 +44,18 @@ export interface FleetRedis {
    */
   attempt<T, F>(command: () => Promise<T>, onFailure: F): Promise<T | F>;
   /**
-   * Reports a command's failure that was caught elsewhere (a module's own `onCommandError`), as
-   * `attempt` does: anything that is not an Error is ignored.
+   * Shared or local, decided in one place: `shared` on Redis while it is available, else (or
+   * when it fails, the failure reported as `attempt` reports it) the instance's own `local`.
    */
-  report(error: unknown): void;
+  sharedOrLocal<T, L>(shared: () => Promise<T>, local: () => L | Promise<L>): Promise<T | L>;
   /** Told on every change of `available()` (logged once per change, shown in /metrics and /readyz). */
   onAvailabilityChange(listener: (available: boolean) => void): () => void;
   /**
-   * A second connection in subscriber mode (pub/sub needs its own), with the same settings. On a
-   * cluster it is one node's: a classic PUBLISH reaches every node (redis-subscriber.ts).
+   * The instance's fleet-wide channels (fleet-channel.ts), all over one second connection in
+   * subscriber mode, made on first use. On a cluster it is one node's: a classic PUBLISH
+   * reaches every node (redis-subscriber.ts).
    */
-  subscriber(): Redis;
+  readonly channels: FleetChannels;
   close(): Promise<void>;
 }
 
@@ -97,7 +99,6 @@ export function createFleetRedis(options: FleetRedisOptions): FleetRedis {
         retryStrategy: retry,
         lazyConnect: false,
       });
-  const subscribers: Redis[] = [];
   const failures = new RedisFailures();
   const listeners = new Set<(available: boolean) => void>();
   let connected = false;
@@ -145,9 +146,24 @@ export function createFleetRedis(options: FleetRedisOptions): FleetRedis {
       return onFailure;
     }
   }
-  const report = (error: unknown) => {
-    if (error instanceof Error) failures.record(error);
-  };
+  const failed = Symbol("failed");
+  async function sharedOrLocal<T, L>(
+    shared: () => Promise<T>,
+    local: () => L | Promise<L>,
+  ): Promise<T | L> {
+    if (!usable) return local();
+    const answer = await attempt(shared, failed);
+    return answer === failed ? local() : (answer as T);
+  }
+  const channels = createFleetChannels({ client, prefix, attempt, sharedOrLocal }, () =>
+    createFleetSubscriber({
+      url: options.url,
+      cluster: client instanceof Cluster ? client : undefined,
+      seeds,
+      connection: { connectTimeout: connection.connectTimeout },
+      retry,
+    }),
+  );
 
   return {
     client,
@@ -159,28 +175,18 @@ export function createFleetRedis(options: FleetRedisOptions): FleetRedis {
     degradedReason: () => (ready ? failures.degraded() : undefined),
     failures,
     attempt,
-    report,
+    sharedOrLocal,
     onAvailabilityChange(listener) {
       listeners.add(listener);
       return () => listeners.delete(listener);
     },
-    subscriber() {
-      const subscriber = createFleetSubscriber({
-        url: options.url,
-        cluster: client instanceof Cluster ? client : undefined,
-        seeds,
-        connection: { connectTimeout: connection.connectTimeout },
-        retry,
-        report: (command) => attempt(command, null),
-      });
-      subscribers.push(subscriber);
-      return subscriber;
-    },
+    channels,
     async close() {
       clearInterval(heartbeat);
       listeners.clear();
       failures.close();
-      for (const open of [client, ...subscribers]) open.disconnect();
+      channels.close();
+      client.disconnect();
     },
   };
 }

@@ -8,7 +8,7 @@ import type { FleetRedis } from "./redis.ts";
  * in-memory limiter taking over while Redis is unreachable, slower than the command timeout or
  * refusing, so a session is still limited (per instance) and never waits on Redis. The memory
  * limiter is called here rather than as the library's insurance limiter, which would swallow
- * the failure: through `attempt`, a refusal is reported like any other.
+ * the failure: through `sharedOrLocal`, a refusal is reported like any other.
  */
 export function createFleetSessionLimiter(
   redis: FleetRedis,
@@ -22,9 +22,10 @@ export function createFleetSessionLimiter(
       points?: number,
       options?: Record<string, unknown>,
     ): Promise<RateLimiterRes> {
-      if (!redis.available()) return insurance.consume(key, points, options);
-      const shared = await redis.attempt(() => super.consume(key, points, options), undefined);
-      return shared ?? insurance.consume(key, points, options);
+      return redis.sharedOrLocal(
+        () => super.consume(key, points, options),
+        () => insurance.consume(key, points, options),
+      );
     }
   }
   return new FleetSessionLimiter({

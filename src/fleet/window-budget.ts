@@ -31,24 +31,19 @@ export function createMemoryWindowBudget(now: () => number = Date.now): WindowBu
  * `<prefix>{live-window:<limit>:<reset>}` (one key, so one slot), which expires a minute after
  * the window. While Redis cannot count, this instance counts alone.
  */
-export function createRedisWindowBudget(
-  redis: FleetRedis,
-  fallback: WindowBudget,
-  onCommandError?: (error: unknown) => void,
-): WindowBudget {
+export function createRedisWindowBudget(redis: FleetRedis, fallback: WindowBudget): WindowBudget {
   return {
-    async spend(window, expiresAtMs) {
-      if (!redis.available()) return fallback.spend(window, expiresAtMs);
+    spend(window, expiresAtMs) {
       const key = `${redis.prefix}{live-window:${window}}`;
-      try {
-        const replies = await redis.client.multi().incr(key).pexpireat(key, expiresAtMs).exec();
-        const [error, count] = replies?.[0] ?? [new Error("no reply"), undefined];
-        if (error) throw error;
-        return Number(count);
-      } catch (error) {
-        onCommandError?.(error);
-        return fallback.spend(window, expiresAtMs);
-      }
+      return redis.sharedOrLocal(
+        async () => {
+          const replies = await redis.client.multi().incr(key).pexpireat(key, expiresAtMs).exec();
+          const [error, count] = replies?.[0] ?? [new Error("no reply"), undefined];
+          if (error) throw error;
+          return Number(count);
+        },
+        () => fallback.spend(window, expiresAtMs),
+      );
     },
   };
 }

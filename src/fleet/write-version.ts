@@ -12,10 +12,12 @@ export function createFleetWriteVersion(redis: FleetRedis): FleetWriteVersion {
 
   async function send(): Promise<boolean> {
     if (!pending) return true;
-    if (!redis.available()) return false;
     pending = false;
     const token = randomUUID();
-    const sent = await redis.attempt(() => redis.client.set(name, token, "EX", ttlS), false);
+    const sent = await redis.sharedOrLocal(
+      () => redis.client.set(name, token, "EX", ttlS),
+      () => false as const,
+    );
     if (sent === false) {
       pending = true;
       return false;
@@ -28,14 +30,16 @@ export function createFleetWriteVersion(redis: FleetRedis): FleetWriteVersion {
   const version: FleetWriteVersion = {
     view: () => view,
     async current() {
-      if (!redis.available()) return undefined;
-      const token = await redis.attempt(async () => {
-        const now = await redis.client.get(name);
-        if (now !== null) return now;
-        // None (expired, or Redis came back empty): a new one, which no view holds.
-        await redis.client.set(name, randomUUID(), "EX", ttlS, "NX");
-        return redis.client.get(name);
-      }, null);
+      const token = await redis.sharedOrLocal(
+        async () => {
+          const now = await redis.client.get(name);
+          if (now !== null) return now;
+          // None (expired, or Redis came back empty): a new one, which no view holds.
+          await redis.client.set(name, randomUUID(), "EX", ttlS, "NX");
+          return redis.client.get(name);
+        },
+        () => null,
+      );
       if (token === null) return undefined;
       view = token;
       return token;
@@ -54,6 +58,6 @@ export function createFleetWriteVersion(redis: FleetRedis): FleetWriteVersion {
   redis.onAvailabilityChange((available) => {
     if (available) void refresh();
   });
-  if (redis.available()) void refresh();
+  void refresh();
   return version;
 }

@@ -5,6 +5,7 @@ import {
   type Gateway,
   type GatewayOptions,
 } from "../../src/gateway/create-gateway.ts";
+import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import {
   type ListeningGateway,
   type ListenOptions,
@@ -15,12 +16,27 @@ import { type Sandbox, type SandboxOptions, startSandbox } from "../../src/sandb
 import { createUpstreamClient, type UpstreamClient } from "../../src/upstream/client.ts";
 import { KeyMemory } from "../../src/upstream/key-memory.ts";
 import { type FleetStore, startFleetStore } from "../support/fleet-store.ts";
+import { SESSION_SECRET } from "../support/session-token.ts";
 
 export const ACME = `Bearer ${DEMO_KEYS.acme}`;
 export const GLOBEX = `Bearer ${DEMO_KEYS.globex}`;
 export const CURSOR_SECRET = "a-fleet-wide-cursor-secret-of-32-characters!";
 export const PREFIX = "vgtest:";
 export const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
+
+/** Session mode over a cookie, as a page of `SESSION_APP` uses it: the gateway's and listen's options. */
+export const SESSION_COOKIE = "vg_session";
+export const SESSION_APP = "https://app.example.test";
+export const SESSION_GATEWAY: Partial<GatewayOptions> = {
+  session: {
+    verify: createSessionVerifier({ secret: SESSION_SECRET }),
+    keys: new Map([["org_acme", DEMO_KEYS.acme]]),
+  },
+  corsOrigins: [SESSION_APP],
+};
+export const SESSION_LISTEN: ListenOptions = {
+  sessionCookie: { name: SESSION_COOKIE, origins: [SESSION_APP] },
+};
 
 /** An answer as a client reads it. */
 export interface GraphQLBody {

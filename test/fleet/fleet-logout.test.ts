@@ -1,17 +1,18 @@
 import { createClient } from "graphql-ws";
 import { describe, expect, it } from "vitest";
 import { WebSocket } from "ws";
-import type { GatewayOptions } from "../../src/gateway/create-gateway.ts";
-import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
-import type { ListenOptions } from "../../src/gateway/transport/server.ts";
-import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { FLEET_STORE, startFleetStore } from "../support/fleet-store.ts";
-import { SESSION_SECRET, sessionToken } from "../support/session-token.ts";
+import { sessionToken } from "../support/session-token.ts";
 import { startTcpProxy } from "../support/tcp-proxy.ts";
 import {
+  type Fleet,
   type Instance,
   PREFIX,
+  SESSION_APP,
+  SESSION_COOKIE,
+  SESSION_GATEWAY,
+  SESSION_LISTEN,
   sha256,
   startFleet,
   startInstance,
@@ -21,16 +22,10 @@ import {
 // Session mode over a cookie in a fleet: a logout answered by one instance holds on every one.
 
 const closing = closedAfterEachTest();
-const COOKIE = "vg_session";
-const APP = "https://app.example.test";
-const GATEWAY: Partial<GatewayOptions> = {
-  session: {
-    verify: createSessionVerifier({ secret: SESSION_SECRET }),
-    keys: new Map([["org_acme", DEMO_KEYS.acme]]),
-  },
-  corsOrigins: [APP],
-};
-const LISTEN: ListenOptions = { sessionCookie: { name: COOKIE, origins: [APP] } };
+const COOKIE = SESSION_COOKIE;
+const APP = SESSION_APP;
+const GATEWAY = SESSION_GATEWAY;
+const LISTEN = SESSION_LISTEN;
 const ORGANIZATION = "{ organization { name } }";
 const LIVE = "query @live { organization { name } }";
 
@@ -114,6 +109,22 @@ function within<T>(promise: Promise<T>, ms: number): Promise<T | "still open"> {
     promise,
     new Promise<"still open">((resolve) => setTimeout(() => resolve("still open"), ms)),
   ]);
+}
+
+/**
+ * An instance started now refuses the logged-out token by cookie, by `Authorization` and over
+ * graphql-ws, and admits another session.
+ */
+async function expectRefusedByALateInstance(fleet: Fleet, session: string): Promise<void> {
+  const late = closing(await startInstance(fleet.redis, fleet.sandbox.url, GATEWAY, LISTEN));
+  expect(await statusOn(late, session)).toBe(401);
+  const byHeader = await late.graphql(ORGANIZATION, { authorization: `Bearer ${session}` });
+  expect(byHeader.status).toBe(401);
+  expect(byHeader.body.errors?.[0]?.message).toBe("This session has logged out: sign in again.");
+  const socket = openSocket(late, session);
+  expect(await within(socket.closed, 5_000)).toBe(4403);
+  await socket.close();
+  expect(await statusOn(late, await token("user-signed-in-after"))).toBe(200);
 }
 
 describe(`a session's logout in a fleet (${FLEET_STORE})`, () => {
@@ -223,15 +234,27 @@ describe(`a session's logout in a fleet (${FLEET_STORE})`, () => {
     }
     expect(await fleet.redis.keys(`${PREFIX}logout*`)).toEqual([key]);
 
-    const late = closing(await startInstance(fleet.redis, fleet.sandbox.url, GATEWAY, LISTEN));
-    expect(await statusOn(late, session)).toBe(401);
-    const byHeader = await late.graphql(ORGANIZATION, { authorization: `Bearer ${session}` });
-    expect(byHeader.status).toBe(401);
-    expect(byHeader.body.errors?.[0]?.message).toBe("This session has logged out: sign in again.");
-    const socket = openSocket(late, session);
-    expect(await within(socket.closed, 5_000)).toBe(4403);
-    await socket.close();
-    expect(await statusOn(late, await token("user-signed-in-after"))).toBe(200);
+    await expectRefusedByALateInstance(fleet, session);
+  });
+
+  // A FLUSHALL (or a failover to an empty replica) keeps every link up: no reconnection tells
+  // the instances, only the store's life, which each checks every second.
+  it("is written back when the store loses its data with the link kept up", async () => {
+    const fleet = closing(await startFleet(2, { gateway: GATEWAY, listen: LISTEN }));
+    const [a, b] = fleet.instances as [Instance, Instance];
+    const session = await token("user-logged-out-before-a-flush");
+    expect((await logout(a, session)).status).toBe(204);
+    const key = `${PREFIX}logout:{${sha256(session.slice(0, session.lastIndexOf(".")))}}`;
+    expect(await fleet.redis.keys(`${PREFIX}logout*`)).toEqual([key]);
+    await fleet.redis.onEachServer("flushall");
+    const until = Date.now() + 5_000;
+    while (!(await fleet.redis.keys(`${PREFIX}logout*`)).includes(key) && Date.now() < until) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    expect(await fleet.redis.keys(`${PREFIX}logout*`)).toEqual([key]);
+    expect(a.redis.available() && b.redis.available()).toBe(true);
+
+    await expectRefusedByALateInstance(fleet, session);
   });
 
   // A paused server holds writes and still answers reads: the logout's command times out while

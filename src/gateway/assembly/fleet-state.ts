@@ -37,7 +37,7 @@ export interface FleetState {
   sessionLimiter(perMinute: number): RateLimiterAbstract;
   /**
    * Session logouts for the fleet (SESSION_COOKIE's `/graphql/logout`), made on first use: only a
-   * gateway that serves logouts holds the subscription they need.
+   * gateway that serves logouts listens on their channel.
    */
   logouts(): FleetLogouts;
   /**
@@ -70,11 +70,7 @@ export function createFleetState(
   },
 ): FleetState {
   const { redis } = options;
-  // Every refusal the lease's or the window budget's commands meet is reported in one place.
-  const pollers = createRedisPollerStore(redis, {
-    intervalMs: settings.pollIntervalMs,
-    onCommandError: redis.report,
-  });
+  const pollers = createRedisPollerStore(redis, { intervalMs: settings.pollIntervalMs });
   const flights = settings.flights
     ? createFleetFlights(pollers, { maxWaitMs: settings.flightWaitMs, registry: settings.registry })
     : undefined;
@@ -87,18 +83,15 @@ export function createFleetState(
       this.set(redis.available() ? 1 : 0);
     },
   });
-  const counted = new Map<string, number>();
-  new Counter({
+  countsByKind(settings.registry, {
     name: "voicegraph_redis_failures_total",
     help: "Redis commands that failed, by kind: the server's refusal (OOM, MOVED, CROSSSLOT, NOSCRIPT, READONLY, WRONGTYPE, ERR, …), timeout or unreachable.",
-    labelNames: ["kind"],
-    registers: [settings.registry],
-    collect() {
-      for (const [kind, count] of redis.failures.counts()) {
-        this.inc({ kind }, count - (counted.get(kind) ?? 0));
-        counted.set(kind, count);
-      }
-    },
+    counts: () => redis.failures.counts(),
+  });
+  countsByKind(settings.registry, {
+    name: "voicegraph_redis_messages_dropped_total",
+    help: "Fleet messages heard on Redis that did not parse (malformed or foreign), dropped, by kind of channel.",
+    counts: () => redis.channels.dropped(),
   });
   const stopWarning = redis.failures.onWarning((line) => settings.log("warn", line));
   const stopWatching = redis.onAvailabilityChange((available) => {
@@ -116,7 +109,7 @@ export function createFleetState(
   return {
     pollers,
     flights,
-    windowBudget: createRedisWindowBudget(redis, createMemoryWindowBudget(), redis.report),
+    windowBudget: createRedisWindowBudget(redis, createMemoryWindowBudget()),
     apqStore: createSharedQueryStore(redis, {
       maxDocumentBytes: settings.apq.maxDocumentBytes,
       fallback: createMemoryQueryStore(settings.apq),
@@ -144,4 +137,24 @@ export function createFleetState(
       pollers.close();
     },
   };
+}
+
+/** A counter labelled `kind` that follows running totals kept elsewhere. */
+function countsByKind(
+  registry: Registry,
+  counter: { name: string; help: string; counts: () => ReadonlyMap<string, number> },
+): void {
+  const counted = new Map<string, number>();
+  new Counter({
+    name: counter.name,
+    help: counter.help,
+    labelNames: ["kind"],
+    registers: [registry],
+    collect() {
+      for (const [kind, count] of counter.counts()) {
+        this.inc({ kind }, count - (counted.get(kind) ?? 0));
+        counted.set(kind, count);
+      }
+    },
+  });
 }
