@@ -117,25 +117,21 @@ export function createRedisPollerStore(
       if (notice.from !== instanceId) for (const listener of writeListeners) listener(notice);
     },
   });
-  // Opened at the first read that could share a flight: a gateway without flights hears none.
-  let flights: FleetChannel | undefined;
-  const hearFlights = () => {
-    flights ??= redis.channels.open({
-      name: flightsChannel,
-      kind: "flights",
-      parse(text) {
-        const landed = parseUpdate(text) as (PollerUpdate & { flight?: unknown }) | undefined;
-        return landed && typeof landed.flight === "string"
-          ? (landed as PollerUpdate & { flight: string })
-          : undefined;
-      },
-      deliver(landed) {
-        if (landed.from === instanceId) return;
-        for (const listener of flightListeners.get(landed.flight) ?? []) listener(landed);
-      },
-    });
-    return flights;
-  };
+  // Heard from the start, so the first read can join a flight already.
+  const flights = redis.channels.open({
+    name: flightsChannel,
+    kind: "flights",
+    parse(text) {
+      const landed = parseUpdate(text) as (PollerUpdate & { flight?: unknown }) | undefined;
+      return landed && typeof landed.flight === "string"
+        ? (landed as PollerUpdate & { flight: string })
+        : undefined;
+    },
+    deliver(landed) {
+      if (landed.from === instanceId) return;
+      for (const listener of flightListeners.get(landed.flight) ?? []) listener(landed);
+    },
+  });
 
   /** Redis's answer, or undefined: Redis away or failing, and the instance then works alone. */
   const command = <T>(run: () => Promise<T>) => redis.sharedOrLocal(run, () => undefined);
@@ -246,7 +242,7 @@ export function createRedisPollerStore(
         if (own.size === 0 && flightListeners.get(name) === own) flightListeners.delete(name);
       };
     },
-    hearingFlights: () => hearFlights().listening(),
+    hearingFlights: () => flights.listening(),
     onWrite(listener) {
       writeListeners.add(listener);
       return () => writeListeners.delete(listener);
@@ -256,7 +252,7 @@ export function createRedisPollerStore(
       channels.clear();
       writeListeners.clear();
       flightListeners.clear();
-      flights?.close();
+      flights.close();
       writes.close();
       alone.close();
     },
