@@ -7,14 +7,11 @@ import {
   PAGE,
   RESULTS,
 } from "../scripts/benchmarks-doc.ts";
-import { createFleetRedis } from "../src/fleet/redis.ts";
-import { createGateway } from "../src/gateway/create-gateway.ts";
-import { listen } from "../src/gateway/transport/server.ts";
 import { DEMO_KEYS, extraOrganizationKey } from "../src/sandbox/seed-data.ts";
 import { startSandbox } from "../src/sandbox/server.ts";
-import { createUpstreamClient } from "../src/upstream/client.ts";
 import { startRedisCluster } from "../test/support/redis-cluster.ts";
 import { startRedisServer } from "../test/support/redis-server.ts";
+import { GATEWAY_NODE_FLAGS, ONE_KEY_BOUNDS, spawnServer } from "./processes.ts";
 import { DASHBOARD } from "./queries.ts";
 
 /**
@@ -22,8 +19,8 @@ import { DASHBOARD } from "./queries.ts";
  * spread over 1, 3, 6 and 10 gateways on one Redis and 1 and 3 on a three-master cluster, with
  * one key and again with 12, fleet flights off then on. Per load: upstream calls per operation
  * against one gateway's, Redis commands per operation (INFO commandstats, every master), and
- * the p50/p99 added against the same fleet with flights off. A figure of sharing, not of
- * throughput: every gateway runs in this one process. About 3 minutes; `npm run bench:fleet`
+ * the p50/p99 added against the same fleet with flights off. Each gateway is `npm start` in a
+ * process of its own (the load and the sandbox in this one). About 4 minutes; `npm run bench:fleet`
  * prints the table and writes it into bench/results.json's `fleet` (and docs/benchmarks.md).
  */
 
@@ -93,25 +90,37 @@ async function measure(
   requests: () => number,
   load: { size: number; keys: string[]; flights: boolean; tag: string },
 ): Promise<Measured> {
-  const gateways: Array<{
-    redis: ReturnType<typeof createFleetRedis>;
-    upstream: ReturnType<typeof createUpstreamClient>;
-    server: Awaited<ReturnType<typeof listen>>;
-  }> = [];
-  for (let i = 0; i < load.size; i++) {
-    const redis = createFleetRedis({ ...store.connection, prefix: `${load.tag}:` });
-    const upstream = createUpstreamClient({ baseUrl: sandboxUrl });
-    const gateway = createGateway({
-      upstream,
-      fleet: { redis },
-      cursorSecret: "a-bench-fleet-cursor-secret-of-32-characters",
-      logging: false,
-      sharing: { fleetFlights: load.flights },
-    });
-    gateways.push({ redis, upstream, server: await listen(gateway, 0, "127.0.0.1") });
-  }
-  while (!gateways.every((gateway) => gateway.redis.available())) {
-    await new Promise((resolve) => setTimeout(resolve, 20));
+  // Each gateway is `npm start` in a process of its own, as a fleet runs: one event loop for
+  // ten gateways, the sandbox and the load would time Redis's answers out by itself.
+  const storeEnv: Record<string, string> =
+    "url" in store.connection
+      ? { REDIS_URL: store.connection.url }
+      : {
+          REDIS_CLUSTER_NODES: store.connection.clusterNodes
+            .map((node) => `${node.host}:${node.port}`)
+            .join(","),
+        };
+  const started = await Promise.all(
+    Array.from({ length: load.size }, () =>
+      spawnServer([...GATEWAY_NODE_FLAGS, "src/main.ts"], {
+        ...ONE_KEY_BOUNDS,
+        ...storeEnv,
+        UPSTREAM_URL: sandboxUrl,
+        PORT: "0",
+        LOG_LEVEL: "error",
+        REDIS_PREFIX: `${load.tag}:`,
+        CURSOR_SECRET: "a-bench-fleet-cursor-secret-of-32-characters",
+        UPSTREAM_FLEET_FLIGHTS: String(load.flights),
+      }),
+    ),
+  );
+  const gateways = started.map((child) => ({ child, server: { url: child.url } }));
+  const shared = async (url: string) =>
+    ((await (await fetch(`${url}/readyz`)).json()) as { redis?: string }).redis === "shared";
+  const upBy = performance.now() + 30_000;
+  while (!(await Promise.all(gateways.map((g) => shared(g.server.url)))).every(Boolean)) {
+    if (performance.now() > upBy) throw new Error("bench:fleet: a gateway never shared Redis");
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const body = JSON.stringify({ query: load.keys.length === 1 ? DASHBOARD : ANY_DASHBOARD });
   const send = (gateway: number, key: string) =>
@@ -150,11 +159,7 @@ async function measure(
       fallbacks[reason] = (fallbacks[reason] ?? 0) + count;
     }
   }
-  for (const gateway of gateways) {
-    await gateway.server.close();
-    await gateway.upstream.close();
-    await gateway.redis.close();
-  }
+  await Promise.all(gateways.map((gateway) => gateway.child.stop()));
   times.sort((a, b) => a - b);
   return {
     callsPerOp: calls / times.length,
