@@ -118,7 +118,7 @@ export function createFleetFlights(
     } catch (error) {
       land(
         error instanceof UpstreamError && !error.answeredLocally
-          ? { error: errorFacts(error) }
+          ? { error: error.facts() }
           : { none: "failed" },
       );
       throw error;
@@ -213,18 +213,6 @@ export function createFleetFlights(
       }
       return out;
     },
-  };
-}
-
-function errorFacts(error: UpstreamError): ConstructorParameters<typeof UpstreamError>[0] {
-  return {
-    status: error.status,
-    code: error.code,
-    message: error.message,
-    requestId: error.requestId,
-    details: error.details,
-    rateLimit: error.rateLimit,
-    retryAfter: error.retryAfter,
   };
 }
 

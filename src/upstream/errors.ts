@@ -21,6 +21,20 @@ export class UpstreamError extends Error {
   /** Answered by the gateway itself from its memory of a 429, without an upstream call. */
   readonly answeredLocally: boolean;
 
+  /** What the error was made from: a copy of it for another waiter, or for another instance. */
+  facts(): ConstructorParameters<typeof UpstreamError>[0] {
+    return {
+      status: this.status,
+      code: this.code,
+      message: this.message,
+      requestId: this.requestId,
+      details: this.details,
+      rateLimit: this.rateLimit,
+      retryAfter: this.retryAfter,
+      answeredLocally: this.answeredLocally,
+    };
+  }
+
   constructor(init: {
     status: number;
     code: string;

@@ -376,16 +376,7 @@ function leftEarly(req: UpstreamRequest): unknown {
 /** Each waiter's own error object: nothing one operation does to it reaches another's. */
 function ownCopy(error: unknown): unknown {
   if (error instanceof UpstreamError) {
-    return new UpstreamError({
-      status: error.status,
-      code: error.code,
-      message: error.message,
-      requestId: error.requestId,
-      details: error.details,
-      rateLimit: error.rateLimit,
-      retryAfter: error.retryAfter,
-      answeredLocally: error.answeredLocally,
-    });
+    return new UpstreamError(error.facts());
   }
   if (error instanceof UpstreamUnavailableError) {
     return new UpstreamUnavailableError(error.reason, error.message, { cause: error });
