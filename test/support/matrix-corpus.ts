@@ -66,6 +66,12 @@ export async function corpus(
     status.stop();
     return first;
   });
+  await item("subscription over graphql-ws", async () => {
+    const status = gateway.follow("status", { id: LIVE_CONVERSATION }, "graphql-ws");
+    const [first] = await status.count(1);
+    status.stop();
+    return first;
+  });
   await item("malformed requests", () => malformed(gateway));
   if (run.mcp === "on") {
     const client = await gateway.mcp();
@@ -203,6 +209,8 @@ export function checkReference(reference: Answers) {
   expect(reference.subscription).toMatchObject({
     data: { conversationStatus: { ended: false, conversation: { id: LIVE_CONVERSATION } } },
   });
+  // Both transports give one subscription its one first event.
+  expect(reference["subscription over graphql-ws"]).toEqual(reference.subscription);
   for (const refusal of reference["malformed requests"] as Array<{
     status: number;
     body: Answers;

@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createClient as createSseClient } from "graphql-sse";
+import { createClient as createWsClient } from "graphql-ws";
+import { WebSocket } from "ws";
 import { createFleetRedis, type FleetRedis } from "../../src/fleet/redis.ts";
 import { createGateway } from "../../src/gateway/create-gateway.ts";
 import { createMcpEndpoint, type McpEndpoint } from "../../src/gateway/mcp/endpoint.ts";
@@ -108,8 +110,15 @@ export interface MatrixGateway {
   send(name: DocumentName, variables?: Record<string, unknown>): Promise<Answer>;
   /** POSTs a body of the caller's to /graphql with this run's credentials. */
   post(body: unknown): Promise<Answer>;
-  /** Follows a corpus document with graphql-sse's client (distinct connections). */
-  follow(name: DocumentName, variables: Record<string, unknown>): Following;
+  /**
+   * Follows a corpus document with graphql-sse's client (distinct connections), or graphql-ws's
+   * (the credential in the connection params, or the cookie on the upgrade as a page sends it).
+   */
+  follow(
+    name: DocumentName,
+    variables: Record<string, unknown>,
+    over?: "sse" | "graphql-ws",
+  ): Following;
   /** An MCP SDK client on /mcp with this run's credential (a session rides in the header). */
   mcp(): Promise<Client>;
   logout(): Promise<number>;
@@ -222,14 +231,33 @@ export async function startMatrixGateway(
       }
       return post({ variables, ...persistedQuery });
     },
-    follow(name, variables) {
-      const client = createSseClient({
-        url: `${server.url}/graphql`,
-        headers,
-        retryAttempts: 0,
-      });
+    follow(name, variables, over = "sse") {
       // A trusted document sent as its manifest text runs as itself, in every documents mode.
-      const iterator = client.iterate({ query: DOCUMENTS[name].text, variables });
+      const request = { query: DOCUMENTS[name].text, variables };
+      let client: { dispose(): unknown };
+      let iterator: AsyncIterableIterator<unknown>;
+      if (over === "sse") {
+        const sse = createSseClient({ url: `${server.url}/graphql`, headers, retryAttempts: 0 });
+        client = sse;
+        iterator = sse.iterate(request);
+      } else {
+        const upgrade = run.auth === "session-cookie" ? headers() : {};
+        class PageSocket extends WebSocket {
+          constructor(url: string, protocols?: string | string[]) {
+            super(url, protocols, { headers: upgrade });
+          }
+        }
+        const ws = createWsClient({
+          url: `${server.url.replace(/^http/, "ws")}/graphql`,
+          webSocketImpl: PageSocket,
+          connectionParams: run.auth === "session-cookie" ? {} : { Authorization: authorization },
+          retryAttempts: 0,
+          lazy: true,
+          onNonLazyError: () => undefined,
+        });
+        client = ws;
+        iterator = ws.iterate(request);
+      }
       const results: unknown[] = [];
       let ended = false;
       void (async () => {
