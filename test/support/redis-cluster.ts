@@ -36,20 +36,28 @@ export async function startRedisCluster(count = 3, options: { replicas?: boolean
   const total = options.replicas ? 2 * count : count;
   try {
     for (let i = 0; i < total; i++) {
-      const busPort = await freePort();
-      busPorts.push(busPort);
-      nodes.push(
-        await startRedisServer([
-          "--cluster-enabled",
-          "yes",
-          "--cluster-config-file",
-          "nodes.conf",
-          "--cluster-port",
-          String(busPort),
-          "--cluster-node-timeout",
-          "2000",
-        ]),
-      );
+      // The bus port, like the server's, may be taken before the node binds it: another one then.
+      for (let attempt = 1; ; attempt++) {
+        const busPort = await freePort();
+        try {
+          nodes.push(
+            await startRedisServer([
+              "--cluster-enabled",
+              "yes",
+              "--cluster-config-file",
+              "nodes.conf",
+              "--cluster-port",
+              String(busPort),
+              "--cluster-node-timeout",
+              "2000",
+            ]),
+          );
+          busPorts.push(busPort);
+          break;
+        } catch (error) {
+          if (attempt >= 3) throw error;
+        }
+      }
     }
     await form(nodes, busPorts, count);
   } catch (error) {

@@ -60,7 +60,18 @@ export async function waitForPort(port: number, deadlineMs: number): Promise<voi
  * more of its command-line options (e.g. ["--maxmemory-policy", "allkeys-lru"]).
  */
 export async function startRedisServer(options: readonly string[] = []): Promise<RedisServer> {
-  const port = await freePort();
+  // A port free a moment ago may be taken before redis-server binds it (other suites start
+  // servers too): a server that never listened is tried again on another port.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startOn(await freePort(), options);
+    } catch (error) {
+      if (attempt >= 3) throw error;
+    }
+  }
+}
+
+async function startOn(port: number, options: readonly string[]): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), "voicegraph-redis-"));
   let child: ChildProcess | undefined;
   const start = async () => {
@@ -93,7 +104,13 @@ export async function startRedisServer(options: readonly string[] = []): Promise
     running.kill(signal);
     await exited;
   };
-  await start();
+  try {
+    await start();
+  } catch (error) {
+    await stop("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+    throw error;
+  }
   return {
     url: `redis://127.0.0.1:${port}`,
     port,
