@@ -5,6 +5,7 @@ import type { JsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/t
 import type { GraphQLSchema } from "graphql";
 import { GATEWAY_DEFAULTS } from "../settings/defaults.ts";
 import { corsFor } from "../transport/cors.ts";
+import type { PathEndpoint } from "../transport/server.ts";
 import { type Catalogue, createCatalogue, type ToolSource } from "./catalogue.ts";
 import type { JsonSchema } from "./json-schemas.ts";
 import { serveThroughTransport } from "./node-bridge.ts";
@@ -42,19 +43,7 @@ export interface McpOptions {
 }
 
 /** What listen() routes to: the MCP endpoint and, in session mode, its RFC 9728 metadata. */
-export interface McpEndpoint {
-  handles(pathname: string): boolean;
-  /**
-   * `loggedOut`: why a credential's session is refused beyond the gateway's own checks (listen()'s
-   * logouts), or undefined.
-   */
-  serve(
-    req: IncomingMessage,
-    res: ServerResponse,
-    loggedOut?: (authorization: string) => Promise<string | undefined>,
-  ): Promise<void>;
-  close(): Promise<void>;
-}
+export type McpEndpoint = PathEndpoint;
 
 export const MCP_PATH = "/mcp";
 const METADATA_PATHS = [

@@ -60,15 +60,22 @@ export interface ListenOptions {
   /** Session mode over a cookie (SESSION_COOKIE): its name and the origins that may use it. */
   sessionCookie?: SessionCookieOptions;
   /** Paths served beside /graphql on the same port: the MCP endpoint (MCP=on; src/gateway/mcp/). */
-  mcp?: {
-    handles(pathname: string): boolean;
-    serve(
-      req: IncomingMessage,
-      res: ServerResponse,
-      loggedOut?: (authorization: string) => Promise<string | undefined>,
-    ): Promise<void>;
-    close(): Promise<void>;
-  };
+  mcp?: PathEndpoint;
+}
+
+/** Paths served beside /graphql on its port, by a handler of their own. */
+export interface PathEndpoint {
+  handles(pathname: string): boolean;
+  /**
+   * `loggedOut`: why a credential's session is refused beyond the gateway's own checks (listen()'s
+   * logouts), or undefined.
+   */
+  serve(
+    req: IncomingMessage,
+    res: ServerResponse,
+    loggedOut?: (authorization: string) => Promise<string | undefined>,
+  ): Promise<void>;
+  close(): Promise<void>;
 }
 
 /** graphql-ws close code and reason for a socket closed by a drain: the server is going away. */
