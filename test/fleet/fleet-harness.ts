@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { Client } from "graphql-ws";
 import { createFleetRedis, type FleetRedis } from "../../src/fleet/redis.ts";
 import {
   createGateway,
@@ -37,6 +38,28 @@ export const SESSION_GATEWAY: Partial<GatewayOptions> = {
 export const SESSION_LISTEN: ListenOptions = {
   sessionCookie: { name: SESSION_COOKIE, origins: [SESSION_APP] },
 };
+
+/**
+ * A live query followed over graphql-ws on `client`: `delivered` settles at its first result,
+ * `closed` with the socket's close code (or "complete").
+ */
+export function followOverSocket(client: Client, query: string) {
+  let first: () => void = () => undefined;
+  const delivered = new Promise<void>((resolve) => {
+    first = resolve;
+  });
+  const closed = new Promise<unknown>((resolve) => {
+    client.subscribe(
+      { query },
+      {
+        next: () => first(),
+        error: (error) => resolve((error as { code?: number }).code),
+        complete: () => resolve("complete"),
+      },
+    );
+  });
+  return { delivered, closed, close: () => client.dispose() };
+}
 
 /** An answer as a client reads it. */
 export interface GraphQLBody {

@@ -1,24 +1,21 @@
 import { createClient } from "graphql-ws";
 import { describe, expect, it } from "vitest";
-import type { GatewayOptions } from "../../src/gateway/create-gateway.ts";
-import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
-import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { FLEET_STORE } from "../support/fleet-store.ts";
 import { runWith } from "../support/session-clients.ts";
-import { SESSION_SECRET, sessionToken } from "../support/session-token.ts";
-import { type Instance, startFleet, startInstance } from "./fleet-harness.ts";
+import { sessionToken } from "../support/session-token.ts";
+import {
+  followOverSocket,
+  type Instance,
+  SESSION_GATEWAY,
+  startFleet,
+  startInstance,
+} from "./fleet-harness.ts";
 
 // Session mode without SESSION_COOKIE in a fleet: a header-borne logout answered by one instance
 // holds on the others, and on one started after it.
 
 const closing = closedAfterEachTest();
-const GATEWAY: Partial<GatewayOptions> = {
-  session: {
-    verify: createSessionVerifier({ secret: SESSION_SECRET }),
-    keys: new Map([["org_acme", DEMO_KEYS.acme]]),
-  },
-};
 const LIVE = "query @live { organization { name } }";
 /** runWith's cookie options: no transport below sends a cookie. */
 const CLIENT = { cookie: "unused", origin: "https://app.example.test" };
@@ -32,26 +29,12 @@ function openSocket(instance: Instance, session: string) {
     onNonLazyError: () => undefined,
     connectionParams: { Authorization: `Bearer ${session}` },
   });
-  let first: () => void = () => undefined;
-  const delivered = new Promise<void>((resolve) => {
-    first = resolve;
-  });
-  const closed = new Promise<unknown>((resolve) => {
-    client.subscribe(
-      { query: LIVE },
-      {
-        next: () => first(),
-        error: (error) => resolve((error as { code?: number }).code),
-        complete: () => resolve("complete"),
-      },
-    );
-  });
-  return { delivered, closed, close: () => client.dispose() };
+  return followOverSocket(client, LIVE);
 }
 
 describe(`a header-borne logout in a fleet (${FLEET_STORE})`, () => {
   it("is refused on every instance, one started after it too, and ends its socket there", async () => {
-    const fleet = closing(await startFleet(2, { gateway: GATEWAY }));
+    const fleet = closing(await startFleet(2, { gateway: SESSION_GATEWAY }));
     const [a, b] = fleet.instances as [Instance, Instance];
     const session = await sessionToken({ subject: "user-header-fleet" });
     const other = await sessionToken({ subject: "user-header-fleet-staying" });
@@ -69,7 +52,7 @@ describe(`a header-borne logout in a fleet (${FLEET_STORE})`, () => {
     expect(await socket.closed).toBe(4403);
     await socket.close();
 
-    const later = await startInstance(fleet.redis, fleet.sandbox.url, GATEWAY);
+    const later = await startInstance(fleet.redis, fleet.sandbox.url, SESSION_GATEWAY);
     try {
       for (const instance of [a, b, later]) {
         expect(await runWith(instance.url, session, "authorization", CLIENT)).toEqual({

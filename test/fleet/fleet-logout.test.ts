@@ -7,6 +7,7 @@ import { sessionToken } from "../support/session-token.ts";
 import { startTcpProxy } from "../support/tcp-proxy.ts";
 import {
   type Fleet,
+  followOverSocket,
   type Instance,
   PREFIX,
   SESSION_APP,
@@ -86,21 +87,7 @@ function openSocket(instance: Instance, session: string) {
     lazy: true,
     onNonLazyError: () => undefined,
   });
-  let first: () => void = () => undefined;
-  const delivered = new Promise<void>((resolve) => {
-    first = resolve;
-  });
-  const closed = new Promise<unknown>((resolve) => {
-    client.subscribe(
-      { query: LIVE },
-      {
-        next: () => first(),
-        error: (error) => resolve((error as { code?: number }).code),
-        complete: () => resolve("complete"),
-      },
-    );
-  });
-  return { delivered, closed, close: () => client.dispose() };
+  return followOverSocket(client, LIVE);
 }
 
 /** What `promise` settles with, or "still open" after `ms`: a missing close fails, never hangs. */
