@@ -1,4 +1,5 @@
 import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
+import type { ListenOptions } from "../../src/gateway/transport/server.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { SESSION_SECRET } from "../support/session-token.ts";
 import { type Harness, startHarness } from "./harness.ts";
@@ -12,6 +13,11 @@ export const APP = "https://app.example.test";
  * secret, free documents, and the app's origin the one allowed to send the cookie.
  */
 export function startCookieSessionHarness(): Promise<Harness> {
+  return startSessionHarness({ sessionCookie: { name: COOKIE, origins: [APP] } });
+}
+
+/** The same session mode, served as `listen` says (with a cookie, or by header alone). */
+export function startSessionHarness(listen: ListenOptions): Promise<Harness> {
   return startHarness({
     gateway: {
       session: {
@@ -21,6 +27,6 @@ export function startCookieSessionHarness(): Promise<Harness> {
       persistedDocuments: { trustedOnly: false },
       corsOrigins: [APP],
     },
-    listen: { sessionCookie: { name: COOKIE, origins: [APP] } },
+    listen,
   });
 }

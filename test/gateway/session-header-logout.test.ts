@@ -1,33 +1,22 @@
 import { createClient } from "graphql-ws";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createSessionVerifier } from "../../src/gateway/session/verify-session.ts";
 import { DEMO_KEYS } from "../../src/sandbox/seed-data.ts";
 import { runWith } from "../support/session-clients.ts";
-import { SESSION_SECRET, sessionToken } from "../support/session-token.ts";
-import { FAST_PATH, type Harness, startHarness } from "./harness.ts";
+import { sessionToken } from "../support/session-token.ts";
+import { FAST_PATH, type Harness } from "./harness.ts";
+import { APP, startSessionHarness } from "./session-cookie-support.ts";
 import { readUntil, singleConnection } from "./sse-single-connection-support.ts";
 
 // Session mode without SESSION_COOKIE: the token rides in `Authorization` alone, and
 // POST /graphql/logout ends it as it ends a cookie's (docs/security.md).
 
-const APP = "https://app.example.test";
 const LIVE = "query @live { organization { name } }";
 /** runWith's cookie options: never used here, no transport below sends a cookie. */
 const CLIENT = { cookie: "unused", origin: APP };
 
 let harness: Harness;
 beforeAll(async () => {
-  harness = await startHarness({
-    gateway: {
-      session: {
-        verify: createSessionVerifier({ secret: SESSION_SECRET }),
-        keys: new Map([["org_acme", DEMO_KEYS.acme]]),
-      },
-      persistedDocuments: { trustedOnly: false },
-      corsOrigins: [APP],
-    },
-    listen: { fastPath: FAST_PATH },
-  });
+  harness = await startSessionHarness({ fastPath: FAST_PATH });
 });
 afterAll(() => harness.close());
 
