@@ -7,8 +7,14 @@ import {
 } from "../upstream/call-signal.ts";
 import type { UpstreamResponse } from "../upstream/client.ts";
 import { UpstreamError } from "../upstream/errors.ts";
-import type { FleetFlights } from "../upstream/fleet-flights.ts";
-import { isNewer, type PollerStore, type PollerUpdate } from "./poller-store.ts";
+import type { FleetFlights, FlightVersion } from "../upstream/fleet-flights.ts";
+import {
+  isNewer,
+  type Mark,
+  type PollerStore,
+  type PollerUpdate,
+  type Tick,
+} from "./poller-store.ts";
 
 /** The longest answer a flight publishes: a larger one is each waiter's own call. */
 export const FLIGHT_MAX_BYTES = 256 * 1024;
@@ -27,6 +33,9 @@ export type FlightOutcome =
   | "too_large"
   /** The owner's call ended without an answer to share (a timeout, a reset, its callers gone). */
   | "failed";
+
+/** A waiter's flight named at a write version that no longer held: sought again under the new one. */
+const STALE = Symbol("stale");
 
 const FALLBACKS: readonly FlightOutcome[] = ["timeout", "unshared", "too_large", "failed"];
 
@@ -50,11 +59,13 @@ export interface FleetFlightLane extends FleetFlights {
 
 /**
  * A flight is the pollers' job with a lifetime of one call, on the same store: the lease (SET NX
- * PX, in the store's tick) picks the one instance that calls, the counter's epoch and sequence
- * order its answer with the one ordering rule, and the answer goes out once on the store's one
- * flights channel. The lease lasts `maxWaitMs` (or until the answer is published). A waiter waits at most 4× the upstream's observed latency (an average over
- * the calls and waits of this instance) plus 50 ms, between FLIGHT_MIN_WAIT_MS and `maxWaitMs`,
- * then calls itself.
+ * PX, in the store's tick, announced on the store's one flights channel when granted) picks the
+ * one instance that calls, the counter's epoch and sequence order its answer with the one
+ * ordering rule, and the answer goes out once on that channel. An instance that heard a flight
+ * announced waits for it without asking the store. The lease lasts `maxWaitMs` (or until the
+ * answer is published). A waiter waits at most 4× the upstream's observed latency (an average
+ * over the calls and waits of this instance) plus 50 ms, between FLIGHT_MIN_WAIT_MS and
+ * `maxWaitMs`, then calls itself.
  */
 export function createFleetFlights(
   store: PollerStore,
@@ -134,14 +145,43 @@ export function createFleetFlights(
   }
 
   async function fly(
-    name: string | undefined,
+    name: (writeVersion: string) => string,
+    version: FlightVersion,
     call: () => Promise<UpstreamResponse<unknown>>,
     signal: CallCancel,
     learn: (outcome: { status: number; error?: UpstreamError }) => void,
   ): Promise<UpstreamResponse<unknown>> {
-    if (name === undefined || !store.shared() || !store.hearingFlights()) {
-      return fallBack("unshared", call);
+    if (!store.shared() || !store.hearingFlights()) return fallBack("unshared", call);
+    const { view } = version;
+    if (view !== undefined) {
+      // Most reads come with no write since this instance's last look: the flight is sought
+      // under the view while the look that confirms it is out, one round trip for both.
+      const confirmed = version.now.then(
+        (now) => now === view,
+        () => false,
+      );
+      const first = await attempt(name(view), call, signal, learn, confirmed);
+      if (first !== STALE) return first;
     }
+    const now = await version.now;
+    // Every reader left while the version was read: no lease taken, no call begun, for no one.
+    if (signal.aborted) throw signal.reason ?? abortError();
+    if (now === undefined) return fallBack("unshared", call);
+    return (await attempt(name(now), call, signal, learn, undefined)) as UpstreamResponse<unknown>;
+  }
+
+  /**
+   * The flight `name`: its owner calls at once (a call begun now holds every write answered
+   * before the read began); a waiter first needs `confirmed` (the name's write version still
+   * held after the read began), and gives the flight up as STALE when it did not.
+   */
+  async function attempt(
+    name: string,
+    call: () => Promise<UpstreamResponse<unknown>>,
+    signal: CallCancel,
+    learn: (outcome: { status: number; error?: UpstreamError }) => void,
+    confirmed: Promise<boolean> | undefined,
+  ): Promise<UpstreamResponse<unknown> | typeof STALE> {
     // Heard from before the tick: an answer may come before its reply does.
     const heard: PollerUpdate[] = [];
     let hear = (update: PollerUpdate) => void heard.push(update);
@@ -149,16 +189,23 @@ export function createFleetFlights(
     let landed: PollerUpdate | undefined;
     let waited = 0;
     try {
-      // The lease lasts the longest wait, however long this instance's waiters wait: a read
-      // that comes while the owner is slow still finds its flight.
-      const tick = await store.flight(name, options.maxWaitMs);
+      // Announced by its owner and not landed: waited for without a word to the store, from
+      // the mark before the owner's. Else the lease, which lasts the longest wait however long
+      // this instance's waiters wait: a read that comes while the owner is slow still finds it.
+      const announced = store.announced(name);
+      const tick: Tick = announced
+        ? { role: "follower", latest: undefined }
+        : await store.flight(name, options.maxWaitMs);
       const waitMs = bound();
       if (tick.role === "owner") {
         stop();
         if (tick.alone) return await fallBack("unshared", call);
         return await own(name, { ...tick.mark, from: store.instanceId }, call);
       }
-      const latest = tick.latest;
+      if (confirmed !== undefined && !(await confirmed)) return STALE;
+      const latest: Mark | undefined = announced
+        ? { epoch: announced.epoch, seq: announced.seq - 1 }
+        : tick.latest;
       const started = performance.now();
       waiting += 1;
       landed = await new Promise<PollerUpdate | undefined>((resolve) => {
@@ -187,7 +234,11 @@ export function createFleetFlights(
       stop();
     }
     if (signal.aborted) throw signal.reason ?? abortError();
-    if (landed === undefined) return fallBack("timeout", call);
+    if (landed === undefined) {
+      // Nothing came: the next read asks the store rather than wait on the same silence.
+      store.forgetFlight(name);
+      return fallBack("timeout", call);
+    }
     const answer = parseLanded(landed.answer);
     if (answer === undefined || "none" in answer) {
       return fallBack(answer?.none ?? "failed", call);

@@ -1,5 +1,6 @@
 import type { Redis } from "ioredis";
 import { type FleetChannel, recorder } from "./fleet-channel.ts";
+import { FlightListeners, flightText, parseFlightMessage } from "./flights-in-air.ts";
 import {
   createMemoryPollerStore,
   keepMsOf,
@@ -27,8 +28,9 @@ const NEXT_MARK = `local function next_mark(counter, keep)
 end
 `;
 
-// KEYS: lease, counter. ARGV: instance, leaseMs, keepMs. The holder (or a taker of a free lease)
-// gets a mark for the read it is about to make; anyone else gets the newest update.
+// KEYS: lease, counter. ARGV: instance, leaseMs, keepMs, and for a flight its name and the
+// flights channel. The holder (or a taker of a free lease) gets a mark for the read it is about
+// to make, and a flight's is announced; anyone else gets the newest update.
 const TICK = `${NEXT_MARK}
 local holder = redis.call('get', KEYS[1])
 if holder and holder ~= ARGV[1] then
@@ -36,6 +38,10 @@ if holder and holder ~= ARGV[1] then
 end
 redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
 local mark = next_mark(KEYS[2], ARGV[3])
+if ARGV[5] then
+  redis.call('publish', ARGV[5], cjson.encode({flight = ARGV[4], started = {
+    epoch = mark[1], seq = mark[2], from = ARGV[1], leaseMs = tonumber(ARGV[2])}}))
+end
 return {1, mark[1], mark[2]}`;
 
 // KEYS: counter. ARGV: keepMs. A mark for a read outside the lease.
@@ -46,12 +52,18 @@ return {mark[1], mark[2]}`;
 // KEYS: counter. ARGV: epoch, seq, update, keepMs. Keeps an update, which the channel then
 // publishes, only when it is newer than the last published in the epoch that still holds: one
 // order for all.
-const PUBLISH = recorder(`if redis.call('hget', KEYS[1], 'epoch') ~= ARGV[1] then return 0 end
+const KEEP_NEWER = `if redis.call('hget', KEYS[1], 'epoch') ~= ARGV[1] then return 0 end
 local last = redis.call('hget', KEYS[1], 'published')
 if last and tonumber(last) >= tonumber(ARGV[2]) then return 0 end
 redis.call('hset', KEYS[1], 'published', ARGV[2], 'latest', ARGV[3])
 redis.call('pexpire', KEYS[1], ARGV[4])
-return 1`);
+return 1`;
+const PUBLISH = recorder(KEEP_NEWER);
+
+// KEYS: counter, lease. ARGV: as PUBLISH's, then the instance. A flight's answer, by the same
+// rule, and the end of its lease if this instance holds it: one script per landing.
+const LAND = recorder(`if redis.call('get', KEYS[2]) == ARGV[5] then redis.call('del', KEYS[2]) end
+${KEEP_NEWER}`);
 
 // KEYS: lease. ARGV: instance. Gives the lease up only if this instance holds it.
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then
@@ -67,6 +79,7 @@ interface PollerCommands {
     instance: string,
     leaseMs: number,
     keepMs: number,
+    ...flight: [name: string, channel: string] | []
   ): Promise<[number, string, string?]>;
   pollerMark(counter: string, keepMs: number): Promise<[string, string]>;
   pollerRelease(lease: string, instance: string): Promise<number>;
@@ -104,7 +117,7 @@ export function createRedisPollerStore(
   const key = (watch: string, part: string) => `${redis.prefix}{poll:${watch}}:${part}`;
   const channelOf = (watch: string) => `${redis.prefix}poll:${watch}`;
   const flightsChannel = `${redis.prefix}flights`;
-  const flightListeners = new Map<string, Set<(update: PollerUpdate) => void>>();
+  const flightListeners = new FlightListeners(instanceId);
 
   const channels = new Map<string, FleetChannel>();
   const writeListeners = new Set<(notice: WriteNotice) => void>();
@@ -121,16 +134,10 @@ export function createRedisPollerStore(
   const flights = redis.channels.open({
     name: flightsChannel,
     kind: "flights",
-    parse(text) {
-      const landed = parseUpdate(text) as (PollerUpdate & { flight?: unknown }) | undefined;
-      return landed && typeof landed.flight === "string"
-        ? (landed as PollerUpdate & { flight: string })
-        : undefined;
-    },
-    deliver(landed) {
-      if (landed.from === instanceId) return;
-      for (const listener of flightListeners.get(landed.flight) ?? []) listener(landed);
-    },
+    parse: parseFlightMessage,
+    deliver: (message) => flightListeners.heard(message),
+    // Answers may have gone by unheard: what seemed in the air is asked of the store again.
+    catchUp: () => flightListeners.inAir.clear(),
   });
 
   /** Redis's answer, or undefined: Redis away or failing, and the instance then works alone. */
@@ -201,47 +208,46 @@ export function createRedisPollerStore(
       await command(() => redis.channels.publish(writesChannel, JSON.stringify(full)));
     },
     async flight(name, leaseMs): Promise<Tick> {
+      const holder = flightListeners.attempt();
       const reply = await command(() =>
-        client.pollerTick(key(name, "lease"), key(name, "counter"), instanceId, leaseMs, leaseMs),
+        client.pollerTick(
+          key(name, "lease"),
+          key(name, "counter"),
+          holder,
+          leaseMs,
+          leaseMs,
+          name,
+          flightsChannel,
+        ),
       );
       if (!reply) {
         const own = await alone.flight(name, leaseMs);
         return own.role === "owner" ? { ...own, alone: true } : own;
       }
       if (Number(reply[0]) === 1) {
+        flightListeners.owned(name, holder);
         return { role: "owner", mark: { epoch: String(reply[1]), seq: Number(reply[2]) } };
       }
-      return { role: "follower", latest: reply[1] ? parseUpdate(String(reply[1])) : undefined };
+      const latest = reply[1] ? parseFlightMessage(String(reply[1])) : undefined;
+      return { role: "follower", latest: latest && !("started" in latest) ? latest : undefined };
     },
     async land(name, update) {
-      const body = JSON.stringify({ ...update, flight: name });
-      // Sent together: the answer, kept no longer than the lease, then the lease itself goes.
-      await Promise.all([
-        command(() =>
-          redis.channels.record(
-            flightsChannel,
-            PUBLISH,
-            [key(name, "counter")],
-            [update.epoch, update.seq, body, FLIGHT_KEEP_MS],
-            body,
-          ),
+      const holder = flightListeners.landing(name) ?? "";
+      const body = flightText(name, update);
+      // The answer, kept no longer than the lease, and the lease's end.
+      await command(() =>
+        redis.channels.record(
+          flightsChannel,
+          LAND,
+          [key(name, "counter"), key(name, "lease")],
+          [update.epoch, update.seq, body, FLIGHT_KEEP_MS, holder],
+          body,
         ),
-        command(() => client.pollerRelease(key(name, "lease"), instanceId)),
-      ]);
+      );
     },
-    hearFlight(name, onUpdate) {
-      let heard = flightListeners.get(name);
-      if (!heard) {
-        heard = new Set();
-        flightListeners.set(name, heard);
-      }
-      const own = heard;
-      own.add(onUpdate);
-      return () => {
-        own.delete(onUpdate);
-        if (own.size === 0 && flightListeners.get(name) === own) flightListeners.delete(name);
-      };
-    },
+    hearFlight: (name, onUpdate) => flightListeners.hear(name, onUpdate),
+    announced: (name) => flightListeners.inAir.find(name),
+    forgetFlight: (name) => flightListeners.inAir.forget(name),
     hearingFlights: () => flights.listening(),
     onWrite(listener) {
       writeListeners.add(listener);

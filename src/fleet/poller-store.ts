@@ -1,15 +1,8 @@
 import { randomUUID } from "node:crypto";
+import { FlightListeners, type FlightMessage } from "./flights-in-air.ts";
+import { isNewer, type Mark } from "./mark.ts";
 
-/**
- * Where one update of a watched read stands in the order of all its updates: `epoch` is the
- * life of the watch's counter (the store's clock when the counter was made, zero-padded, so two
- * epochs compare as strings by age) and `seq` counts within it. A counter that expired after a
- * quiet spell, or a store that restarted empty, starts a new epoch, which is newer than any before.
- */
-export interface Mark {
-  epoch: string;
-  seq: number;
-}
+export { isNewer, type Mark } from "./mark.ts";
 
 /** What one read of a watched request answered, published once for every instance. */
 export interface PollerUpdate extends Mark {
@@ -17,16 +10,6 @@ export interface PollerUpdate extends Mark {
   from: string;
   /** The answer, as the poller keeps it (live/live-reads.ts: ReadAnswer). */
   answer: unknown;
-}
-
-/**
- * The one ordering rule of every poller, on every instance: an update is delivered only when it
- * is newer than the last one delivered, so a follower never goes back and never repeats.
- */
-export function isNewer(update: Mark, last: Mark | undefined): boolean {
-  if (last === undefined) return true;
-  if (update.epoch !== last.epoch) return update.epoch > last.epoch;
-  return update.seq > last.seq;
 }
 
 /** What one tick of a watch gives this instance. */
@@ -94,11 +77,19 @@ export interface PollerStore {
   onWrite(listener: (notice: WriteNotice) => void): () => void;
   /**
    * A flight (fleet/flights.ts): a watch with a lifetime of one call. `tick` with the counter
-   * kept only `leaseMs`, so nothing of it outlives the flight by more.
+   * kept only `leaseMs`, so nothing of it outlives the flight by more; a lease granted is
+   * announced on the store's one flights channel in the same step.
    */
   flight(name: string, leaseMs: number): Promise<Tick>;
   /** Publishes a flight's answer once, on the store's one flights channel, and ends its lease. */
   land(name: string, update: PollerUpdate): Promise<void>;
+  /**
+   * The mark of `name`'s flight if another instance announced it and its answer was not heard
+   * yet (flights-in-air.ts): a read waits for it without asking the store.
+   */
+  announced(name: string): Mark | undefined;
+  /** A flight waited on in vain (a lost answer, a dead owner): the next read asks the store. */
+  forgetFlight(name: string): void;
   /**
    * Hears a flight's answers from other instances, without a subscription of its own: the one
    * flights channel is subscribed with the store's connection. Stops with the returned function.
@@ -145,6 +136,7 @@ export class MemoryPollerServer {
   readonly #watches = new Map<string, MemoryWatch>();
   readonly #listeners = new Map<string, Map<string, (update: PollerUpdate) => void>>();
   readonly #writeListeners = new Set<(notice: WriteNotice) => void>();
+  readonly #flightListeners = new Map<string, (message: FlightMessage) => void>();
   #lastMicros = 0n;
   readonly #now: () => number;
   deliver: (send: () => void) => void = (send) => send();
@@ -257,6 +249,31 @@ export class MemoryPollerServer {
     for (const listener of this.#writeListeners) this.deliver(() => listener(notice));
   }
 
+  /** A flight's tick: a lease granted goes out to every instance at once, as the script's does. */
+  flight(name: string, holder: string, leaseMs: number): Tick {
+    const tick = this.tick(name, holder, leaseMs, leaseMs);
+    if (tick.role === "owner") {
+      this.#flightsOut({ flight: name, started: { ...tick.mark, from: holder, leaseMs } });
+    }
+    return tick;
+  }
+
+  /** A flight's answer, kept by the ordering rule, out to every instance, and its lease gone. */
+  land(name: string, update: PollerUpdate, holder: string | undefined): void {
+    if (this.publish(name, update, 1)) this.#flightsOut({ ...update, flight: name });
+    if (holder !== undefined) this.release(name, holder);
+  }
+
+  /** Hears the one flights channel (each instance once). */
+  onFlights(instanceId: string, listener: (message: FlightMessage) => void): () => void {
+    this.#flightListeners.set(instanceId, listener);
+    return () => this.#flightListeners.delete(instanceId);
+  }
+
+  #flightsOut(message: FlightMessage): void {
+    for (const listener of this.#flightListeners.values()) this.deliver(() => listener(message));
+  }
+
   onWrite(listener: (notice: WriteNotice) => void): () => void {
     this.#writeListeners.add(listener);
     return () => this.#writeListeners.delete(listener);
@@ -276,8 +293,10 @@ export function createMemoryPollerStore(options: {
   const instanceId = options.instanceId ?? randomUUID();
   const keepMs = keepMsOf(options.intervalMs);
   const listened = new Set<string>();
-  const flightListeners = new Map<string, Set<(update: PollerUpdate) => void>>();
-  const stops = new Set<() => void>();
+  const flights = new FlightListeners(instanceId);
+  const stops = new Set<() => void>([
+    server.onFlights(instanceId, (message) => flights.heard(message)),
+  ]);
   return {
     instanceId,
     shared: () => options.server !== undefined,
@@ -295,31 +314,16 @@ export function createMemoryPollerStore(options: {
       server.leave(watch, instanceId);
     },
     announce: async (notice) => server.announce({ ...notice, from: instanceId }),
-    flight: async (name, leaseMs) => server.tick(name, instanceId, leaseMs, leaseMs),
-    async land(name, update) {
-      server.publish(name, update, 1);
-      server.release(name, instanceId);
+    async flight(name, leaseMs) {
+      const holder = flights.attempt();
+      const tick = server.flight(name, holder, leaseMs);
+      if (tick.role === "owner") flights.owned(name, holder);
+      return tick;
     },
-    hearFlight(name, onUpdate) {
-      // Several reads of this instance may hear one flight; none of them holds its lease.
-      let heard = flightListeners.get(name);
-      if (!heard) {
-        const own = new Set<(update: PollerUpdate) => void>();
-        heard = own;
-        flightListeners.set(name, own);
-        server.listen(name, instanceId, (update) => {
-          for (const listener of [...own]) listener(update);
-        });
-      }
-      const own = heard;
-      own.add(onUpdate);
-      return () => {
-        own.delete(onUpdate);
-        if (own.size > 0 || flightListeners.get(name) !== own) return;
-        flightListeners.delete(name);
-        server.unlisten(name, instanceId);
-      };
-    },
+    land: async (name, update) => server.land(name, update, flights.landing(name)),
+    hearFlight: (name, onUpdate) => flights.hear(name, onUpdate),
+    announced: (name) => flights.inAir.find(name),
+    forgetFlight: (name) => flights.inAir.forget(name),
     hearingFlights: () => true,
     onWrite(listener) {
       const stop = server.onWrite(listener);
@@ -334,6 +338,7 @@ export function createMemoryPollerStore(options: {
       listened.clear();
       for (const stop of stops) stop();
       stops.clear();
+      flights.clear();
     },
   };
 }

@@ -27,22 +27,35 @@ export function createFleetWriteVersion(redis: FleetRedis): FleetWriteVersion {
     return true;
   }
 
+  async function read(): Promise<string | undefined> {
+    const token = await redis.sharedOrLocal(
+      async () => {
+        const now = await redis.client.get(name);
+        if (now !== null) return now;
+        // None (expired, or Redis came back empty): a new one, which no view holds.
+        await redis.client.set(name, randomUUID(), "EX", ttlS, "NX");
+        return redis.client.get(name);
+      },
+      () => null,
+    );
+    if (token === null) return undefined;
+    view = token;
+    return token;
+  }
+
+  // Every look asked for before the next GET goes shares it: sent after each of them began, it
+  // tells each what one of its own would. One GET per turn of the event loop, not one per read.
+  let next: Promise<string | undefined> | undefined;
   const version: FleetWriteVersion = {
     view: () => view,
-    async current() {
-      const token = await redis.sharedOrLocal(
-        async () => {
-          const now = await redis.client.get(name);
-          if (now !== null) return now;
-          // None (expired, or Redis came back empty): a new one, which no view holds.
-          await redis.client.set(name, randomUUID(), "EX", ttlS, "NX");
-          return redis.client.get(name);
-        },
-        () => null,
-      );
-      if (token === null) return undefined;
-      view = token;
-      return token;
+    current() {
+      next ??= new Promise((resolve) => {
+        setImmediate(() => {
+          next = undefined;
+          resolve(read());
+        });
+      });
+      return next;
     },
     async bump() {
       pending = true;

@@ -10,18 +10,30 @@ import type { UpstreamError } from "./errors.ts";
  */
 export interface FleetFlights {
   /**
-   * `call` made once by whichever instance holds `name`'s lease, or its answer (or error) heard
-   * from that instance. Always settles: an own call after the bound, or whenever the fleet
-   * cannot tell (`name` undefined: the write version could not be read). `signal` is the call's
-   * own: once aborted, a waiter stops waiting. `heard` is told of an answer (or the upstream's
-   * error) that came from another instance's call.
+   * `call` made once by whichever instance holds the flight's lease, or its answer (or error)
+   * heard from that instance. The flight is named by `name` at a write version: sought at once
+   * under `version.view` (the last this instance saw), joined only once `version.now` (read
+   * after the read began) shows the view still holds, and sought again under `now` when it does
+   * not. Always settles: an own call after the bound, or whenever the fleet cannot tell (`now`
+   * undefined: the write version could not be read). `signal` is the call's own: once aborted,
+   * a waiter stops waiting. `heard` is told of an answer (or the upstream's error) that came
+   * from another instance's call.
    */
   fly(
-    name: string | undefined,
+    name: (writeVersion: string) => string,
+    version: FlightVersion,
     call: () => Promise<UpstreamResponse<unknown>>,
     signal: CallCancel,
     heard: (outcome: { status: number; error?: UpstreamError }) => void,
   ): Promise<UpstreamResponse<unknown>>;
+}
+
+/** The fleet's write version as a read sees it (upstream/write-version.ts). */
+export interface FlightVersion {
+  /** The last version this instance read, held at some instant before the read; undefined: none. */
+  view: string | undefined;
+  /** The version read after the read began; undefined when Redis cannot tell. */
+  now: Promise<string | undefined>;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import { abortError, CallSignal, followAbort, unfollowAbort } from "./call-signal.ts";
+import { CallSignal, followAbort, unfollowAbort } from "./call-signal.ts";
 import {
   type UpstreamClient,
   type UpstreamRequest,
@@ -46,6 +46,8 @@ interface Flight {
   version: string | undefined;
   /** The instance's view of the fleet's write version when the call began (fleet only). */
   fleetView: string | undefined;
+  /** A write on this instance was answered since the call began: no later read joins it. */
+  detached: boolean;
 }
 
 /** Where a read goes: its key's hash, the call as sent, and the cache's versions read before it. */
@@ -206,6 +208,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
       }
       throw error;
     } finally {
+      for (const flight of flights.values()) flight.detached = true;
       flights.clear();
       const found = cache && accepted ? operationOf(req) : undefined;
       const paths = found
@@ -231,18 +234,21 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
 
   /**
    * In a fleet, only a join looks: a write answered on another instance since the call began (or
-   * a Redis that cannot tell now) makes this read's call its own.
+   * a Redis that cannot tell now) makes this read's call its own. The call goes on meanwhile,
+   * and one that ended during the look is joined as well: its answer is as fresh.
    */
   async function joinedInFleet(
     id: string,
     req: UpstreamRequest,
     target: Target,
   ): Promise<UpstreamResponse<unknown>> {
+    const seen = flights.get(id);
     const now = await fleet?.current();
-    const flight = flights.get(id);
-    if (!joinable(flight, target) || now === undefined || flight.fleetView !== now) {
-      return begun(id, req, target);
-    }
+    const flight = [seen, flights.get(id)].find(
+      (found) =>
+        joinable(found, target) && !found.detached && now !== undefined && found.fleetView === now,
+    );
+    if (flight === undefined) return begun(id, req, target);
     req.onShared?.("joined");
     return waitFor(flight, req);
   }
@@ -276,6 +282,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
       waiters: 0,
       version: target.version,
       fleetView: fleet?.view(),
+      detached: false,
       promise: flown({ ...req, signal }, target, () => {
         if (flights.get(id) === started) flights.delete(id);
       }),
@@ -301,21 +308,16 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
     return flownInFleet(lane, fleet, req, target).finally(settled);
   }
 
-  async function flownInFleet(
+  function flownInFleet(
     lane: FleetFlights,
     version: FleetWriteVersion,
     req: UpstreamRequest & { signal: CallSignal },
     target: Target,
   ): Promise<UpstreamResponse<unknown>> {
-    const token = await version.current();
-    // Every reader left while the version was read: no lease taken, no call begun, for no one.
-    if (req.signal.aborted) throw req.signal.reason ?? abortError();
-    const name =
-      token === undefined
-        ? undefined
-        : flightName(target.hash, `${req.method} ${target.wire}`, target.version, token);
+    const sent = `${req.method} ${target.wire}`;
     return lane.fly(
-      name,
+      (token) => flightName(target.hash, sent, target.version, token),
+      { view: version.view(), now: version.current() },
       () => call(req, target),
       req.signal,
       (outcome) => {

@@ -11,8 +11,9 @@ export interface FleetWriteVersion {
   /** The last token this instance read, held at some instant before now; undefined: none yet. */
   view(): string | undefined;
   /**
-   * The token now (one GET, bounded by the command timeout); undefined when Redis cannot tell
-   * within it. Updates the view.
+   * The token now (one GET, bounded by the command timeout, sent after this call: looks asked
+   * for in one turn of the event loop share it); undefined when Redis cannot tell within it.
+   * Updates the view.
    */
   current(): Promise<string | undefined>;
   /** An accepted write: a new token, before the write is answered (kept if Redis is away). */

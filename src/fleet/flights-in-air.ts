@@ -1,0 +1,170 @@
+import { LRUCache } from "lru-cache";
+import { isNewer, type Mark } from "./mark.ts";
+import type { PollerUpdate } from "./poller-store.ts";
+
+/** At most this many flights are remembered as in the air; the oldest go first. */
+const IN_AIR_CAPACITY = 10_000;
+
+/** What the one flights channel carries: a flight taken (its lease granted), or its answer. */
+export type FlightMessage =
+  | { flight: string; started: Mark & { from: string; leaseMs: number } }
+  | (PollerUpdate & { flight: string });
+
+/**
+ * A landed flight as the channel carries it: a line of JSON naming the flight and its mark, then
+ * the answer's text as the owner wrote it. Every instance reads the line; only one with a read
+ * waiting on that flight ever parses the answer.
+ */
+export function flightText(name: string, update: PollerUpdate): string {
+  const { epoch, seq, from } = update;
+  return `${JSON.stringify({ flight: name, epoch, seq, from })}\n${String(update.answer)}`;
+}
+
+/** A flights channel message as an instance published it (flightText, or a lease's announcement), or undefined. */
+export function parseFlightMessage(text: string): FlightMessage | undefined {
+  const end = text.indexOf("\n");
+  let value: unknown;
+  try {
+    value = JSON.parse(end < 0 ? text : text.slice(0, end));
+  } catch {
+    return undefined;
+  }
+  if (typeof value !== "object" || value === null) return undefined;
+  const message = value as Record<string, unknown>;
+  if (typeof message.flight !== "string") return undefined;
+  if (end < 0) {
+    const started = message.started as Record<string, unknown> | null | undefined;
+    return typeof started === "object" &&
+      started !== null &&
+      typeof started.epoch === "string" &&
+      typeof started.seq === "number" &&
+      typeof started.from === "string" &&
+      typeof started.leaseMs === "number" &&
+      started.leaseMs > 0
+      ? {
+          flight: message.flight,
+          started: started as unknown as Mark & { from: string; leaseMs: number },
+        }
+      : undefined;
+  }
+  return typeof message.epoch === "string" &&
+    typeof message.seq === "number" &&
+    typeof message.from === "string"
+    ? {
+        flight: message.flight,
+        epoch: message.epoch,
+        seq: message.seq,
+        from: message.from,
+        answer: text.slice(end + 1),
+      }
+    : undefined;
+}
+
+/** How long a landed flight is remembered, so that its announcement, if it comes late, is not believed. */
+const LANDED_MEMORY_MS = 10_000;
+
+/**
+ * The flights announced and not landed, as this instance heard them (its own too: a read of this
+ * instance whose local call was not the owner's, say one after a local write, waits as well): a read
+ * that finds its flight here waits for the answer without asking the store, so a flight costs
+ * Redis its owner's two scripts however many instances wait on it. An entry goes when the answer
+ * is heard (and an announcement heard after its own answer is ignored), when its lease would have
+ * ended, or when a waiter on it heard nothing in time (a lost message, a dead owner): the next
+ * read asks the store again.
+ */
+export class FlightsInAir {
+  readonly #flights = new LRUCache<string, Mark & { landed: boolean }>({ max: IN_AIR_CAPACITY });
+
+  /** Every message of the flights channel, this instance's own included. */
+  heard(message: FlightMessage): void {
+    const known = this.#flights.get(message.flight);
+    if ("started" in message) {
+      const { epoch, seq, leaseMs } = message.started;
+      if (known?.landed && !isNewer({ epoch, seq }, known)) return;
+      this.#flights.set(message.flight, { epoch, seq, landed: false }, { ttl: leaseMs });
+      return;
+    }
+    if (known && isNewer(known, message)) return;
+    const { epoch, seq } = message;
+    this.#flights.set(message.flight, { epoch, seq, landed: true }, { ttl: LANDED_MEMORY_MS });
+  }
+
+  /** The mark of `name`'s flight in the air, if another instance announced one. */
+  find(name: string): Mark | undefined {
+    const known = this.#flights.get(name);
+    return known && !known.landed ? { epoch: known.epoch, seq: known.seq } : undefined;
+  }
+
+  forget(name: string): void {
+    this.#flights.delete(name);
+  }
+
+  clear(): void {
+    this.#flights.clear();
+  }
+}
+
+/**
+ * One instance's hearing of the flights channel, for either store: what is in the air, and the
+ * reads waiting on each flight's answer (several reads of one instance may wait on one flight).
+ */
+export class FlightListeners {
+  readonly inAir = new FlightsInAir();
+  readonly #waiting = new Map<string, Set<(update: PollerUpdate) => void>>();
+  /** The lease each flight this instance owns was taken under, until it lands. */
+  readonly #holders = new Map<string, string>();
+  readonly #instanceId: string;
+  #attempts = 0;
+
+  constructor(instanceId: string) {
+    this.#instanceId = instanceId;
+  }
+
+  /**
+   * A holder for one attempt at a flight's lease: the instance and a count, so a second attempt
+   * of this instance at a flight it already owns waits for it as any other would.
+   */
+  attempt(): string {
+    this.#attempts += 1;
+    return `${this.#instanceId}:${this.#attempts}`;
+  }
+
+  /** The lease of `name` was granted to `holder`. */
+  owned(name: string, holder: string): void {
+    this.#holders.set(name, holder);
+  }
+
+  /** The holder `name` is landed under (its lease ends with the landing). */
+  landing(name: string): string | undefined {
+    const holder = this.#holders.get(name);
+    this.#holders.delete(name);
+    return holder;
+  }
+
+  heard(message: FlightMessage): void {
+    this.inAir.heard(message);
+    if ("started" in message) return;
+    for (const listener of [...(this.#waiting.get(message.flight) ?? [])]) listener(message);
+  }
+
+  /** Hears `name`'s answers until the returned function is called. */
+  hear(name: string, onUpdate: (update: PollerUpdate) => void): () => void {
+    let heard = this.#waiting.get(name);
+    if (!heard) {
+      heard = new Set();
+      this.#waiting.set(name, heard);
+    }
+    const own = heard;
+    own.add(onUpdate);
+    return () => {
+      own.delete(onUpdate);
+      if (own.size === 0 && this.#waiting.get(name) === own) this.#waiting.delete(name);
+    };
+  }
+
+  clear(): void {
+    this.#waiting.clear();
+    this.#holders.clear();
+    this.inAir.clear();
+  }
+}

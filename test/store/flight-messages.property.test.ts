@@ -1,0 +1,73 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  type FlightMessage,
+  FlightsInAir,
+  flightText,
+  parseFlightMessage,
+} from "../../src/fleet/flights-in-air.ts";
+
+// The flights channel's messages, as every instance reads them: a landed answer survives the
+// trip whatever its text, anything else published there parses to nothing, and what is in the
+// air does not depend on the order the two messages of a flight arrive in.
+
+const mark = fc.record({
+  epoch: fc.stringMatching(/^\d{20}$/),
+  seq: fc.integer({ min: 1, max: 1_000_000 }),
+});
+
+describe("the flights channel's messages", () => {
+  it("carry a landed answer's text as it was written, newlines and all", () => {
+    fc.assert(
+      fc.property(fc.string(), mark, fc.string(), fc.string(), (name, at, from, answer) => {
+        const update = { ...at, from, answer };
+        expect(parseFlightMessage(flightText(name, update))).toEqual({ ...update, flight: name });
+      }),
+    );
+  });
+
+  it("read a lease's announcement, and nothing from text that is neither", () => {
+    fc.assert(
+      fc.property(mark, fc.string(), fc.integer({ min: 1, max: 60_000 }), (at, from, leaseMs) => {
+        const text = JSON.stringify({ flight: "flight:x", started: { ...at, from, leaseMs } });
+        expect(parseFlightMessage(text)).toEqual({
+          flight: "flight:x",
+          started: { ...at, from, leaseMs },
+        });
+      }),
+    );
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), fc.json()), (text) => {
+        const parsed = parseFlightMessage(text);
+        if (parsed === undefined) return;
+        // Whatever parses names a flight and is one of the two messages, well formed.
+        expect(typeof parsed.flight).toBe("string");
+        if ("started" in parsed) expect(parsed.started.leaseMs).toBeGreaterThan(0);
+        else expect(typeof parsed.answer).toBe("string");
+      }),
+    );
+    for (const text of ["", "{", "null", "[]", '{"flight":1}', '{"flight":"f","started":{}}']) {
+      expect(parseFlightMessage(text)).toBeUndefined();
+    }
+  });
+
+  it("leave nothing in the air once a flight's answer is heard, in either order", () => {
+    fc.assert(
+      fc.property(mark, fc.boolean(), (at, landedFirst) => {
+        const inAir = new FlightsInAir();
+        const started: FlightMessage = {
+          flight: "flight:x",
+          started: { ...at, from: "owner:1", leaseMs: 5_000 },
+        };
+        const landed: FlightMessage = { ...at, flight: "flight:x", from: "owner:1", answer: "{}" };
+        for (const message of landedFirst ? [landed, started] : [started, landed]) {
+          inAir.heard(message);
+        }
+        expect(inAir.find("flight:x")).toBeUndefined();
+        // The next flight of the same name is in the air again once announced.
+        inAir.heard({ ...started, started: { ...started.started, seq: at.seq + 1 } });
+        expect(inAir.find("flight:x")).toEqual({ epoch: at.epoch, seq: at.seq + 1 });
+      }),
+    );
+  });
+});
