@@ -15,6 +15,8 @@ export interface HeldUpstream {
   state: Map<string, { organization: string; agents: Map<string, string> }>;
   /** Requests as "METHOD /path?query", in arrival order. */
   requests: string[];
+  /** Each request's bearer token (empty when none), in the order of `requests`. */
+  tokens: string[];
   /** Whether GETs are held from now on (true) or answered at once (false). */
   hold(on: boolean): void;
   /** Resolves once `count` GETs are held (those held so far count); fails after `withinMs`. */
@@ -52,6 +54,7 @@ export async function startHeldUpstream(options: {
   }
   const revoked = new Set<string>();
   const requests: string[] = [];
+  const tokens: string[] = [];
   let holding = false;
   let heldNow: Held[] = [];
   let waiters: Array<{ count: number; resolve: () => void }> = [];
@@ -71,6 +74,7 @@ export async function startHeldUpstream(options: {
     const request = `${req.method} ${url}`;
     requests.push(request);
     const token = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1] ?? "";
+    tokens.push(token);
     const org = options.keys[token];
     if (org === undefined || revoked.has(token)) {
       sendJson(res, 401, { error: { code: "UNAUTHORIZED", message: "Invalid API key" } });
@@ -126,6 +130,7 @@ export async function startHeldUpstream(options: {
     url: `http://127.0.0.1:${port}`,
     state,
     requests,
+    tokens,
     hold(on) {
       holding = on;
     },
