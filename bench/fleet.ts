@@ -20,18 +20,37 @@ import { DASHBOARD } from "./queries.ts";
  * one key and again with 12, fleet flights off then on. Per load: upstream calls per operation
  * against one gateway's, Redis commands per operation (INFO commandstats, every master), and
  * the p50/p99 added against the same fleet with flights off. Each gateway is `npm start` in a
- * process of its own (the load and the sandbox in this one). About 4 minutes; `npm run bench:fleet`
- * prints the table and writes it into bench/results.json's `fleet` (and docs/benchmarks.md).
+ * process of its own (the load and the sandbox in this one).
+ *
+ * Each load runs twice: closed (each connection asks again once answered: as many operations
+ * as the fleet can serve, which on 2 shared cores is fewer for ten processes than for one), and
+ * paced (operations start at a fixed rate every fleet size serves, at most 48 at once): the same
+ * load for every fleet, so its calls per operation compare fleets and its latency is the
+ * flights' rather than the machine's. About 8 minutes; `npm run bench:fleet` prints the table and
+ * writes it into bench/results.json's `fleet` (and docs/benchmarks.md).
  */
 
 const CONNECTIONS = 48;
 const LATENCY_MS = 20;
 const SECONDS = Number(process.env.BENCH_FLEET_SECONDS ?? 4);
-const LOADS = [
-  { store: "server", sizes: [1, 3, 6, 10] },
-  { store: "cluster", sizes: [1, 3] },
-] as const;
-const KEY_COUNTS = [1, 12];
+/** The paced load's operations per second: below what ten gateways serve on 2 shared cores. */
+const RATE = Number(process.env.BENCH_FLEET_RATE ?? 100);
+/**
+ * BENCH_FLEET_ONLY narrows a run to some loads, as `server:1,3,10;cluster:1,3` (with
+ * BENCH_FLEET_KEYS, as `1`): printed, not written, since it is not the whole table.
+ */
+const ONLY = process.env.BENCH_FLEET_ONLY;
+const LOADS: ReadonlyArray<{ store: "server" | "cluster"; sizes: readonly number[] }> = ONLY
+  ? ONLY.split(";").map((part) => {
+      const [store, sizes = ""] = part.split(":");
+      if (store !== "server" && store !== "cluster") throw new Error(`BENCH_FLEET_ONLY: ${part}`);
+      return { store, sizes: sizes.split(",").map(Number) };
+    })
+  : [
+      { store: "server", sizes: [1, 3, 6, 10] },
+      { store: "cluster", sizes: [1, 3] },
+    ];
+const KEY_COUNTS = (process.env.BENCH_FLEET_KEYS ?? "1,12").split(",").map(Number);
 /** The dashboard of any organization: the 12-key load cannot name one organization's agent. */
 const ANY_DASHBOARD = `{
   organization { name timezone }
@@ -84,11 +103,14 @@ interface Measured {
   fallbacks: Record<string, number>;
 }
 
+/** Either load: each connection asks again once answered, or operations start at `rate`. */
+type Pace = { closed: true } | { rate: number };
+
 async function measure(
   store: Store,
   sandboxUrl: string,
   requests: () => number,
-  load: { size: number; keys: string[]; flights: boolean; tag: string },
+  load: { size: number; keys: string[]; flights: boolean; tag: string; pace: Pace },
 ): Promise<Measured> {
   // Each gateway is `npm start` in a process of its own, as a fleet runs: one event loop for
   // ten gateways, the sandbox and the load would time Redis's answers out by itself.
@@ -137,16 +159,22 @@ async function measure(
   const commandsBefore = await commandsRun(store);
   const times: number[] = [];
   const until = performance.now() + SECONDS * 1000;
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async (_, connection) => {
-      const key = load.keys[connection % load.keys.length] as string;
-      while (performance.now() < until) {
-        const started = performance.now();
-        await send(connection, key);
-        times.push(performance.now() - started);
-      }
-    }),
-  );
+  if ("closed" in load.pace) {
+    await Promise.all(
+      Array.from({ length: CONNECTIONS }, async (_, connection) => {
+        const key = load.keys[connection % load.keys.length] as string;
+        while (performance.now() < until) {
+          const started = performance.now();
+          await send(connection, key);
+          times.push(performance.now() - started);
+        }
+      }),
+    );
+  } else {
+    await paced(load.pace.rate, until, times, (i) =>
+      send(i, load.keys[i % load.keys.length] as string),
+    );
+  }
   const calls = requests() - callsBefore;
   const commands = (await commandsRun(store)) - commandsBefore;
   // Why reads made their own call (a fleet's readiness names the flights that fell back).
@@ -171,6 +199,38 @@ async function measure(
   };
 }
 
+/**
+ * Operation i starts at i / rate seconds, timed from its scheduled start (a late start is the
+ * load's wait, not hidden), unless CONNECTIONS are already out: then it is skipped, and counted.
+ */
+async function paced(
+  rate: number,
+  until: number,
+  times: number[],
+  send: (i: number) => Promise<unknown>,
+): Promise<void> {
+  const begun = performance.now();
+  const out = new Set<Promise<unknown>>();
+  let skipped = 0;
+  for (let i = 0; ; i++) {
+    const at = begun + (i * 1000) / rate;
+    if (at >= until) break;
+    const wait = at - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    if (out.size >= CONNECTIONS) {
+      skipped += 1;
+      continue;
+    }
+    const one: Promise<unknown> = send(i).then(() => {
+      times.push(performance.now() - at);
+      out.delete(one);
+    });
+    out.add(one);
+  }
+  await Promise.all(out);
+  if (skipped > 0) console.error(`bench:fleet: ${skipped} paced operations skipped (48 out)`);
+}
+
 const sandbox = await startSandbox({
   port: 0,
   rateLimit: 1e9,
@@ -188,18 +248,23 @@ try {
             ? [DEMO_KEYS.acme]
             : Array.from({ length: keyCount }, (_, i) => extraOrganizationKey(i + 1));
         let one: number | undefined;
+        let onePaced: number | undefined;
         for (const size of sizes) {
           const tag = `bench:${form}:${keyCount}:${size}`;
-          const run = (flights: boolean) =>
+          const run = (flights: boolean, pace: Pace) =>
             measure(store, sandbox.url, () => sandbox.requests.length, {
               size,
               keys,
               flights,
-              tag: `${tag}:${flights}`,
+              pace,
+              tag: `${tag}:${flights}:${"rate" in pace ? pace.rate : "closed"}`,
             });
-          const off = await run(false);
-          const on = await run(true);
+          const off = await run(false, { closed: true });
+          const on = await run(true, { closed: true });
+          const pacedOff = await run(false, { rate: RATE });
+          const pacedOn = await run(true, { rate: RATE });
           one ??= on.callsPerOp;
+          onePaced ??= pacedOn.callsPerOp;
           const round3 = (n: number) => Math.round(n * 1000) / 1000;
           rows.push({
             store: form,
@@ -213,6 +278,21 @@ try {
             p99Added: round3(on.p99 - off.p99),
             operations: on.operations,
             fallbacks: on.fallbacks,
+            throughputOff: round3(off.operations / SECONDS),
+            throughputOn: round3(on.operations / SECONDS),
+            paced: {
+              rate: RATE,
+              callsPerOpOff: round3(pacedOff.callsPerOp),
+              callsPerOpOn: round3(pacedOn.callsPerOp),
+              vsOneGateway: round3(pacedOn.callsPerOp / onePaced),
+              redisPerOpOn: round3(pacedOn.redisPerOp),
+              p50Off: round3(pacedOff.p50),
+              p50On: round3(pacedOn.p50),
+              p50Added: round3(pacedOn.p50 - pacedOff.p50),
+              p99Added: round3(pacedOn.p99 - pacedOff.p99),
+              operations: pacedOn.operations,
+              fallbacks: pacedOn.fallbacks,
+            },
           });
           sandbox.clearRequests();
         }
@@ -225,14 +305,21 @@ try {
   await sandbox.close();
 }
 console.log(
-  "| store | gateways | keys | calls/op off | calls/op on | on vs 1 gateway | Redis cmds/op | p50 added ms | p99 added ms | ops on | fallbacks |",
+  "| store | gateways | keys | calls/op off | calls/op on | on vs 1 gateway | Redis cmds/op | p50 added ms | p99 added ms | ops/s off → on | fallbacks |",
 );
 console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
 for (const row of rows) {
+  const p = row.paced;
   console.log(
-    `| ${row.store} | ${row.gateways} | ${row.keys} | ${row.callsPerOpOff} | ${row.callsPerOpOn} | ${row.vsOneGateway}× | ${row.redisPerOpOn} | ${row.p50Added} | ${row.p99Added} | ${row.operations} | ${JSON.stringify(row.fallbacks)} |`,
+    `| ${row.store} | ${row.gateways} | ${row.keys} | ${row.callsPerOpOff} | ${row.callsPerOpOn} | ${row.vsOneGateway}× | ${row.redisPerOpOn} | ${row.p50Added} | ${row.p99Added} | ${row.throughputOff} → ${row.throughputOn} | ${JSON.stringify(row.fallbacks)} |`,
   );
+  if (p) {
+    console.log(
+      `| paced ${p.rate}/s | | | ${p.callsPerOpOff} | ${p.callsPerOpOn} | ${p.vsOneGateway}× | ${p.redisPerOpOn} | ${p.p50Added} (${p.p50Off} → ${p.p50On}) | ${p.p99Added} | | ${JSON.stringify(p.fallbacks)} |`,
+    );
+  }
 }
+if (ONLY !== undefined || process.env.BENCH_FLEET_KEYS !== undefined) process.exit(0);
 const results = JSON.parse(readFileSync(RESULTS, "utf8")) as BenchResults;
 const written: BenchResults = {
   ...results,

@@ -50,6 +50,27 @@ export interface FleetRow {
   /** Operations measured with flights on, and its reads' own calls by the fallback's reason. */
   operations?: number;
   fallbacks?: Record<string, number>;
+  /** Operations per second the closed load got, flights off and on. */
+  throughputOff?: number;
+  throughputOn?: number;
+  /** The same fleet under operations started at a fixed rate (the same load for every size). */
+  paced?: PacedFleetRow;
+}
+
+export interface PacedFleetRow {
+  /** Operations started per second. */
+  rate: number;
+  callsPerOpOff: number;
+  callsPerOpOn: number;
+  vsOneGateway: number;
+  redisPerOpOn: number;
+  /** Median latency (ms) off and on, and what flights add at p50 and p99. */
+  p50Off: number;
+  p50On: number;
+  p50Added: number;
+  p99Added: number;
+  operations: number;
+  fallbacks: Record<string, number>;
 }
 
 export interface FleetResults {
@@ -187,14 +208,37 @@ function fleetSection(fleet: FleetResults | undefined): string[] {
     "",
     `${fleet.connections} connections, 20 ms upstream latency, ${fleet.seconds} s per load; one key, then 12. The`,
     "gateways are `npm start` processes of their own; the sandbox and the clients share the bench's.",
-    "On 2 shared cores, latency added is the machine's as much as the flights'.",
+    "Closed: each connection asks again once answered, so a fleet gets as many operations as it",
+    "serves; on 2 shared cores ten processes serve fewer than one, their latency is the machine's as",
+    "much as the flights', and a slower fleet makes more calls per operation (each read's flights",
+    "follow one another at the upstream's pace, spread over fewer operations).",
     "",
-    "| store | gateways | keys | calls/op off | calls/op on | on vs 1 gateway | Redis cmds/op | p50 / p99 added ms |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    "| store | gateways | keys | calls/op off | calls/op on | on vs 1 gateway | Redis cmds/op | p50 / p99 added ms | ops/s off → on |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...fleet.rows.map(
       (row) =>
-        `| ${row.store} | ${row.gateways} | ${row.keys} | ${row.callsPerOpOff.toFixed(3)} | ${row.callsPerOpOn.toFixed(3)} | ${row.vsOneGateway.toFixed(2)}× | ${row.redisPerOpOn.toFixed(2)} | ${row.p50Added.toFixed(1)} / ${row.p99Added.toFixed(1)} |`,
+        `| ${row.store} | ${row.gateways} | ${row.keys} | ${row.callsPerOpOff.toFixed(3)} | ${row.callsPerOpOn.toFixed(3)} | ${row.vsOneGateway.toFixed(2)}× | ${row.redisPerOpOn.toFixed(2)} | ${row.p50Added.toFixed(1)} / ${row.p99Added.toFixed(1)} | ${row.throughputOff === undefined ? "" : `${Math.round(row.throughputOff)} → ${Math.round(row.throughputOn ?? 0)}`} |`,
     ),
+    ...pacedTable(fleet.rows, fleet.connections),
+  ];
+}
+
+/** The paced load's rows: the same operations per second for every fleet size. */
+function pacedTable(rows: FleetRow[], connections: number): string[] {
+  const paced = rows.filter((row) => row.paced !== undefined);
+  if (paced.length === 0) return [];
+  return [
+    "",
+    `Paced: ${paced[0]?.paced?.rate} operations started per second (at most ${connections} out at once), the same load for`,
+    "every fleet size and below what ten gateways serve here: calls per operation compare fleets,",
+    "and the latency added is the flights'.",
+    "",
+    "| store | gateways | keys | calls/op off | calls/op on | on vs 1 gateway | Redis cmds/op | p50 off → on ms | p50 / p99 added ms |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...paced.map((row) => {
+      const p = row.paced as PacedFleetRow;
+      return `| ${row.store} | ${row.gateways} | ${row.keys} | ${p.callsPerOpOff.toFixed(3)} | ${p.callsPerOpOn.toFixed(3)} | ${p.vsOneGateway.toFixed(2)}× | ${p.redisPerOpOn.toFixed(2)} | ${p.p50Off.toFixed(1)} → ${p.p50On.toFixed(1)} | ${p.p50Added.toFixed(1)} / ${p.p99Added.toFixed(1)} |`;
+    }),
   ];
 }
 
