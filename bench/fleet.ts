@@ -33,6 +33,8 @@ import { DASHBOARD } from "./queries.ts";
 const CONNECTIONS = 48;
 const LATENCY_MS = 20;
 const SECONDS = Number(process.env.BENCH_FLEET_SECONDS ?? 4);
+/** How long each load runs unmeasured first, with every connection asking. */
+const WARM_MS = 2_000;
 /** The paced load's operations per second: below what ten gateways serve on 2 shared cores. */
 const RATE = Number(process.env.BENCH_FLEET_RATE ?? 100);
 /**
@@ -103,8 +105,11 @@ interface Measured {
   fallbacks: Record<string, number>;
 }
 
-/** Either load: each connection asks again once answered, or operations start at `rate`. */
-type Pace = { closed: true } | { rate: number };
+/**
+ * Each of `connections` asks again once answered (the closed load: CONNECTIONS; one alone times
+ * what flights add to an idle fleet), or operations start at `rate`.
+ */
+type Pace = { connections: number } | { rate: number };
 
 async function measure(
   store: Store,
@@ -155,13 +160,23 @@ async function measure(
   for (let i = 0; i < load.size; i++) for (const key of load.keys) await send(i, key);
   // A cluster's subscriber finds its node a while after the commands' link is up.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
+  // Warm, unmeasured: each gateway has run the load's code hot (a gateway of ten would else
+  // meet most of a short load's operations unoptimized) and heard the fleet's flights.
+  const warmUntil = performance.now() + WARM_MS;
+  await Promise.all(
+    Array.from({ length: CONNECTIONS }, async (_, connection) => {
+      while (performance.now() < warmUntil) {
+        await send(connection, load.keys[connection % load.keys.length] as string);
+      }
+    }),
+  );
   const callsBefore = requests();
   const commandsBefore = await commandsRun(store);
   const times: number[] = [];
   const until = performance.now() + SECONDS * 1000;
-  if ("closed" in load.pace) {
+  if ("connections" in load.pace) {
     await Promise.all(
-      Array.from({ length: CONNECTIONS }, async (_, connection) => {
+      Array.from({ length: load.pace.connections }, async (_, connection) => {
         const key = load.keys[connection % load.keys.length] as string;
         while (performance.now() < until) {
           const started = performance.now();
@@ -257,10 +272,16 @@ try {
               keys,
               flights,
               pace,
-              tag: `${tag}:${flights}:${"rate" in pace ? pace.rate : "closed"}`,
+              tag: `${tag}:${flights}:${"rate" in pace ? pace.rate : pace.connections}`,
             });
-          const off = await run(false, { closed: true });
-          const on = await run(true, { closed: true });
+          const soloOff = await run(false, { connections: 1 });
+          const soloOn = await run(true, { connections: 1 });
+          if (process.env.BENCH_FLEET_SOLO_ONLY) {
+            console.log(form, size, keyCount, soloOff.p50, "→", soloOn.p50);
+            continue;
+          }
+          const off = await run(false, { connections: CONNECTIONS });
+          const on = await run(true, { connections: CONNECTIONS });
           const pacedOff = await run(false, { rate: RATE });
           const pacedOn = await run(true, { rate: RATE });
           one ??= on.callsPerOp;
@@ -293,6 +314,13 @@ try {
               operations: pacedOn.operations,
               fallbacks: pacedOn.fallbacks,
             },
+            solo: {
+              p50Off: round3(soloOff.p50),
+              p50On: round3(soloOn.p50),
+              p50Added: round3(soloOn.p50 - soloOff.p50),
+              p99Added: round3(soloOn.p99 - soloOff.p99),
+              operations: soloOn.operations,
+            },
           });
           sandbox.clearRequests();
         }
@@ -316,6 +344,12 @@ for (const row of rows) {
   if (p) {
     console.log(
       `| paced ${p.rate}/s | | | ${p.callsPerOpOff} | ${p.callsPerOpOn} | ${p.vsOneGateway}× | ${p.redisPerOpOn} | ${p.p50Added} (${p.p50Off} → ${p.p50On}) | ${p.p99Added} | | ${JSON.stringify(p.fallbacks)} |`,
+    );
+  }
+  const o = row.solo;
+  if (o) {
+    console.log(
+      `| one client | | | | | | | ${o.p50Added} (${o.p50Off} → ${o.p50On}) | ${o.p99Added} | ${o.operations / SECONDS} | |`,
     );
   }
 }

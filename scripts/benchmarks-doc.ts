@@ -55,6 +55,8 @@ export interface FleetRow {
   throughputOn?: number;
   /** The same fleet under operations started at a fixed rate (the same load for every size). */
   paced?: PacedFleetRow;
+  /** One client asking again once answered: what flights add to an idle fleet's latency (ms). */
+  solo?: { p50Off: number; p50On: number; p50Added: number; p99Added: number; operations: number };
 }
 
 export interface PacedFleetRow {
@@ -233,11 +235,15 @@ function pacedTable(rows: FleetRow[], connections: number): string[] {
     "every fleet size and below what ten gateways serve here: calls per operation compare fleets,",
     "and the latency added is the flights'.",
     "",
-    "| store | gateways | keys | calls/op off | calls/op on | on vs 1 gateway | Redis cmds/op | p50 off → on ms | p50 / p99 added ms |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "The last column is one client alone, asking again once answered: what flights add to an idle",
+    "fleet's latency, where every flight is a lease's round trip and nothing is shared.",
+    "",
+    "| store | gateways | keys | calls/op off | calls/op on | on vs 1 gateway | Redis cmds/op | p50 off → on ms | p50 / p99 added ms | one client: p50 off → on ms |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...paced.map((row) => {
       const p = row.paced as PacedFleetRow;
-      return `| ${row.store} | ${row.gateways} | ${row.keys} | ${p.callsPerOpOff.toFixed(3)} | ${p.callsPerOpOn.toFixed(3)} | ${p.vsOneGateway.toFixed(2)}× | ${p.redisPerOpOn.toFixed(2)} | ${p.p50Off.toFixed(1)} → ${p.p50On.toFixed(1)} | ${p.p50Added.toFixed(1)} / ${p.p99Added.toFixed(1)} |`;
+      const solo = row.solo ? `${row.solo.p50Off.toFixed(1)} → ${row.solo.p50On.toFixed(1)}` : "";
+      return `| ${row.store} | ${row.gateways} | ${row.keys} | ${p.callsPerOpOff.toFixed(3)} | ${p.callsPerOpOn.toFixed(3)} | ${p.vsOneGateway.toFixed(2)}× | ${p.redisPerOpOn.toFixed(2)} | ${p.p50Off.toFixed(1)} → ${p.p50On.toFixed(1)} | ${p.p50Added.toFixed(1)} / ${p.p99Added.toFixed(1)} | ${solo} |`;
     }),
   ];
 }
