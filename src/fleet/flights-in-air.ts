@@ -134,8 +134,13 @@ export class FlightListeners {
     this.#holders.set(name, holder);
   }
 
-  /** The holder `name` is landed under (its lease ends with the landing). */
-  landing(name: string): string | undefined {
+  /**
+   * This instance lands `name`: heard here at once, before the store echoes it, so a read that
+   * begins once the owner's answer is out never waits on the flight as still in the air. The
+   * holder it is landed under is returned (its lease ends with the landing).
+   */
+  landing(name: string, update: PollerUpdate): string | undefined {
+    this.heard({ ...update, flight: name });
     const holder = this.#holders.get(name);
     this.#holders.delete(name);
     return holder;

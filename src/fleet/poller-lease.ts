@@ -232,7 +232,7 @@ export function createRedisPollerStore(
       return { role: "follower", latest: latest && !("started" in latest) ? latest : undefined };
     },
     async land(name, update) {
-      const holder = flightListeners.landing(name) ?? "";
+      const holder = flightListeners.landing(name, update) ?? "";
       const body = flightText(name, update);
       // The answer, kept no longer than the lease, and the lease's end.
       await command(() =>

@@ -320,7 +320,7 @@ export function createMemoryPollerStore(options: {
       if (tick.role === "owner") flights.owned(name, holder);
       return tick;
     },
-    land: async (name, update) => server.land(name, update, flights.landing(name)),
+    land: async (name, update) => server.land(name, update, flights.landing(name, update)),
     hearFlight: (name, onUpdate) => flights.hear(name, onUpdate),
     announced: (name) => flights.inAir.find(name),
     forgetFlight: (name) => flights.inAir.forget(name),

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
+  FlightListeners,
   type FlightMessage,
   FlightsInAir,
   flightText,
@@ -67,6 +68,29 @@ describe("the flights channel's messages", () => {
         // The next flight of the same name is in the air again once announced.
         inAir.heard({ ...started, started: { ...started.started, seq: at.seq + 1 } });
         expect(inAir.find("flight:x")).toEqual({ epoch: at.epoch, seq: at.seq + 1 });
+      }),
+    );
+  });
+
+  it("leave an instance's own flight out of the air once it lands, whenever its echoes come", () => {
+    fc.assert(
+      fc.property(mark, fc.constantFrom("none", "started", "landed", "both"), (at, echoes) => {
+        // A read that begins once the owner's answer is out must not wait on it as in the air:
+        // the store's echo of the lease's grant may come after the landing.
+        const listeners = new FlightListeners("instance-a");
+        const holder = listeners.attempt();
+        listeners.owned("flight:x", holder);
+        const update = { ...at, from: "instance-a", answer: "{}" };
+        expect(listeners.landing("flight:x", update)).toBe(holder);
+        const started: FlightMessage = {
+          flight: "flight:x",
+          started: { ...at, from: holder, leaseMs: 5_000 },
+        };
+        if (echoes === "started" || echoes === "both") listeners.heard(started);
+        if (echoes === "landed" || echoes === "both") {
+          listeners.heard({ ...update, flight: "flight:x" });
+        }
+        expect(listeners.inAir.find("flight:x")).toBeUndefined();
       }),
     );
   });
