@@ -39,7 +39,8 @@ const WARM_MS = 2_000;
 const RATE = Number(process.env.BENCH_FLEET_RATE ?? 100);
 /**
  * BENCH_FLEET_ONLY narrows a run to some loads, as `server:1,3,10;cluster:1,3` (with
- * BENCH_FLEET_KEYS, as `1`): printed, not written, since it is not the whole table.
+ * BENCH_FLEET_KEYS, as `1`; BENCH_FLEET_SOLO_ONLY=1 times one client alone and nothing else):
+ * printed, not written, since it is not the whole table.
  */
 const ONLY = process.env.BENCH_FLEET_ONLY;
 const LOADS: ReadonlyArray<{ store: "server" | "cluster"; sizes: readonly number[] }> = ONLY
@@ -277,7 +278,9 @@ try {
           const soloOff = await run(false, { connections: 1 });
           const soloOn = await run(true, { connections: 1 });
           if (process.env.BENCH_FLEET_SOLO_ONLY) {
-            console.log(form, size, keyCount, soloOff.p50, "→", soloOn.p50);
+            console.log(
+              `${form} ${size} gateways, ${keyCount} keys: p50 ${soloOff.p50} → ${soloOn.p50} ms`,
+            );
             continue;
           }
           const off = await run(false, { connections: CONNECTIONS });
@@ -353,7 +356,8 @@ for (const row of rows) {
     );
   }
 }
-if (ONLY !== undefined || process.env.BENCH_FLEET_KEYS !== undefined) process.exit(0);
+const narrowed = [ONLY, process.env.BENCH_FLEET_KEYS, process.env.BENCH_FLEET_SOLO_ONLY];
+if (narrowed.some((value) => value !== undefined)) process.exit(0);
 const results = JSON.parse(readFileSync(RESULTS, "utf8")) as BenchResults;
 const written: BenchResults = {
   ...results,
