@@ -28,8 +28,8 @@ const NEXT_MARK = `local function next_mark(counter, keep)
 end
 `;
 
-// KEYS: lease, counter. ARGV: instance, leaseMs, keepMs, and for a flight its name and the
-// flights channel. The holder (or a taker of a free lease) gets a mark for the read it is about
+// KEYS: lease, counter. ARGV: holder (the instance; a flight's attempt), leaseMs, keepMs, and for
+// a flight its name and the flights channel. The holder (or a taker of a free lease) gets a mark for the read it is about
 // to make, and a flight's is announced; anyone else gets the newest update.
 const TICK = `${NEXT_MARK}
 local holder = redis.call('get', KEYS[1])
@@ -60,8 +60,8 @@ redis.call('pexpire', KEYS[1], ARGV[4])
 return 1`;
 const PUBLISH = recorder(KEEP_NEWER);
 
-// KEYS: counter, lease. ARGV: as PUBLISH's, then the instance. A flight's answer, by the same
-// rule, and the end of its lease if this instance holds it: one script per landing.
+// KEYS: counter, lease. ARGV: as PUBLISH's, then the holder. A flight's answer, by the same
+// rule, and the end of its lease if that attempt holds it: one script per landing.
 const LAND = recorder(`if redis.call('get', KEYS[2]) == ARGV[5] then redis.call('del', KEYS[2]) end
 ${KEEP_NEWER}`);
 
