@@ -84,8 +84,9 @@ export interface PollerStore {
   /** Publishes a flight's answer once, on the store's one flights channel, and ends its lease. */
   land(name: string, update: PollerUpdate): Promise<void>;
   /**
-   * The mark of `name`'s flight if another instance announced it and its answer was not heard
-   * yet (flights-in-air.ts): a read waits for it without asking the store.
+   * The mark of `name`'s flight if an attempt announced it (another instance's, or an earlier
+   * one of this instance) and its answer was not heard yet (flights-in-air.ts): a read waits
+   * for it without asking the store.
    */
   announced(name: string): Mark | undefined;
   /** A flight waited on in vain (a lost answer, a dead owner): the next read asks the store. */
