@@ -3,7 +3,7 @@ import { type HeldUpstream, startHeldUpstream } from "../gateway/held-upstream.t
 import { closedAfterEachTest } from "../support/closing.ts";
 import { startFleetStore } from "../support/fleet-store.ts";
 import { type RunningScript, scriptPerTest } from "../support/scripts.ts";
-import { CURSOR_SECRET, metric } from "./fleet-harness.ts";
+import { CURSOR_SECRET, metric, waitUntil } from "./fleet-harness.ts";
 
 // A fleet-wide upstream flight whose owner PROCESS dies (SIGKILL) with its call in flight: three
 // `npm start` processes on one real store, and a held upstream in the test process that outlives
@@ -40,17 +40,18 @@ async function counter(instance: Process, outcome: string): Promise<number> {
 
 /** Resolves once each process waits on at least `count` flights of other instances. */
 async function waitingOn(processes: Process[], count: number): Promise<void> {
-  const until = Date.now() + 5_000;
-  for (;;) {
-    const counts = await Promise.all(
-      processes.map(
-        async (p) => metric(await p.metrics(), "voicegraph_fleet_flights_waiting") ?? 0,
-      ),
-    );
-    if (counts.every((n) => n >= count)) return;
-    if (Date.now() > until) throw new Error(`waiting flights: ${counts.join(", ")}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
+  await waitUntil(
+    async () => {
+      const counts = await Promise.all(
+        processes.map(
+          async (p) => metric(await p.metrics(), "voicegraph_fleet_flights_waiting") ?? 0,
+        ),
+      );
+      return counts.every((n) => n >= count);
+    },
+    5_000,
+    `${count} flights waited on by each process`,
+  );
 }
 
 describe("a fleet flight whose owner process is killed", () => {
@@ -161,11 +162,11 @@ describe("a fleet flight whose owner process is killed", () => {
     // The dead owner's leases outlive it by at most their life (WAIT_MS from when it took them;
     // nobody can give them up): till then each read of these flights waits its bound and calls
     // itself. Waited out here, so the fleet is seen sharing again.
-    const until = leasedAt + WAIT_MS + 2_000;
-    while ((await store.keys("*flight*")).length > 0) {
-      if (Date.now() > until) throw new Error(`leases left: ${await store.keys("*flight*")}`);
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await waitUntil(
+      async () => (await store.keys("*flight*")).length === 0,
+      leasedAt + WAIT_MS + 2_000 - Date.now(),
+      "the dead owner's leases gone",
+    );
     const owned = await counter(b, "owned");
     const again = { alpha: orgGetsOf(upstream, "k_alpha"), beta: orgGetsOf(upstream, "k_beta") };
     upstream.hold(true);

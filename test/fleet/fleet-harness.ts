@@ -182,9 +182,13 @@ export async function startInstance(
 }
 
 /** Waits (bounded) until `predicate` holds. */
-export async function waitUntil(predicate: () => boolean, timeoutMs: number, what: string) {
+export async function waitUntil(
+  predicate: () => boolean | Promise<boolean>,
+  timeoutMs: number,
+  what: string,
+) {
   const until = Date.now() + timeoutMs;
-  while (!predicate()) {
+  while (!(await predicate())) {
     if (Date.now() > until) throw new Error(`${what}: not within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }

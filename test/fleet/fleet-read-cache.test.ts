@@ -74,12 +74,15 @@ describe("the fleet's read cache", () => {
     await a.graphql(READ_AGENT);
     // The read's flight keys go a moment after its answer (its landing is not awaited): they
     // are not the writes' doing, so the count starts once they are gone.
-    let before = await fleet.redis.keys();
-    for (let tries = 0; before.some((name) => name.includes("{poll:flight:")); tries++) {
-      if (tries > 100) throw new Error(`a flight's keys stayed: ${before.join(", ")}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-      before = await fleet.redis.keys();
-    }
+    let before: string[] = [];
+    await waitUntil(
+      async () => {
+        before = await fleet.redis.keys();
+        return !before.some((name) => name.includes("{poll:flight:"));
+      },
+      2_000,
+      "the read's flight keys gone",
+    );
     for (let i = 0; i < 40; i++) {
       const answer = await a.graphql(
         `mutation { updateAgent(id: "${AGENT}", input: { name: "x" }) { agent { id } } }`,
