@@ -89,7 +89,7 @@ export class FlightsInAir {
     this.#flights.set(message.flight, { epoch, seq, landed: true }, { ttl: LANDED_MEMORY_MS });
   }
 
-  /** The mark of `name`'s flight in the air, if another instance announced one. */
+  /** The mark of `name`'s flight in the air, if one was announced and its answer not heard. */
   find(name: string): Mark | undefined {
     const known = this.#flights.get(name);
     return known && !known.landed ? { epoch: known.epoch, seq: known.seq } : undefined;

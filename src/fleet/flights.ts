@@ -8,13 +8,7 @@ import {
 import type { UpstreamResponse } from "../upstream/client.ts";
 import { UpstreamError } from "../upstream/errors.ts";
 import type { FleetFlights, FlightVersion } from "../upstream/fleet-flights.ts";
-import {
-  isNewer,
-  type Mark,
-  type PollerStore,
-  type PollerUpdate,
-  type Tick,
-} from "./poller-store.ts";
+import { isNewer, type Mark, type PollerStore, type PollerUpdate } from "./poller-store.ts";
 
 /** The longest answer a flight publishes: a larger one is each waiter's own call. */
 export const FLIGHT_MAX_BYTES = 256 * 1024;
@@ -193,11 +187,9 @@ export function createFleetFlights(
       // the mark before the owner's. Else the lease, which lasts the longest wait however long
       // this instance's waiters wait: a read that comes while the owner is slow still finds it.
       const announced = store.announced(name);
-      const tick: Tick = announced
-        ? { role: "follower", latest: undefined }
-        : await store.flight(name, options.maxWaitMs);
+      const tick = announced ? undefined : await store.flight(name, options.maxWaitMs);
       const waitMs = bound();
-      if (tick.role === "owner") {
+      if (tick?.role === "owner") {
         stop();
         if (tick.alone) return await fallBack("unshared", call);
         return await own(name, { ...tick.mark, from: store.instanceId }, call);
@@ -205,7 +197,7 @@ export function createFleetFlights(
       if (confirmed !== undefined && !(await confirmed)) return STALE;
       const latest: Mark | undefined = announced
         ? { epoch: announced.epoch, seq: announced.seq - 1 }
-        : tick.latest;
+        : tick?.latest;
       const started = performance.now();
       waiting += 1;
       landed = await new Promise<PollerUpdate | undefined>((resolve) => {
