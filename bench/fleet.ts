@@ -161,36 +161,32 @@ async function measure(
   for (let i = 0; i < load.size; i++) for (const key of load.keys) await send(i, key);
   // A cluster's subscriber finds its node a while after the commands' link is up.
   await new Promise((resolve) => setTimeout(resolve, 1_000));
-  // Warm, unmeasured: each gateway has run the load's code hot (a gateway of ten would else
-  // meet most of a short load's operations unoptimized) and heard the fleet's flights.
-  const warmUntil = performance.now() + WARM_MS;
-  await Promise.all(
-    Array.from({ length: CONNECTIONS }, async (_, connection) => {
-      while (performance.now() < warmUntil) {
-        await send(connection, load.keys[connection % load.keys.length] as string);
-      }
-    }),
-  );
+  const run = async (pace: Pace, until: number, times: number[]) => {
+    if ("connections" in pace) {
+      await Promise.all(
+        Array.from({ length: pace.connections }, async (_, connection) => {
+          const key = load.keys[connection % load.keys.length] as string;
+          while (performance.now() < until) {
+            const started = performance.now();
+            await send(connection, key);
+            times.push(performance.now() - started);
+          }
+        }),
+      );
+    } else {
+      await paced(pace.rate, until, times, (i) =>
+        send(i, load.keys[i % load.keys.length] as string),
+      );
+    }
+  };
+  // Warm, unmeasured, under the load to be measured: each gateway has run its code hot (a
+  // gateway of ten would else meet most of a short load's operations unoptimized) and heard
+  // the fleet's flights as that load flies them.
+  await run(load.pace, performance.now() + WARM_MS, []);
   const callsBefore = requests();
   const commandsBefore = await commandsRun(store);
   const times: number[] = [];
-  const until = performance.now() + SECONDS * 1000;
-  if ("connections" in load.pace) {
-    await Promise.all(
-      Array.from({ length: load.pace.connections }, async (_, connection) => {
-        const key = load.keys[connection % load.keys.length] as string;
-        while (performance.now() < until) {
-          const started = performance.now();
-          await send(connection, key);
-          times.push(performance.now() - started);
-        }
-      }),
-    );
-  } else {
-    await paced(load.pace.rate, until, times, (i) =>
-      send(i, load.keys[i % load.keys.length] as string),
-    );
-  }
+  await run(load.pace, performance.now() + SECONDS * 1000, times);
   const calls = requests() - callsBefore;
   const commands = (await commandsRun(store)) - commandsBefore;
   // Why reads made their own call (a fleet's readiness names the flights that fell back).

@@ -64,6 +64,13 @@ export function parseFlightMessage(text: string): FlightMessage | undefined {
 const LANDED_MEMORY_MS = 10_000;
 
 /**
+ * How long a flight counts as shared once another instance was heard flying it, or took its
+ * lease first: its next read asks the store before calling. A read no other instance made for
+ * that long calls at once, and a sudden rival costs at most one call per instance and window.
+ */
+export const FLIGHT_RIVAL_MS = 10_000;
+
+/**
  * The flights announced and not landed, as this instance heard them (its own too: a read of this
  * instance whose local call was not the owner's, say one after a local write, waits as well): a read
  * that finds its flight here waits for the answer without asking the store, so a flight costs
@@ -95,6 +102,11 @@ export class FlightsInAir {
     return known && !known.landed ? { epoch: known.epoch, seq: known.seq } : undefined;
   }
 
+  /** Whether `name`'s flight landed within the landed memory and no newer one is in the air. */
+  landed(name: string): boolean {
+    return this.#flights.get(name)?.landed === true;
+  }
+
   forget(name: string): void {
     this.#flights.delete(name);
   }
@@ -113,11 +125,14 @@ export class FlightListeners {
   readonly #waiting = new Map<string, Set<(update: PollerUpdate) => void>>();
   /** The lease each flight this instance owns was taken under, until it lands. */
   readonly #holders = new Map<string, string>();
+  /** Flights another instance flew lately, as heard or as a refused lease showed. */
+  readonly #rivalled: LRUCache<string, true>;
   readonly #instanceId: string;
   #attempts = 0;
 
-  constructor(instanceId: string) {
+  constructor(instanceId: string, rivalMs = FLIGHT_RIVAL_MS) {
     this.#instanceId = instanceId;
+    this.#rivalled = new LRUCache({ max: IN_AIR_CAPACITY, ttl: rivalMs });
   }
 
   /**
@@ -146,8 +161,22 @@ export class FlightListeners {
     return holder;
   }
 
+  /** Another instance holds `name`'s lease. */
+  refused(name: string): void {
+    this.#rivalled.set(name, true);
+  }
+
+  /** Whether `name`'s last flight landed here lately, with no other instance's within FLIGHT_RIVAL_MS. */
+  flownAlone(name: string): boolean {
+    return this.inAir.landed(name) && !this.#rivalled.has(name);
+  }
+
   heard(message: FlightMessage): void {
     this.inAir.heard(message);
+    const from = "started" in message ? message.started.from : message.from;
+    if (from !== this.#instanceId && !from.startsWith(`${this.#instanceId}:`)) {
+      this.#rivalled.set(message.flight, true);
+    }
     if ("started" in message) return;
     for (const listener of [...(this.#waiting.get(message.flight) ?? [])]) listener(message);
   }
@@ -170,6 +199,7 @@ export class FlightListeners {
   clear(): void {
     this.#waiting.clear();
     this.#holders.clear();
+    this.#rivalled.clear();
     this.inAir.clear();
   }
 }

@@ -19,6 +19,8 @@ export const FLIGHT_MIN_WAIT_MS = 50;
 export type FlightOutcome =
   | "owned"
   | "joined"
+  /** Called first, as an uncontended flight does, and another instance's lease came before. */
+  | "raced"
   /** Nothing heard within the bound (a dead owner, a lost message, a slow Redis). */
   | "timeout"
   /** Redis is away, or the flights channel is not confirmed: no one could be heard. */
@@ -56,7 +58,9 @@ export interface FleetFlightLane extends FleetFlights {
  * PX, in the store's tick, announced on the store's one flights channel when granted) picks the
  * one instance that calls, the counter's epoch and sequence order its answer with the one
  * ordering rule, and the answer goes out once on that channel. An instance that heard a flight
- * announced waits for it without asking the store. The lease lasts `maxWaitMs` (or until the
+ * announced waits for it without asking the store. A flight only this instance flew lately is
+ * called at once beside its lease (callFirst): a read with no rival waits for no round trip. The
+ * lease lasts `maxWaitMs` (or until the
  * answer is published). A waiter waits at most 4× the upstream's observed latency (an average
  * over the calls and waits of this instance) plus 50 ms, between FLIGHT_MIN_WAIT_MS and
  * `maxWaitMs`, then calls itself.
@@ -69,7 +73,7 @@ export function createFleetFlights(
   const counts = new Map<FlightOutcome, number>();
   const outcomes = new Counter({
     name: "voicegraph_fleet_flights_total",
-    help: "Upstream reads by how their fleet-wide flight went: owned (this instance called), joined (another's answer), or the reason of an own call (timeout, unshared, too_large, failed).",
+    help: "Upstream reads by how their fleet-wide flight went: owned (this instance called), joined (another's answer), raced (called first, and another instance's lease came before), or the reason of an own call (timeout, unshared, too_large, failed).",
     labelNames: ["outcome"],
     registers: [options.registry],
   });
@@ -106,7 +110,7 @@ export function createFleetFlights(
   async function own(
     name: string,
     update: Omit<PollerUpdate, "answer">,
-    call: () => Promise<UpstreamResponse<unknown>>,
+    calling: Promise<UpstreamResponse<unknown>>,
   ): Promise<UpstreamResponse<unknown>> {
     count("owned");
     const land = (landed: Landed) => {
@@ -116,7 +120,7 @@ export function createFleetFlights(
       store.land(name, { ...update, answer: text }).catch(() => undefined);
     };
     try {
-      const response = await timed(call);
+      const response = await calling;
       const { status, body, rateLimit, requestId } = response;
       land({ ok: { status, body, rateLimit, requestId } });
       return response;
@@ -148,13 +152,15 @@ export function createFleetFlights(
     if (!store.shared() || !store.hearingFlights()) return fallBack("unshared", call);
     const { view } = version;
     if (view !== undefined) {
+      const named = name(view);
+      if (store.flownAlone(named)) return callFirst(named, call);
       // Most reads come with no write since this instance's last look: the flight is sought
       // under the view while the look that confirms it is out, one round trip for both.
       const confirmed = version.now.then(
         (now) => now === view,
         () => false,
       );
-      const first = await attempt(name(view), call, signal, learn, confirmed);
+      const first = await attempt(named, call, signal, learn, confirmed);
       if (first !== STALE) return first;
     }
     const now = await version.now;
@@ -162,6 +168,31 @@ export function createFleetFlights(
     if (signal.aborted) throw signal.reason ?? abortError();
     if (now === undefined) return fallBack("unshared", call);
     return (await attempt(name(now), call, signal, learn, undefined)) as UpstreamResponse<unknown>;
+  }
+
+  /**
+   * A flight this instance alone flew lately (PollerStore.flownAlone): the call begins at once,
+   * beside the lease, so that a read no other instance makes waits for no round trip. With the
+   * lease, its answer goes out as any owner's; without it (another instance's came first), it is
+   * this read's own, and the refusal makes the flight a shared one for a while.
+   */
+  async function callFirst(
+    name: string,
+    call: () => Promise<UpstreamResponse<unknown>>,
+  ): Promise<UpstreamResponse<unknown>> {
+    const calling = timed(call);
+    // Its outcome is this read's, returned below; until then it must not go unheard.
+    calling.catch(() => undefined);
+    const tick = await store.flight(name, options.maxWaitMs);
+    if (tick.role !== "owner") {
+      count("raced");
+      return calling;
+    }
+    if (tick.alone) {
+      count("unshared");
+      return calling;
+    }
+    return own(name, { ...tick.mark, from: store.instanceId }, calling);
   }
 
   /**
@@ -192,7 +223,7 @@ export function createFleetFlights(
       if (tick?.role === "owner") {
         stop();
         if (tick.alone) return await fallBack("unshared", call);
-        return await own(name, { ...tick.mark, from: store.instanceId }, call);
+        return await own(name, { ...tick.mark, from: store.instanceId }, timed(call));
       }
       if (confirmed !== undefined && !(await confirmed)) return STALE;
       const latest: Mark | undefined = announced

@@ -228,6 +228,7 @@ export function createRedisPollerStore(
         flightListeners.owned(name, holder);
         return { role: "owner", mark: { epoch: String(reply[1]), seq: Number(reply[2]) } };
       }
+      flightListeners.refused(name);
       const latest = reply[1] ? parseFlightMessage(String(reply[1])) : undefined;
       return { role: "follower", latest: latest && !("started" in latest) ? latest : undefined };
     },
@@ -247,6 +248,7 @@ export function createRedisPollerStore(
     },
     hearFlight: (name, onUpdate) => flightListeners.hear(name, onUpdate),
     announced: (name) => flightListeners.inAir.find(name),
+    flownAlone: (name) => flightListeners.flownAlone(name),
     forgetFlight: (name) => flightListeners.inAir.forget(name),
     hearingFlights: () => flights.listening(),
     onWrite(listener) {

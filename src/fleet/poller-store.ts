@@ -89,6 +89,11 @@ export interface PollerStore {
    * for it without asking the store.
    */
   announced(name: string): Mark | undefined;
+  /**
+   * Whether this instance alone flew `name` lately: its flight landed here lately, and no other
+   * instance's flight of it was heard, nor its lease refused to this one, for FLIGHT_RIVAL_MS.
+   */
+  flownAlone(name: string): boolean;
   /** A flight waited on in vain (a lost answer, a dead owner): the next read asks the store. */
   forgetFlight(name: string): void;
   /**
@@ -319,11 +324,13 @@ export function createMemoryPollerStore(options: {
       const holder = flights.attempt();
       const tick = server.flight(name, holder, leaseMs);
       if (tick.role === "owner") flights.owned(name, holder);
+      else flights.refused(name);
       return tick;
     },
     land: async (name, update) => server.land(name, update, flights.landing(name, update)),
     hearFlight: (name, onUpdate) => flights.hear(name, onUpdate),
     announced: (name) => flights.inAir.find(name),
+    flownAlone: (name) => flights.flownAlone(name),
     forgetFlight: (name) => flights.inAir.forget(name),
     hearingFlights: () => true,
     onWrite(listener) {

@@ -1,13 +1,16 @@
 import fc from "fast-check";
 import { Redis } from "ioredis";
+import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
+import { createFleetFlights } from "../../src/fleet/flights.ts";
 import { createRedisPollerStore } from "../../src/fleet/poller-lease.ts";
 import { createFleetRedis } from "../../src/fleet/redis.ts";
+import { CallSignal } from "../../src/upstream/call-signal.ts";
 import { type HeldUpstream, startHeldUpstream } from "../gateway/held-upstream.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
 import { startFleetStore } from "../support/fleet-store.ts";
 import { startRedisServer } from "../support/redis-server.ts";
-import { type Instance, metric, startInstance } from "./fleet-harness.ts";
+import { type Instance, metric, startInstance, waitUntil } from "./fleet-harness.ts";
 
 // One upstream flight per read across the fleet: three gateways on one real store, a small
 // upstream that counts its calls and holds its reads until the test releases them.
@@ -294,6 +297,73 @@ describe("one flight per read across the fleet", () => {
     expect(agentOf(await after)).toBe("renamed");
     // It owned a flight of its own at once: it never waited on the one begun before the write.
     expect((await readyz(late)).flightFallbacks).toBeUndefined();
+  });
+
+  // One server of the test's own, its scripts paused (CLIENT PAUSE WRITE) while the reads go
+  // out: a call that begins during the pause began before its lease was answered.
+  it("calls at once a read only this instance made lately, and asks first for a shared one", async () => {
+    const server = closing(await startRedisServer());
+    const lane = async () => {
+      const redis = createFleetRedis({
+        url: server.url,
+        prefix: "vgtest:",
+        commandTimeoutMs: 5_000,
+      });
+      closing({ close: () => redis.close() });
+      const store = createRedisPollerStore(redis, { intervalMs: 200 });
+      closing({ close: async () => store.close() });
+      await waitUntil(() => store.hearingFlights(), 5_000, "flights channel");
+      const registry = new Registry();
+      return {
+        store,
+        registry,
+        flights: createFleetFlights(store, { maxWaitMs: 2_000, registry }),
+      };
+    };
+    const [a, b] = [await lane(), await lane()];
+    let paused = false;
+    const calledWhilePaused = new Map<string, boolean>();
+    const fly = (on: typeof a, read: string) =>
+      on.flights.fly(
+        () => `flight:${read}`,
+        { view: "v", now: Promise.resolve("v") },
+        async () => {
+          calledWhilePaused.set(read, paused);
+          return { status: 200, body: { read }, rateLimit: undefined, requestId: undefined };
+        },
+        new CallSignal(),
+        () => undefined,
+      );
+    // "alone" only ever flown by a; "shared" by b, then by a once it heard b's.
+    await fly(a, "alone");
+    await fly(b, "shared");
+    await fly(a, "shared");
+    await waitUntil(() => !a.store.flownAlone("flight:shared"), 5_000, "b's flight heard");
+    expect(a.store.flownAlone("flight:alone")).toBe(true);
+    const owned = async () =>
+      (await a.registry.getSingleMetric("voicegraph_fleet_flights_total")?.get())?.values.find(
+        ({ labels }) => labels.outcome === "owned",
+      )?.value ?? 0;
+    const ownedBefore = await owned();
+    calledWhilePaused.clear();
+    const pauser = new Redis(server.url);
+    closing({ close: async () => pauser.disconnect() });
+    await pauser.call("client", "pause", "3000", "WRITE");
+    paused = true;
+    const alone = fly(a, "alone");
+    const shared = fly(a, "shared");
+    await waitUntil(() => calledWhilePaused.has("alone"), 2_000, "the lone read's call");
+    expect(calledWhilePaused.get("alone")).toBe(true);
+    // The shared read's call waits for its lease, which waits for Redis.
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(calledWhilePaused.has("shared")).toBe(false);
+    paused = false;
+    await pauser.call("client", "unpause");
+    expect((await alone).body).toEqual({ read: "alone" });
+    expect((await shared).body).toEqual({ read: "shared" });
+    expect(calledWhilePaused.get("shared")).toBe(false);
+    // Both took their lease once Redis answered: their answers went out to the fleet.
+    expect(await owned()).toBe(ownedBefore + 2);
   });
 
   // One server of the test's own, paused (CLIENT PAUSE) past the command timeout.

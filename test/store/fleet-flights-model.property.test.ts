@@ -55,6 +55,9 @@ interface Read {
 
 describe("fleet flights under a scheduler", () => {
   it("answer each read with its own key's call made after its writes, each wait bounded", async () => {
+    // How the runs' reads went, summed: the interleavings must include an instance that called
+    // first (a flight it alone flew lately) and met a rival's lease.
+    const outcomes = new Map<string, number>();
     await fc.assert(
       fc.asyncProperty(
         fc.scheduler(),
@@ -69,10 +72,11 @@ describe("fleet flights under a scheduler", () => {
             void s.schedule(Promise.resolve(), "deliver").then(send);
           };
           const dead = new Set<number>();
-          const lanes = Array.from({ length: INSTANCES }, () =>
+          const registries = Array.from({ length: INSTANCES }, () => new Registry());
+          const lanes = registries.map((registry) =>
             createFleetFlights(createMemoryPollerStore({ intervalMs: 1_000, server }), {
               maxWaitMs: WAIT_MS,
-              registry: new Registry(),
+              registry,
             }),
           );
           // The upstream: each key's value is the count of writes it has answered.
@@ -171,6 +175,13 @@ describe("fleet flights under a scheduler", () => {
             for (const lane of lanes) expect(lane.fallbacks()).toEqual({});
           }
           expect(calls).toBeLessThanOrEqual(reads.length);
+          for (const registry of registries) {
+            const counted = await registry.getSingleMetric("voicegraph_fleet_flights_total")?.get();
+            for (const { labels, value } of counted?.values ?? []) {
+              const outcome = String(labels.outcome);
+              outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + value);
+            }
+          }
           // Every read, a dead instance's too, stopped waiting on the fleet within its bound.
           for (const read of reads) {
             expect(read.decidedAt).toBeDefined();
@@ -182,5 +193,67 @@ describe("fleet flights under a scheduler", () => {
       ),
       { numRuns: 100 },
     );
+    expect(outcomes.get("joined")).toBeGreaterThan(0);
+  });
+
+  it("calls at once what one instance alone flew lately, and a rival costs each instance one call", async () => {
+    let racedInAll = 0;
+    await fc.assert(
+      fc.asyncProperty(
+        fc.scheduler(),
+        fc.array(fc.nat(INSTANCES - 1), { minLength: 1, maxLength: 10 }),
+        async (s, readers) => {
+          const server = new MemoryPollerServer();
+          server.deliver = (send) => void s.schedule(Promise.resolve(), "deliver").then(send);
+          const registries = Array.from({ length: INSTANCES }, () => new Registry());
+          const lanes = registries.map((registry) =>
+            createFleetFlights(createMemoryPollerStore({ intervalMs: 1_000, server }), {
+              maxWaitMs: WAIT_MS,
+              registry,
+            }),
+          );
+          let calls = 0;
+          const call = async (): Promise<UpstreamResponse<unknown>> => {
+            calls += 1;
+            await s.schedule(Promise.resolve(), "call");
+            return {
+              status: 200,
+              body: { key: "alpha" },
+              rateLimit: undefined,
+              requestId: undefined,
+            };
+          };
+          const fly = (instance: number) =>
+            (lanes[instance] as (typeof lanes)[number]).fly(
+              (version) => `flight:alpha:${version}`,
+              { view: "v0", now: Promise.resolve("v0") },
+              call,
+              new CallSignal(),
+              () => undefined,
+            );
+          // Instance 0 flew it alone before: the others have not heard it yet, or have.
+          await s.waitFor(fly(0));
+          const answers = readers.map(fly);
+          for (const answer of await s.waitFor(Promise.all(answers))) {
+            expect(answer.body).toEqual({ key: "alpha" });
+          }
+          let racedHere = 0;
+          for (const registry of registries) {
+            const counted = await registry.getSingleMetric("voicegraph_fleet_flights_total")?.get();
+            const raced = counted?.values.find(({ labels }) => labels.outcome === "raced");
+            // A rival's lease makes the flight a shared one: no instance races twice for it.
+            expect(raced?.value ?? 0).toBeLessThanOrEqual(1);
+            racedHere += raced?.value ?? 0;
+          }
+          // Nothing was lost: every waiter heard its owner.
+          for (const lane of lanes) expect(lane.fallbacks()).toEqual({});
+          // The first flight's call, one call per flight owned, and one per race at most.
+          expect(calls).toBeLessThanOrEqual(1 + readers.length);
+          racedInAll += racedHere;
+        },
+      ),
+      { numRuns: 100 },
+    );
+    expect(racedInAll).toBeGreaterThan(0);
   });
 });

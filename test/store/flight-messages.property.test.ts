@@ -95,3 +95,72 @@ describe("the flights channel's messages", () => {
     );
   });
 });
+
+type Heard = "own" | "ownInAir" | "rivalStarted" | "rivalLanded" | "refused";
+
+describe("an instance's memory of who flies a flight", () => {
+  it("calls a flight its own only while every flight of it lately was this instance's", () => {
+    const heard = fc.constantFrom<Heard>(
+      "own",
+      "ownInAir",
+      "rivalStarted",
+      "rivalLanded",
+      "refused",
+    );
+    fc.assert(
+      fc.property(fc.array(heard, { maxLength: 12 }), fc.boolean(), (sequence, echoed) => {
+        const listeners = new FlightListeners("instance-a");
+        const epoch = "00000000000000000001";
+        for (const [seq, kind] of sequence.entries()) {
+          const at = { epoch, seq: seq + 1 };
+          if (kind === "refused") {
+            listeners.refused("flight:x");
+            continue;
+          }
+          if (kind === "rivalStarted" || kind === "rivalLanded") {
+            listeners.heard(
+              kind === "rivalStarted"
+                ? { flight: "flight:x", started: { ...at, from: "instance-b:7", leaseMs: 5_000 } }
+                : { ...at, flight: "flight:x", from: "instance-b", answer: "{}" },
+            );
+            continue;
+          }
+          const holder = listeners.attempt();
+          listeners.owned("flight:x", holder);
+          // The store's echo of this instance's own grant is no rival's.
+          if (echoed || kind === "ownInAir") {
+            listeners.heard({
+              flight: "flight:x",
+              started: { ...at, from: holder, leaseMs: 5_000 },
+            });
+          }
+          if (kind === "own") {
+            listeners.landing("flight:x", { ...at, from: "instance-a", answer: "{}" });
+          }
+        }
+        const rivalled = sequence.some((kind) => kind !== "own" && kind !== "ownInAir");
+        expect(listeners.flownAlone("flight:x")).toBe(sequence.at(-1) === "own" && !rivalled);
+        expect(listeners.flownAlone("flight:other")).toBe(false);
+      }),
+    );
+  });
+
+  it("forgets a rival once it has not been heard for the window", async () => {
+    const listeners = new FlightListeners("instance-a", 50);
+    const land = (seq: number) => {
+      listeners.owned("flight:x", listeners.attempt());
+      listeners.landing("flight:x", {
+        epoch: "00000000000000000001",
+        seq,
+        from: "instance-a",
+        answer: "{}",
+      });
+    };
+    listeners.refused("flight:x");
+    land(1);
+    expect(listeners.flownAlone("flight:x")).toBe(false);
+    await new Promise((resolve) => setTimeout(resolve, 120));
+    land(2);
+    expect(listeners.flownAlone("flight:x")).toBe(true);
+  });
+});
