@@ -234,15 +234,16 @@ export function createRedisPollerStore(
     },
     async land(name, update) {
       const holder = flightListeners.landing(name, update) ?? "";
-      const body = flightText(name, update);
-      // The answer, kept no longer than the lease, and the lease's end.
+      // The answer goes out on the channel only: what the counter keeps (for a later attempt's
+      // waiters to wait past) is its mark, so the answer crosses to Redis once and stays nowhere.
+      const kept = flightText(name, { ...update, answer: "" });
       await command(() =>
         redis.channels.record(
           flightsChannel,
           LAND,
           [key(name, "counter"), key(name, "lease")],
-          [update.epoch, update.seq, body, FLIGHT_KEEP_MS, holder],
-          body,
+          [update.epoch, update.seq, kept, FLIGHT_KEEP_MS, holder],
+          flightText(name, update),
         ),
       );
     },

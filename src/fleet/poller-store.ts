@@ -78,7 +78,8 @@ export interface PollerStore {
   /**
    * A flight (fleet/flights.ts): a watch with a lifetime of one call. `tick` with the counter
    * kept only `leaseMs`, so nothing of it outlives the flight by more; a lease granted is
-   * announced on the store's one flights channel in the same step.
+   * announced on the store's one flights channel in the same step. A follower's `latest` is
+   * for its mark: the Redis store keeps no flight's answer, so its answer is empty there.
    */
   flight(name: string, leaseMs: number): Promise<Tick>;
   /** Publishes a flight's answer once, on the store's one flights channel, and ends its lease. */
