@@ -17,7 +17,8 @@ import { DASHBOARD } from "./queries.ts";
 /**
  * Fleet flights (docs/fleet.md): 48 connections ask a dashboard against an upstream 20 ms away,
  * spread over 1, 3, 6 and 10 gateways on one Redis and 1 and 3 on a three-master cluster, with
- * one key and again with 12, fleet flights off then on. Per load: upstream calls per operation
+ * one key and again with 12, fleet flights off and on (two fleets up at once, taking the load in
+ * turns: measurePair). Per load: upstream calls per operation
  * against one gateway's, Redis commands per operation (INFO commandstats, every master), and
  * the p50/p99 added against the same fleet with flights off. Each gateway is `npm start` in a
  * process of its own (the load and the sandbox in this one).
@@ -33,7 +34,7 @@ import { DASHBOARD } from "./queries.ts";
 const CONNECTIONS = 48;
 const LATENCY_MS = 20;
 const SECONDS = Number(process.env.BENCH_FLEET_SECONDS ?? 4);
-/** How long each load runs unmeasured first, with every connection asking. */
+/** How long each fleet runs the load unmeasured first. */
 const WARM_MS = 2_000;
 /** The paced load's operations per second: below what ten gateways serve on 2 shared cores. */
 const RATE = Number(process.env.BENCH_FLEET_RATE ?? 100);
@@ -112,12 +113,19 @@ interface Measured {
  */
 type Pace = { connections: number } | { rate: number };
 
-async function measure(
+/** One fleet of `npm start` gateways over the store, with fleet flights on or off. */
+interface Fleet {
+  send(gateway: number, key: string): Promise<string>;
+  /** Why reads made their own call, summed over the fleet (each gateway's readiness names them). */
+  fallbacks(): Promise<Record<string, number>>;
+  stop(): Promise<void>;
+}
+
+async function startFleet(
   store: Store,
   sandboxUrl: string,
-  requests: () => number,
-  load: { size: number; keys: string[]; flights: boolean; tag: string; pace: Pace },
-): Promise<Measured> {
+  load: { size: number; keys: string[]; flights: boolean; tag: string },
+): Promise<Fleet> {
   // Each gateway is `npm start` in a process of its own, as a fleet runs: one event loop for
   // ten gateways, the sandbox and the load would time Redis's answers out by itself.
   const storeEnv: Record<string, string> =
@@ -128,7 +136,7 @@ async function measure(
             .map((node) => `${node.host}:${node.port}`)
             .join(","),
         };
-  const started = await Promise.all(
+  const children = await Promise.all(
     Array.from({ length: load.size }, () =>
       spawnServer([...GATEWAY_NODE_FLAGS, "src/main.ts"], {
         ...ONE_KEY_BOUNDS,
@@ -142,73 +150,121 @@ async function measure(
       }),
     ),
   );
-  const gateways = started.map((child) => ({ child, server: { url: child.url } }));
   const shared = async (url: string) =>
     ((await (await fetch(`${url}/readyz`)).json()) as { redis?: string }).redis === "shared";
   const upBy = performance.now() + 30_000;
-  while (!(await Promise.all(gateways.map((g) => shared(g.server.url)))).every(Boolean)) {
+  while (!(await Promise.all(children.map((child) => shared(child.url)))).every(Boolean)) {
     if (performance.now() > upBy) throw new Error("bench:fleet: a gateway never shared Redis");
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   const body = JSON.stringify({ query: load.keys.length === 1 ? DASHBOARD : ANY_DASHBOARD });
-  const send = (gateway: number, key: string) =>
-    fetch(`${gateways[gateway % load.size]?.server.url}/graphql`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-      body,
-    }).then((response) => response.text());
+  const fleet: Fleet = {
+    send: (gateway, key) =>
+      fetch(`${children[gateway % load.size]?.url}/graphql`, {
+        method: "POST",
+        headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
+        body,
+      }).then((response) => response.text()),
+    async fallbacks() {
+      const out: Record<string, number> = {};
+      for (const child of children) {
+        const ready = (await (await fetch(`${child.url}/readyz`)).json()) as {
+          flightFallbacks?: Record<string, number>;
+        };
+        for (const [reason, count] of Object.entries(ready.flightFallbacks ?? {})) {
+          out[reason] = (out[reason] ?? 0) + count;
+        }
+      }
+      return out;
+    },
+    stop: async () => {
+      await Promise.all(children.map((child) => child.stop()));
+    },
+  };
   // Every key proves itself on every gateway first, and the flights channel is heard.
-  for (let i = 0; i < load.size; i++) for (const key of load.keys) await send(i, key);
-  // A cluster's subscriber finds its node a while after the commands' link is up.
-  await new Promise((resolve) => setTimeout(resolve, 1_000));
-  const run = async (pace: Pace, until: number, times: number[]) => {
-    if ("connections" in pace) {
-      await Promise.all(
-        Array.from({ length: pace.connections }, async (_, connection) => {
-          const key = load.keys[connection % load.keys.length] as string;
-          while (performance.now() < until) {
-            const started = performance.now();
-            await send(connection, key);
-            times.push(performance.now() - started);
-          }
-        }),
-      );
-    } else {
-      await paced(pace.rate, until, times, (i) =>
-        send(i, load.keys[i % load.keys.length] as string),
-      );
-    }
-  };
-  // Warm, unmeasured, under the load to be measured: each gateway has run its code hot (a
-  // gateway of ten would else meet most of a short load's operations unoptimized) and heard
-  // the fleet's flights as that load flies them.
-  await run(load.pace, performance.now() + WARM_MS, []);
-  const callsBefore = requests();
-  const commandsBefore = await commandsRun(store);
-  const times: number[] = [];
-  await run(load.pace, performance.now() + SECONDS * 1000, times);
-  const calls = requests() - callsBefore;
-  const commands = (await commandsRun(store)) - commandsBefore;
-  // Why reads made their own call (a fleet's readiness names the flights that fell back).
-  const fallbacks: Record<string, number> = {};
-  for (const gateway of gateways) {
-    const ready = (await (await fetch(`${gateway.server.url}/readyz`)).json()) as {
-      flightFallbacks?: Record<string, number>;
-    };
-    for (const [reason, count] of Object.entries(ready.flightFallbacks ?? {})) {
-      fallbacks[reason] = (fallbacks[reason] ?? 0) + count;
-    }
+  for (let i = 0; i < load.size; i++) for (const key of load.keys) await fleet.send(i, key);
+  return fleet;
+}
+
+/** The load `pace` on `fleet` until `until`, each operation's time pushed on `times`. */
+async function runLoad(
+  fleet: Fleet,
+  keys: string[],
+  pace: Pace,
+  until: number,
+  times: number[],
+): Promise<void> {
+  if ("connections" in pace) {
+    await Promise.all(
+      Array.from({ length: pace.connections }, async (_, connection) => {
+        const key = keys[connection % keys.length] as string;
+        while (performance.now() < until) {
+          const started = performance.now();
+          await fleet.send(connection, key);
+          times.push(performance.now() - started);
+        }
+      }),
+    );
+  } else {
+    await paced(pace.rate, until, times, (i) => fleet.send(i, keys[i % keys.length] as string));
   }
-  await Promise.all(gateways.map((gateway) => gateway.child.stop()));
-  times.sort((a, b) => a - b);
-  return {
-    callsPerOp: calls / times.length,
-    redisPerOp: commands / times.length,
-    p50: percentile(times, 50),
-    p99: percentile(times, 99),
-    operations: times.length,
-    fallbacks,
-  };
+}
+
+/** Each fleet's measured time is cut in this many slices, taken in turn: off, on, on, off, … */
+const SLICES = 4;
+
+/**
+ * The same load on the same fleet size with flights off and on. Both fleets are up at once and
+ * take the load in turns (ABBA, in SLICES slices each), so that what the shared machine does
+ * meanwhile falls on both alike; the idle one waits. Each is first warmed, unmeasured, under the
+ * load to be measured: its code runs hot (a gateway of ten would else meet most of a short
+ * load's operations unoptimized) and it has heard the fleet's flights as that load flies them.
+ */
+async function measurePair(
+  store: Store,
+  sandboxUrl: string,
+  requests: () => number,
+  load: { size: number; keys: string[]; tag: string; pace: Pace },
+): Promise<{ off: Measured; on: Measured }> {
+  const fleets = await Promise.all(
+    [false, true].map((flights) =>
+      startFleet(store, sandboxUrl, { ...load, flights, tag: `${load.tag}:${flights}` }),
+    ),
+  );
+  try {
+    // A cluster's subscriber finds its node a while after the commands' link is up.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    for (const fleet of fleets) {
+      await runLoad(fleet, load.keys, load.pace, performance.now() + WARM_MS, []);
+    }
+    const totals = fleets.map(() => ({ times: [] as number[], calls: 0, commands: 0 }));
+    for (let slice = 0; slice < 2 * SLICES; slice++) {
+      const which = [0, 1, 1, 0][slice % 4] as number;
+      const total = totals[which] as (typeof totals)[number];
+      const callsBefore = requests();
+      const commandsBefore = await commandsRun(store);
+      const until = performance.now() + (SECONDS * 1000) / SLICES;
+      await runLoad(fleets[which] as Fleet, load.keys, load.pace, until, total.times);
+      total.calls += requests() - callsBefore;
+      total.commands += (await commandsRun(store)) - commandsBefore;
+    }
+    const [off, on] = await Promise.all(
+      totals.map(async (total, which) => {
+        const times = total.times.sort((a, b) => a - b);
+        return {
+          callsPerOp: total.calls / times.length,
+          redisPerOp: total.commands / times.length,
+          p50: percentile(times, 50),
+          p99: percentile(times, 99),
+          operations: times.length,
+          fallbacks: await (fleets[which] as Fleet).fallbacks(),
+        };
+      }),
+    );
+    return { off: off as Measured, on: on as Measured };
+  } finally {
+    await Promise.all(fleets.map((fleet) => fleet.stop()));
+  }
 }
 
 /**
@@ -263,26 +319,22 @@ try {
         let onePaced: number | undefined;
         for (const size of sizes) {
           const tag = `bench:${form}:${keyCount}:${size}`;
-          const run = (flights: boolean, pace: Pace) =>
-            measure(store, sandbox.url, () => sandbox.requests.length, {
+          const pair = (pace: Pace) =>
+            measurePair(store, sandbox.url, () => sandbox.requests.length, {
               size,
               keys,
-              flights,
               pace,
-              tag: `${tag}:${flights}:${"rate" in pace ? pace.rate : pace.connections}`,
+              tag: `${tag}:${"rate" in pace ? pace.rate : pace.connections}`,
             });
-          const soloOff = await run(false, { connections: 1 });
-          const soloOn = await run(true, { connections: 1 });
+          const { off: soloOff, on: soloOn } = await pair({ connections: 1 });
           if (process.env.BENCH_FLEET_SOLO_ONLY) {
             console.log(
               `${form} ${size} gateways, ${keyCount} keys: p50 ${soloOff.p50} → ${soloOn.p50} ms`,
             );
             continue;
           }
-          const off = await run(false, { connections: CONNECTIONS });
-          const on = await run(true, { connections: CONNECTIONS });
-          const pacedOff = await run(false, { rate: RATE });
-          const pacedOn = await run(true, { rate: RATE });
+          const { off, on } = await pair({ connections: CONNECTIONS });
+          const { off: pacedOff, on: pacedOn } = await pair({ rate: RATE });
           one ??= on.callsPerOp;
           onePaced ??= pacedOn.callsPerOp;
           const round3 = (n: number) => Math.round(n * 1000) / 1000;
