@@ -78,16 +78,12 @@ export function createFleetRedis(options: FleetRedisOptions): FleetRedis {
     connectTimeout: Math.max(commandTimeout, 1000),
     maxRetriesPerRequest: 0,
   };
-  // A turn's commands (a query level's flight leases, its look at the write version, landings)
-  // leave in one write instead of one each.
-  const enableAutoPipelining = true;
   // Keep trying to come back, at most every 2 s.
   const retry = (times: number) => Math.min(times * 100, 2000);
   const seeds = options.clusterNodes;
   const client: FleetClient = seeds
     ? new Cluster([...seeds], {
         redisOptions: connection,
-        enableAutoPipelining,
         // Fail at once while the cluster is not ready instead of queueing.
         enableOfflineQueue: false,
         clusterRetryStrategy: retry,
@@ -98,7 +94,11 @@ export function createFleetRedis(options: FleetRedisOptions): FleetRedis {
       })
     : new Redis(options.url ?? "", {
         ...connection,
-        enableAutoPipelining,
+        // A turn's commands (a query level's flight leases, its look at the write version,
+        // landings) leave in one write instead of one each. Not on a cluster: there ioredis
+        // groups a turn's commands by their first argument, a script's SHA rather than its key,
+        // and refuses scripts of different slots ("All keys in the pipeline should belong…").
+        enableAutoPipelining: true,
         // Fail at once while disconnected instead of queueing: a request never waits on Redis.
         enableOfflineQueue: false,
         retryStrategy: retry,
