@@ -59,11 +59,10 @@ export interface FleetFlightLane extends FleetFlights {
  * one instance that calls, the counter's epoch and sequence order its answer with the one
  * ordering rule, and the answer goes out once on that channel. An instance that heard a flight
  * announced waits for it without asking the store. A flight only this instance flew lately is
- * called at once beside its lease (callFirst): a read with no rival waits for no round trip. The
- * lease lasts `maxWaitMs` (or until the
- * answer is published). A waiter waits at most 4× the upstream's observed latency (an average
- * over the calls and waits of this instance) plus 50 ms, between FLIGHT_MIN_WAIT_MS and
- * `maxWaitMs`, then calls itself.
+ * called at once beside its lease (callFirst): a read with no rival waits for no round trip.
+ * The lease lasts `maxWaitMs` (or until the answer is published). A waiter waits at most 4× the
+ * upstream's observed latency (an average over the calls and waits of this instance) plus
+ * 50 ms, between FLIGHT_MIN_WAIT_MS and `maxWaitMs`, then calls itself.
  */
 export function createFleetFlights(
   store: PollerStore,

@@ -12,13 +12,13 @@ export interface FleetFlights {
   /**
    * `call` made once by whichever instance holds the flight's lease, or its answer (or error)
    * heard from that instance; a read only this instance made lately calls at once, beside the
-   * lease, and keeps its own call if another instance's lease came first. The flight is named by `name` at a write version: sought at once
-   * under `version.view` (the last this instance saw), joined only once `version.now` (read
-   * after the read began) shows the view still holds, and sought again under `now` when it does
-   * not. Always settles: an own call after the bound, or whenever the fleet cannot tell (`now`
-   * undefined: the write version could not be read). `signal` is the call's own: once aborted,
-   * a waiter stops waiting. `heard` is told of an answer (or the upstream's error) that came
-   * from another instance's call.
+   * lease, and keeps its own call if another instance's lease came first. The flight is named
+   * by `name` at a write version: sought at once under `version.view` (the last this instance
+   * saw), joined only once `version.now` (read after the read began) shows the view still
+   * holds, and sought again under `now` when it does not. Always settles: an own call after
+   * the bound, or whenever the fleet cannot tell (`now` undefined: the write version could not
+   * be read). `signal` is the call's own: once aborted, a waiter stops waiting. `heard` is told
+   * of an answer (or the upstream's error) that came from another instance's call.
    */
   fly(
     name: (writeVersion: string) => string,
