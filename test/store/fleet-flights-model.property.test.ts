@@ -53,6 +53,18 @@ interface Read {
   answer: Promise<UpstreamResponse<unknown>>;
 }
 
+/** INSTANCES instances over one in-process store, each with its own metrics. */
+function instancesOf(server: MemoryPollerServer) {
+  const registries = Array.from({ length: INSTANCES }, () => new Registry());
+  const lanes = registries.map((registry) =>
+    createFleetFlights(createMemoryPollerStore({ intervalMs: 1_000, server }), {
+      maxWaitMs: WAIT_MS,
+      registry,
+    }),
+  );
+  return { registries, lanes };
+}
+
 describe("fleet flights under a scheduler", () => {
   it("answer each read with its own key's call made after its writes, each wait bounded", async () => {
     // How the runs' reads went, summed: the interleavings must include an instance that called
@@ -72,13 +84,7 @@ describe("fleet flights under a scheduler", () => {
             void s.schedule(Promise.resolve(), "deliver").then(send);
           };
           const dead = new Set<number>();
-          const registries = Array.from({ length: INSTANCES }, () => new Registry());
-          const lanes = registries.map((registry) =>
-            createFleetFlights(createMemoryPollerStore({ intervalMs: 1_000, server }), {
-              maxWaitMs: WAIT_MS,
-              registry,
-            }),
-          );
+          const { registries, lanes } = instancesOf(server);
           // The upstream: each key's value is the count of writes it has answered.
           let writes = 0;
           // Each instance's view of the write version: the last look it made, which writes since
@@ -205,13 +211,7 @@ describe("fleet flights under a scheduler", () => {
         async (s, readers) => {
           const server = new MemoryPollerServer();
           server.deliver = (send) => void s.schedule(Promise.resolve(), "deliver").then(send);
-          const registries = Array.from({ length: INSTANCES }, () => new Registry());
-          const lanes = registries.map((registry) =>
-            createFleetFlights(createMemoryPollerStore({ intervalMs: 1_000, server }), {
-              maxWaitMs: WAIT_MS,
-              registry,
-            }),
-          );
+          const { registries, lanes } = instancesOf(server);
           let calls = 0;
           const call = async (): Promise<UpstreamResponse<unknown>> => {
             calls += 1;
