@@ -242,7 +242,9 @@ export function createFleetFlights(
           resolve(update);
         };
         const onAbort = () => done(undefined);
-        const timer = setTimeout(() => done(undefined), waitMs);
+        // Timers run before the loop reads its sockets: a process that was busy past the bound
+        // reads what arrived meanwhile (setImmediate comes after that read) before giving up.
+        const timer = setTimeout(() => setImmediate(() => done(undefined)), waitMs);
         followAbort(signal, onAbort);
         // Only an answer newer than the newest at the tick is this flight's.
         hear = (update) => {

@@ -366,6 +366,57 @@ describe("one flight per read across the fleet", () => {
     expect(await owned()).toBe(ownedBefore + 2);
   });
 
+  // One server of the test's own. A process starved past a waiter's bound (two shared cores,
+  // ten gateways) wakes with the answer already in its socket: it must be read before the
+  // expired timer turns the wait into a call of its own.
+  it("reads an answer that came while the process was busy before its bound ends the wait", async () => {
+    const server = closing(await startRedisServer());
+    const lane = async () => {
+      const redis = createFleetRedis({ url: server.url, prefix: "vgtest:" });
+      closing({ close: () => redis.close() });
+      const store = createRedisPollerStore(redis, { intervalMs: 200 });
+      closing({ close: async () => store.close() });
+      await waitUntil(() => store.hearingFlights(), 5_000, "flights channel");
+      const registry = new Registry();
+      return { registry, flights: createFleetFlights(store, { maxWaitMs: 1_000, registry }) };
+    };
+    const [a, b] = [await lane(), await lane()];
+    let release: (() => void) | undefined;
+    const calls: string[] = [];
+    const fly = (on: typeof a, who: string, held: boolean) =>
+      on.flights.fly(
+        () => "flight:starved",
+        { view: "v", now: Promise.resolve("v") },
+        async () => {
+          calls.push(who);
+          if (held) await new Promise<void>((resolve) => (release = resolve));
+          return { status: 200, body: { from: who }, rateLimit: undefined, requestId: undefined };
+        },
+        new CallSignal(),
+        () => undefined,
+      );
+    const owned = fly(a, "a", true);
+    await waitUntil(() => release !== undefined, 2_000, "a's call");
+    const waited = fly(b, "b", false);
+    await waitUntil(
+      async () =>
+        ((await b.registry.getSingleMetric("voicegraph_fleet_flights_waiting")?.get())?.values[0]
+          ?.value ?? 0) === 1,
+      2_000,
+      "b waiting",
+    );
+    release?.();
+    expect((await owned).body).toEqual({ from: "a" });
+    // The landing is written; then this process is busy past b's bound (1 s) while Redis
+    // delivers it.
+    await new Promise((resolve) => setImmediate(resolve));
+    const busyUntil = performance.now() + 1_300;
+    while (performance.now() < busyUntil) {}
+    expect((await waited).body).toEqual({ from: "a" });
+    expect(calls).toEqual(["a"]);
+    expect(b.flights.fallbacks()).toEqual({});
+  });
+
   // One server of the test's own, paused (CLIENT PAUSE) past the command timeout.
   it("takes a flight the store cannot answer in time as the instance's own, not the fleet's", async () => {
     const server = closing(await startRedisServer());
