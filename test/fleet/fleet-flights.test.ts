@@ -378,7 +378,7 @@ describe("one flight per read across the fleet", () => {
       closing({ close: async () => store.close() });
       await waitUntil(() => store.hearingFlights(), 5_000, "flights channel");
       const registry = new Registry();
-      return { registry, flights: createFleetFlights(store, { maxWaitMs: 1_000, registry }) };
+      return { registry, flights: createFleetFlights(store, { maxWaitMs: 2_000, registry }) };
     };
     const [a, b] = [await lane(), await lane()];
     let release: (() => void) | undefined;
@@ -407,10 +407,10 @@ describe("one flight per read across the fleet", () => {
     );
     release?.();
     expect((await owned).body).toEqual({ from: "a" });
-    // The landing is written; then this process is busy past b's bound (1 s) while Redis
-    // delivers it.
+    // The landing is written; then this process is busy past b's bound (2 s, long enough for
+    // the steps above on a busy machine) while Redis delivers it.
     await new Promise((resolve) => setImmediate(resolve));
-    const busyUntil = performance.now() + 1_300;
+    const busyUntil = performance.now() + 2_300;
     while (performance.now() < busyUntil) {}
     expect((await waited).body).toEqual({ from: "a" });
     expect(calls).toEqual(["a"]);
