@@ -233,10 +233,18 @@ describe("fleet flights under a scheduler", () => {
             );
           // Instance 0 flew it alone before: the others have not heard it yet, or have.
           await s.waitFor(fly(0));
-          const answers = readers.map(fly);
-          for (const answer of await s.waitFor(Promise.all(answers))) {
-            expect(answer.body).toEqual({ key: "alpha" });
+          const answers = Promise.all(readers.map(fly));
+          // Every task out runs, the first flight's deliveries still pending included (waitFor
+          // alone runs only what is scheduled after it begins, and a silent join schedules none).
+          let settled = false;
+          void answers.finally(() => {
+            settled = true;
+          });
+          while (!settled) {
+            await s.waitAll();
+            await new Promise((resolve) => setTimeout(resolve, 1));
           }
+          for (const answer of await answers) expect(answer.body).toEqual({ key: "alpha" });
           let racedHere = 0;
           for (const registry of registries) {
             const counted = await registry.getSingleMetric("voicegraph_fleet_flights_total")?.get();
