@@ -16,8 +16,13 @@ export type FlightMessage =
  * waiting on that flight ever parses the answer.
  */
 export function flightText(name: string, update: PollerUpdate): string {
+  return `${flightHeader(name, update)}${String(update.answer)}`;
+}
+
+/** flightText's first line, with its newline: the flight and its mark, without the answer. */
+export function flightHeader(name: string, update: Omit<PollerUpdate, "answer">): string {
   const { epoch, seq, from } = update;
-  return `${JSON.stringify({ flight: name, epoch, seq, from })}\n${String(update.answer)}`;
+  return `${JSON.stringify({ flight: name, epoch, seq, from })}\n`;
 }
 
 /** A flights channel message as an instance published it (flightText, or a lease's announcement), or undefined. */
@@ -128,10 +133,13 @@ export class FlightListeners {
   /** Flights another instance flew lately, as heard or as a refused lease showed. */
   readonly #rivalled: LRUCache<string, true>;
   readonly #instanceId: string;
+  /** How this instance's attempts begin (attempt()): a lease announcement's `from` names one. */
+  readonly #attemptPrefix: string;
   #attempts = 0;
 
   constructor(instanceId: string, rivalMs = FLIGHT_RIVAL_MS) {
     this.#instanceId = instanceId;
+    this.#attemptPrefix = `${instanceId}:`;
     this.#rivalled = new LRUCache({ max: IN_AIR_CAPACITY, ttl: rivalMs });
   }
 
@@ -141,7 +149,7 @@ export class FlightListeners {
    */
   attempt(): string {
     this.#attempts += 1;
-    return `${this.#instanceId}:${this.#attempts}`;
+    return `${this.#attemptPrefix}${this.#attempts}`;
   }
 
   /** The lease of `name` was granted to `holder`. */
@@ -174,7 +182,7 @@ export class FlightListeners {
   heard(message: FlightMessage): void {
     this.inAir.heard(message);
     const from = "started" in message ? message.started.from : message.from;
-    if (from !== this.#instanceId && !from.startsWith(`${this.#instanceId}:`)) {
+    if (from !== this.#instanceId && !from.startsWith(this.#attemptPrefix)) {
       this.#rivalled.set(message.flight, true);
     }
     if ("started" in message) return;

@@ -1,6 +1,6 @@
 import type { Redis } from "ioredis";
 import { type FleetChannel, recorder } from "./fleet-channel.ts";
-import { FlightListeners, flightText, parseFlightMessage } from "./flights-in-air.ts";
+import { FlightListeners, flightHeader, flightText, parseFlightMessage } from "./flights-in-air.ts";
 import {
   createMemoryPollerStore,
   keepMsOf,
@@ -28,9 +28,10 @@ const NEXT_MARK = `local function next_mark(counter, keep)
 end
 `;
 
-// KEYS: lease, counter. ARGV: holder (the instance; a flight's attempt), leaseMs, keepMs, and for
-// a flight its name and the flights channel. The holder (or a taker of a free lease) gets a mark for the read it is about
-// to make, and a flight's is announced; anyone else gets the newest update.
+// KEYS: lease, counter. ARGV: holder (the instance; a flight's attempt), leaseMs, keepMs, and
+// for a flight its name and the flights channel. The holder (or a taker of a free lease) gets a
+// mark for the read it is about to make, and a flight's is announced; anyone else gets the
+// newest update.
 const TICK = `${NEXT_MARK}
 local holder = redis.call('get', KEYS[1])
 if holder and holder ~= ARGV[1] then
@@ -236,7 +237,7 @@ export function createRedisPollerStore(
       const holder = flightListeners.landing(name, update) ?? "";
       // The answer goes out on the channel only: what the counter keeps (for a later attempt's
       // waiters to wait past) is its mark, so the answer crosses to Redis once and stays nowhere.
-      const kept = flightText(name, { ...update, answer: "" });
+      const kept = flightHeader(name, update);
       await command(() =>
         redis.channels.record(
           flightsChannel,
