@@ -92,6 +92,24 @@ async function readyz(instance: Instance): Promise<Record<string, unknown>> {
   return (await (await fetch(`${instance.url}/readyz`)).json()) as Record<string, unknown>;
 }
 
+/**
+ * One instance's flights over a Redis server of the test's own: its store, heard on the flights
+ * channel before it is returned, and its metrics.
+ */
+async function flightsOn(url: string, commandTimeoutMs?: number) {
+  const redis = createFleetRedis({
+    url,
+    prefix: "vgtest:",
+    ...(commandTimeoutMs === undefined ? {} : { commandTimeoutMs }),
+  });
+  closing({ close: () => redis.close() });
+  const store = createRedisPollerStore(redis, { intervalMs: 200 });
+  closing({ close: async () => store.close() });
+  await waitUntil(() => store.hearingFlights(), 5_000, "flights channel");
+  const registry = new Registry();
+  return { store, registry, flights: createFleetFlights(store, { maxWaitMs: 2_000, registry }) };
+}
+
 describe("one flight per read across the fleet", () => {
   it("makes one upstream call for identical reads on three instances", async () => {
     const { upstream, instances } = await setUp();
@@ -303,23 +321,7 @@ describe("one flight per read across the fleet", () => {
   // out: a call that begins during the pause began before its lease was answered.
   it("calls at once a read only this instance made lately, and asks first for a shared one", async () => {
     const server = closing(await startRedisServer());
-    const lane = async () => {
-      const redis = createFleetRedis({
-        url: server.url,
-        prefix: "vgtest:",
-        commandTimeoutMs: 5_000,
-      });
-      closing({ close: () => redis.close() });
-      const store = createRedisPollerStore(redis, { intervalMs: 200 });
-      closing({ close: async () => store.close() });
-      await waitUntil(() => store.hearingFlights(), 5_000, "flights channel");
-      const registry = new Registry();
-      return {
-        store,
-        registry,
-        flights: createFleetFlights(store, { maxWaitMs: 2_000, registry }),
-      };
-    };
+    const lane = () => flightsOn(server.url, 5_000);
     const [a, b] = [await lane(), await lane()];
     let paused = false;
     const calledWhilePaused = new Map<string, boolean>();
@@ -371,15 +373,7 @@ describe("one flight per read across the fleet", () => {
   // expired timer turns the wait into a call of its own.
   it("reads an answer that came while the process was busy before its bound ends the wait", async () => {
     const server = closing(await startRedisServer());
-    const lane = async () => {
-      const redis = createFleetRedis({ url: server.url, prefix: "vgtest:" });
-      closing({ close: () => redis.close() });
-      const store = createRedisPollerStore(redis, { intervalMs: 200 });
-      closing({ close: async () => store.close() });
-      await waitUntil(() => store.hearingFlights(), 5_000, "flights channel");
-      const registry = new Registry();
-      return { registry, flights: createFleetFlights(store, { maxWaitMs: 2_000, registry }) };
-    };
+    const lane = () => flightsOn(server.url);
     const [a, b] = [await lane(), await lane()];
     let release: (() => void) | undefined;
     const calls: string[] = [];
@@ -420,15 +414,7 @@ describe("one flight per read across the fleet", () => {
   // One server of the test's own, paused (CLIENT PAUSE) past the command timeout.
   it("takes a flight the store cannot answer in time as the instance's own, not the fleet's", async () => {
     const server = closing(await startRedisServer());
-    const redis = createFleetRedis({ url: server.url, prefix: "vgtest:" });
-    closing({ close: () => redis.close() });
-    const store = createRedisPollerStore(redis, { intervalMs: 200 });
-    closing({ close: async () => store.close() });
-    const until = Date.now() + 5_000;
-    while (!store.hearingFlights()) {
-      if (Date.now() > until) throw new Error("flights channel not confirmed");
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    const { store } = await flightsOn(server.url);
     expect(await store.flight("flight:shared", 1_000)).toMatchObject({ role: "owner" });
     expect(await store.flight("flight:shared", 1_000)).not.toHaveProperty("alone");
     const pauser = new Redis(server.url);

@@ -65,6 +65,12 @@ function instancesOf(server: MemoryPollerServer) {
   return { registries, lanes };
 }
 
+/** One instance's reads by how their flight went (voicegraph_fleet_flights_total). */
+async function outcomesOf(registry: Registry): Promise<Map<string, number>> {
+  const counted = await registry.getSingleMetric("voicegraph_fleet_flights_total")?.get();
+  return new Map(counted?.values.map(({ labels, value }) => [String(labels.outcome), value]));
+}
+
 describe("fleet flights under a scheduler", () => {
   it("answer each read with its own key's call made after its writes, each wait bounded", async () => {
     // How the runs' reads went, summed: the interleavings must include an instance that called
@@ -182,9 +188,7 @@ describe("fleet flights under a scheduler", () => {
           }
           expect(calls).toBeLessThanOrEqual(reads.length);
           for (const registry of registries) {
-            const counted = await registry.getSingleMetric("voicegraph_fleet_flights_total")?.get();
-            for (const { labels, value } of counted?.values ?? []) {
-              const outcome = String(labels.outcome);
+            for (const [outcome, value] of await outcomesOf(registry)) {
               outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + value);
             }
           }
@@ -247,11 +251,10 @@ describe("fleet flights under a scheduler", () => {
           for (const answer of await answers) expect(answer.body).toEqual({ key: "alpha" });
           let racedHere = 0;
           for (const registry of registries) {
-            const counted = await registry.getSingleMetric("voicegraph_fleet_flights_total")?.get();
-            const raced = counted?.values.find(({ labels }) => labels.outcome === "raced");
+            const raced = (await outcomesOf(registry)).get("raced") ?? 0;
             // A rival's lease makes the flight a shared one: no instance races twice for it.
-            expect(raced?.value ?? 0).toBeLessThanOrEqual(1);
-            racedHere += raced?.value ?? 0;
+            expect(raced).toBeLessThanOrEqual(1);
+            racedHere += raced;
           }
           // Nothing was lost: every waiter heard its owner.
           for (const lane of lanes) expect(lane.fallbacks()).toEqual({});
