@@ -27,7 +27,7 @@ import { DASHBOARD } from "./queries.ts";
  * as the fleet can serve, which on 2 shared cores is fewer for ten processes than for one), and
  * paced (operations start at a fixed rate every fleet size serves, at most 48 at once): the same
  * load for every fleet, so its calls per operation compare fleets and its latency is the
- * flights' rather than the machine's. About 8 minutes; `npm run bench:fleet` prints the table and
+ * flights' rather than the machine's. About 14 minutes; `npm run bench:fleet` prints the table and
  * writes it into bench/results.json's `fleet` (and docs/benchmarks.md).
  */
 
