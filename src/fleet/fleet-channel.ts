@@ -23,8 +23,11 @@ export interface ChannelSpec<T> {
   name: string;
   /** Its kind, which counts its dropped messages (`limits`, `logouts`, `writes`, `poll`). */
   kind: string;
-  /** A message as an instance published it, or undefined: a foreign or malformed message. */
-  parse(text: string): T | undefined;
+  /**
+   * A message as an instance published it, or undefined: a foreign or malformed message. Given
+   * its bytes as they came, so a channel may decode only what it reads.
+   */
+  parse(bytes: Buffer): T | undefined;
   /** Told each message that parsed. */
   deliver(message: T): void;
   /**
@@ -157,12 +160,14 @@ export function createFleetChannels(store: ChannelStore, connect: () => Redis): 
       live = false;
       confirmed.clear();
     });
-    made.on("message", (name: string, text: string) => {
-      const spec = specs.get(name);
+    // Bytes, not text: ioredis decodes a message only for "message" listeners, and most of a
+    // flight's answer is never read by the instances that hear it go by.
+    made.on("messageBuffer", (name: Buffer, bytes: Buffer) => {
+      const spec = specs.get(name.toString());
       if (!spec) return;
       let message: unknown;
       try {
-        message = spec.parse(text);
+        message = spec.parse(bytes);
       } catch {
         // A parse that throws is one more malformed message: counted below, never rethrown.
         message = undefined;

@@ -25,12 +25,20 @@ export function flightHeader(name: string, update: Omit<PollerUpdate, "answer">)
   return `${JSON.stringify({ flight: name, epoch, seq, from })}\n`;
 }
 
-/** A flights channel message as an instance published it (flightText, or a lease's announcement), or undefined. */
-export function parseFlightMessage(text: string): FlightMessage | undefined {
+/**
+ * A flights channel message as an instance published it (flightText, or a lease's announcement),
+ * or undefined. Only the first line is decoded: an answer stays as it came (bytes from Redis)
+ * until a read waiting on its flight parses it (parseLanded in flights.ts).
+ */
+export function parseFlightMessage(text: string | Buffer): FlightMessage | undefined {
   const end = text.indexOf("\n");
+  const [line, answer] =
+    typeof text === "string"
+      ? [end < 0 ? text : text.slice(0, end), text.slice(end + 1)]
+      : [text.toString("utf8", 0, end < 0 ? undefined : end), text.subarray(end + 1)];
   let value: unknown;
   try {
-    value = JSON.parse(end < 0 ? text : text.slice(0, end));
+    value = JSON.parse(line);
   } catch {
     return undefined;
   }
@@ -60,7 +68,7 @@ export function parseFlightMessage(text: string): FlightMessage | undefined {
         epoch: message.epoch,
         seq: message.seq,
         from: message.from,
-        answer: text.slice(end + 1),
+        answer,
       }
     : undefined;
 }

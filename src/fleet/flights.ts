@@ -291,7 +291,9 @@ export function createFleetFlights(
   };
 }
 
-function parseLanded(text: unknown): Landed | undefined {
+/** A landed flight's answer: text as this instance's own store gave it, bytes as Redis did. */
+function parseLanded(answer: unknown): Landed | undefined {
+  const text = Buffer.isBuffer(answer) ? answer.toString() : answer;
   if (typeof text !== "string") return undefined;
   try {
     const value = JSON.parse(text) as Partial<Record<string, unknown>>;

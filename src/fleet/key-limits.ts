@@ -30,7 +30,7 @@ export function shareKeyLimits(redis: FleetRedis, memory: KeyMemory): { close():
   const channel = redis.channels.open({
     name,
     kind: "limits",
-    parse: parseBlock,
+    parse: (bytes) => parseBlock(bytes.toString()),
     deliver: (block) => memory.block(block),
     // Every block still kept, applied to this instance's memory.
     async catchUp() {

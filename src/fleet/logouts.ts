@@ -117,7 +117,7 @@ export function createFleetLogouts(redis: FleetRedis): FleetLogouts {
   const channel = redis.channels.open({
     name,
     kind: "logouts",
-    parse: parseLogout,
+    parse: (bytes) => parseLogout(bytes.toString()),
     deliver(logout) {
       for (const listener of logoutListeners) listener(logout.hash, logout.untilMs);
     },

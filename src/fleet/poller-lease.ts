@@ -126,7 +126,7 @@ export function createRedisPollerStore(
   const writes = redis.channels.open({
     name: writesChannel,
     kind: "writes",
-    parse: parseNotice,
+    parse: (bytes) => parseNotice(bytes.toString()),
     deliver(notice) {
       if (notice.from !== instanceId) for (const listener of writeListeners) listener(notice);
     },
@@ -188,7 +188,7 @@ export function createRedisPollerStore(
       const channel = redis.channels.open({
         name: channelOf(watch),
         kind: "poll",
-        parse: parseUpdate,
+        parse: (bytes) => parseUpdate(bytes.toString()),
         deliver(update) {
           if (update.from !== instanceId) onUpdate(update);
         },

@@ -21,8 +21,8 @@ afterAll(async () => {
 });
 
 /** A number in `{"n": …}`; JSON.parse throws on text that is no JSON at all. */
-function parseNumber(text: string): number | undefined {
-  const value = JSON.parse(text) as { n?: unknown } | null;
+function parseNumber(text: string | Buffer): number | undefined {
+  const value = JSON.parse(text.toString()) as { n?: unknown } | null;
   return typeof value?.n === "number" ? value.n : undefined;
 }
 
@@ -91,6 +91,29 @@ describe("a fleet channel", () => {
     } finally {
       channel.close();
       other.close();
+    }
+  });
+
+  it("hands a channel each message's bytes as published, for it to decode what it reads", async () => {
+    const heard: Buffer[] = [];
+    const channel = redis.channels.open({
+      name: "vgchan:bytes",
+      kind: "bytes",
+      parse: (bytes) => bytes,
+      deliver: (bytes) => heard.push(bytes),
+    });
+    try {
+      await waitUntil(() => channel.listening(), WAIT_MS, "subscribed");
+      // Text with multi-byte characters, and bytes that are no UTF-8 at all, both unaltered.
+      const sent = [Buffer.from('{"n":1}\n\u00e9\u{1f680}'), Buffer.from([0xff, 0x0a, 0xc3])];
+      for (const bytes of sent) await redis.client.publish("vgchan:bytes", bytes);
+      await waitUntil(() => heard.length === sent.length, WAIT_MS, "both messages");
+      expect(heard.every((bytes) => Buffer.isBuffer(bytes))).toBe(true);
+      expect(heard.map((bytes) => bytes.toString("hex"))).toEqual(
+        sent.map((bytes) => bytes.toString("hex")),
+      );
+    } finally {
+      channel.close();
     }
   });
 
