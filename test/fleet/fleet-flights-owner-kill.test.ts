@@ -15,8 +15,12 @@ const BETA = "Bearer k_beta";
 const ORG = "{ organization { name } }";
 /** The cap of a wait and the lease's life: far above the bound the observed latency gives. */
 const WAIT_MS = 5_000;
-/** How long the upstream holds each warm-up read: the latency each instance then observes. */
-const SLOW_MS = 200;
+/**
+ * How long the upstream holds each warm-up read: the latency each instance then observes. Its
+ * bound (about 4×) is how long a survivor waits: long enough for both of its reads to be seen
+ * waiting at once on a busy machine.
+ */
+const SLOW_MS = 400;
 
 interface Process {
   url: string;
@@ -138,7 +142,7 @@ describe("a fleet flight whose owner process is killed", () => {
     expect(await killed).toBe("SIGKILL");
     const killedAt = Date.now();
 
-    // Each survivor's waits end at its bound, 4 × its observed latency + 50 ms (about 0.9 s),
+    // Each survivor's waits end at its bound, 4 × its observed latency + 50 ms (about 1.7 s),
     // not at the cap (a wait of WAIT_MS would end about 4.8 s after the kill): then it calls
     // itself, and those calls are held too (the owner's two dead ones are still among the held).
     await upstream.held(2 + 4, 10_000);
