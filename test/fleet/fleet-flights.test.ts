@@ -114,6 +114,30 @@ async function flightsOn(url: string, commandTimeoutMs?: number, answersIdleMs?:
   return { store, registry, flights: createFleetFlights(store, { maxWaitMs: 2_000, registry }) };
 }
 
+type Lane = Awaited<ReturnType<typeof flightsOn>>;
+
+/**
+ * Reads of `flight:<read>` on lanes, each call logged by who made it; a held call waits until
+ * `release()`, and `holding()` says whether one does.
+ */
+function heldReads() {
+  const calls: string[] = [];
+  let release: (() => void) | undefined;
+  const fly = (on: Lane, who: string, read: string, held = false) =>
+    on.flights.fly(
+      () => `flight:${read}`,
+      { view: "v", now: Promise.resolve("v") },
+      async () => {
+        calls.push(who);
+        if (held) await new Promise<void>((resolve) => (release = resolve));
+        return { status: 200, body: { from: who }, rateLimit: undefined, requestId: undefined };
+      },
+      new CallSignal(),
+      () => undefined,
+    );
+  return { calls, fly, release: () => release?.(), holding: () => release !== undefined };
+}
+
 describe("one flight per read across the fleet", () => {
   it("makes one upstream call for identical reads on three instances", async () => {
     const { upstream, instances } = await setUp();
@@ -381,23 +405,10 @@ describe("one flight per read across the fleet", () => {
     const server = closing(await startRedisServer());
     const lane = () => flightsOn(server.url);
     const [a, b] = [await lane(), await lane()];
-    let release: (() => void) | undefined;
-    const calls: string[] = [];
-    const fly = (on: typeof a, who: string, held: boolean) =>
-      on.flights.fly(
-        () => "flight:starved",
-        { view: "v", now: Promise.resolve("v") },
-        async () => {
-          calls.push(who);
-          if (held) await new Promise<void>((resolve) => (release = resolve));
-          return { status: 200, body: { from: who }, rateLimit: undefined, requestId: undefined };
-        },
-        new CallSignal(),
-        () => undefined,
-      );
-    const owned = fly(a, "a", true);
-    await waitUntil(() => release !== undefined, 2_000, "a's call");
-    const waited = fly(b, "b", false);
+    const { calls, fly, release, holding } = heldReads();
+    const owned = fly(a, "a", "starved", true);
+    await waitUntil(holding, 2_000, "a's call");
+    const waited = fly(b, "b", "starved");
     await waitUntil(
       async () =>
         ((await b.registry.getSingleMetric("voicegraph_fleet_flights_waiting")?.get())?.values[0]
@@ -405,7 +416,7 @@ describe("one flight per read across the fleet", () => {
       2_000,
       "b waiting",
     );
-    release?.();
+    release();
     expect((await owned).body).toEqual({ from: "a" });
     // The landing is written; then this process is busy past b's bound (2 s, long enough for
     // the steps above on a busy machine) while Redis delivers it.
@@ -428,20 +439,7 @@ describe("one flight per read across the fleet", () => {
       await flightsOn(server.url, 5_000, 300),
       await flightsOn(server.url, 5_000, 300),
     ];
-    let release: (() => void) | undefined;
-    const calls: string[] = [];
-    const fly = (on: typeof a, who: string, read: string, held = false) =>
-      on.flights.fly(
-        () => `flight:${read}`,
-        { view: "v", now: Promise.resolve("v") },
-        async () => {
-          calls.push(who);
-          if (held) await new Promise<void>((resolve) => (release = resolve));
-          return { status: 200, body: { from: who }, rateLimit: undefined, requestId: undefined };
-        },
-        new CallSignal(),
-        () => undefined,
-      );
+    const { calls, fly, release } = heldReads();
     // Reads that each fly alone: their answers go out to no instance.
     await fly(a, "a", "one");
     await fly(b, "b", "two");
@@ -451,7 +449,7 @@ describe("one flight per read across the fleet", () => {
     await waitUntil(() => b.store.announced("flight:shared") !== undefined, 2_000, "announced");
     const joined = fly(b, "b", "shared");
     await waitUntil(async () => (await hearingAnswers()) === 1, 2_000, "b hearing answers");
-    release?.();
+    release();
     expect((await owned).body).toEqual({ from: "a" });
     expect((await joined).body).toEqual({ from: "a" });
     expect(calls).toEqual(["a", "b", "a"]);
