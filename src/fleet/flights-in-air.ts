@@ -5,10 +5,7 @@ import type { PollerUpdate } from "./poller-store.ts";
 /** At most this many flights are remembered as in the air; the oldest go first. */
 const IN_AIR_CAPACITY = 10_000;
 
-/**
- * What the flights channels carry: a flight taken (its lease granted), or its landing, with its
- * answer for the instances that wait on flights and with an empty one for every other.
- */
+/** What the one flights channel carries: a flight taken (its lease granted), or its answer. */
 export type FlightMessage =
   | { flight: string; started: Mark & { from: string; leaseMs: number } }
   | (PollerUpdate & { flight: string });
@@ -198,11 +195,6 @@ export class FlightListeners {
     }
     if ("started" in message) return;
     for (const listener of [...(this.#waiting.get(message.flight) ?? [])]) listener(message);
-  }
-
-  /** Whether any read of this instance hears a flight's answers now. */
-  waiting(): boolean {
-    return this.#waiting.size > 0;
   }
 
   /** Hears `name`'s answers until the returned function is called. */

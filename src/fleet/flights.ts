@@ -28,20 +28,12 @@ export type FlightOutcome =
   /** The owner's answer was larger than FLIGHT_MAX_BYTES. */
   | "too_large"
   /** The owner's call ended without an answer to share (a timeout, a reset, its callers gone). */
-  | "failed"
-  /** The answer went by before this instance heard answers (its reads had waited on none lately). */
-  | "unheard";
+  | "failed";
 
 /** A waiter's flight named at a write version that no longer held: sought again under the new one. */
 const STALE = Symbol("stale");
 
-const FALLBACKS: readonly FlightOutcome[] = [
-  "timeout",
-  "unshared",
-  "too_large",
-  "failed",
-  "unheard",
-];
+const FALLBACKS: readonly FlightOutcome[] = ["timeout", "unshared", "too_large", "failed"];
 
 /** What a flight publishes: the upstream's answer, its error, or why there is none to share. */
 type Landed =
@@ -65,8 +57,7 @@ export interface FleetFlightLane extends FleetFlights {
  * A flight is the pollers' job with a lifetime of one call, on the same store: the lease (SET NX
  * PX, in the store's tick, announced on the store's one flights channel when granted) picks the
  * one instance that calls, the counter's epoch and sequence order its answer with the one
- * ordering rule, and the answer goes out once, to the instances that wait on flights (a landing
- * heard without it is an answer gone by: `unheard`, an own call). An instance that heard a flight
+ * ordering rule, and the answer goes out once on that channel. An instance that heard a flight
  * announced waits for it without asking the store. A flight only this instance flew lately is
  * called at once beside its lease (callFirst): a read with no rival waits for no round trip.
  * The lease lasts `maxWaitMs` (or until the answer is published). A waiter waits at most 4× the
@@ -81,7 +72,7 @@ export function createFleetFlights(
   const counts = new Map<FlightOutcome, number>();
   const outcomes = new Counter({
     name: "voicegraph_fleet_flights_total",
-    help: "Upstream reads by how their fleet-wide flight went: owned (this instance called), joined (another's answer), raced (called first, and another instance's lease came before), or the reason of an own call (timeout, unshared, too_large, failed, unheard).",
+    help: "Upstream reads by how their fleet-wide flight went: owned (this instance called), joined (another's answer), raced (called first, and another instance's lease came before), or the reason of an own call (timeout, unshared, too_large, failed).",
     labelNames: ["outcome"],
     registers: [options.registry],
   });
@@ -233,8 +224,6 @@ export function createFleetFlights(
         if (tick.alone) return await fallBack("unshared", call);
         return await own(name, { ...tick.mark, from: store.instanceId }, timed(call));
       }
-      // A waiter from here on: answers are heard before the view's look is back.
-      store.waitingOnFlights();
       if (confirmed !== undefined && !(await confirmed)) return STALE;
       const latest: Mark | undefined = announced
         ? { epoch: announced.epoch, seq: announced.seq - 1 }
@@ -274,7 +263,6 @@ export function createFleetFlights(
       store.forgetFlight(name);
       return fallBack("timeout", call);
     }
-    if (isUnheard(landed.answer)) return fallBack("unheard", call);
     const answer = parseLanded(landed.answer);
     if (answer === undefined || "none" in answer) {
       return fallBack(answer?.none ?? "failed", call);
@@ -301,11 +289,6 @@ export function createFleetFlights(
       return out;
     },
   };
-}
-
-/** A flight's header heard without its answer (PollerStore.waitingOnFlights). */
-function isUnheard(answer: unknown): boolean {
-  return (typeof answer === "string" || Buffer.isBuffer(answer)) && answer.length === 0;
 }
 
 /** A landed flight's answer: text as this instance's own store gave it, bytes as Redis did. */

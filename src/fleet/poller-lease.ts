@@ -61,18 +61,10 @@ redis.call('pexpire', KEYS[1], ARGV[4])
 return 1`;
 const PUBLISH = recorder(KEEP_NEWER);
 
-// KEYS: counter, lease. ARGV: as PUBLISH's, then the holder, the answers channel and the
-// answer's message. A flight's answer, by the same rule, and the end of its lease if that attempt
-// holds it: one script per landing. The answer goes to the instances that wait on flights, then
-// its header (the recorder's message) to every instance: one that hears the header alone knows
-// the answer went by unheard.
+// KEYS: counter, lease. ARGV: as PUBLISH's, then the holder. A flight's answer, by the same
+// rule, and the end of its lease if that attempt holds it: one script per landing.
 const LAND = recorder(`if redis.call('get', KEYS[2]) == ARGV[5] then redis.call('del', KEYS[2]) end
-local function keep_newer()
-${KEEP_NEWER}
-end
-if keep_newer() == 0 then return 0 end
-redis.call('publish', ARGV[6], ARGV[7])
-return 1`);
+${KEEP_NEWER}`);
 
 // KEYS: lease. ARGV: instance. Gives the lease up only if this instance holds it.
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then
@@ -80,12 +72,6 @@ const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then
 
 /** A landed flight's counter (and answer) goes at once: nothing of a flight outlives it. */
 const FLIGHT_KEEP_MS = 1;
-
-/**
- * How long an instance keeps hearing flights' answers after its last read that waited on one:
- * an instance whose reads wait on no other instance's flight is not sent every answer.
- */
-export const FLIGHT_ANSWERS_IDLE_MS = 10_000;
 
 interface PollerCommands {
   pollerTick(
@@ -103,8 +89,6 @@ interface PollerCommands {
 export interface RedisPollerStoreOptions {
   intervalMs: number;
   instanceId?: string;
-  /** FLIGHT_ANSWERS_IDLE_MS unless a test needs it shorter. */
-  answersIdleMs?: number;
 }
 
 /**
@@ -114,9 +98,8 @@ export interface RedisPollerStoreOptions {
  * `<prefix>{poll:<watch>}:counter` (epoch, seq, the last published seq and the newest update,
  * kept a minute past the last tick). Updates go out on `<prefix>poll:<watch>`, writes on
  * `<prefix>writes` (the fleet's channels, fleet-channel.ts). A flight is a watch kept only as long
- * as its lease: every instance hears its start and landing on `<prefix>flights`, and its one
- * answer goes out on `<prefix>flight-answers`, heard by the instances whose reads wait on
- * flights. While Redis is unreachable, or a command fails (reported as every fleet
+ * as its lease, whose one answer goes out on `<prefix>flights`, the one channel every instance
+ * hears all flights on. While Redis is unreachable, or a command fails (reported as every fleet
  * command's is), the instance works alone (an in-process store): it reads for its own
  * subscribers rather than leave them a gap.
  */
@@ -134,9 +117,7 @@ export function createRedisPollerStore(
   defineCommands(client);
   const key = (watch: string, part: string) => `${redis.prefix}{poll:${watch}}:${part}`;
   const channelOf = (watch: string) => `${redis.prefix}poll:${watch}`;
-  const answersIdleMs = options.answersIdleMs ?? FLIGHT_ANSWERS_IDLE_MS;
   const flightsChannel = `${redis.prefix}flights`;
-  const answersChannel = `${redis.prefix}flight-answers`;
   const flightListeners = new FlightListeners(instanceId);
 
   const channels = new Map<string, FleetChannel>();
@@ -159,16 +140,6 @@ export function createRedisPollerStore(
     // Answers may have gone by unheard: what seemed in the air is asked of the store again.
     catchUp: () => flightListeners.inAir.clear(),
   });
-  // Subscribed while this instance's reads wait on flights, and a while after: an instance whose
-  // reads each fly alone hears each flight's header only, never the answers.
-  let answers: FleetChannel | undefined;
-  let waitedAt = 0;
-  const answersIdle = setInterval(() => {
-    if (!answers || flightListeners.waiting() || Date.now() - waitedAt < answersIdleMs) return;
-    answers.close();
-    answers = undefined;
-  }, answersIdleMs / 2);
-  answersIdle.unref();
 
   /** Redis's answer, or undefined: Redis away or failing, and the instance then works alone. */
   const command = <T>(run: () => Promise<T>) => redis.sharedOrLocal(run, () => undefined);
@@ -272,27 +243,10 @@ export function createRedisPollerStore(
           flightsChannel,
           LAND,
           [key(name, "counter"), key(name, "lease")],
-          [
-            update.epoch,
-            update.seq,
-            kept,
-            FLIGHT_KEEP_MS,
-            holder,
-            answersChannel,
-            flightText(name, update),
-          ],
-          kept,
+          [update.epoch, update.seq, kept, FLIGHT_KEEP_MS, holder],
+          flightText(name, update),
         ),
       );
-    },
-    waitingOnFlights() {
-      waitedAt = Date.now();
-      answers ??= redis.channels.open({
-        name: answersChannel,
-        kind: "flights",
-        parse: parseFlightMessage,
-        deliver: (message) => flightListeners.heard(message),
-      });
     },
     hearFlight: (name, onUpdate) => flightListeners.hear(name, onUpdate),
     announced: (name) => flightListeners.inAir.find(name),
@@ -308,8 +262,6 @@ export function createRedisPollerStore(
       channels.clear();
       writeListeners.clear();
       flightListeners.clear();
-      clearInterval(answersIdle);
-      answers?.close();
       flights.close();
       writes.close();
       alone.close();

@@ -82,7 +82,7 @@ export interface PollerStore {
    * for its mark: the Redis store keeps no flight's answer, so its answer is empty there.
    */
   flight(name: string, leaseMs: number): Promise<Tick>;
-  /** Publishes a flight's answer once, to the instances that wait on flights, and ends its lease. */
+  /** Publishes a flight's answer once, on the store's one flights channel, and ends its lease. */
   land(name: string, update: PollerUpdate): Promise<void>;
   /**
    * The mark of `name`'s flight if an attempt announced it (another instance's, or an earlier
@@ -104,12 +104,6 @@ export interface PollerStore {
   hearFlight(name: string, onUpdate: (update: PollerUpdate) => void): () => void;
   /** Whether the flights channel is confirmed right now (a waiter relies on it only then). */
   hearingFlights(): boolean;
-  /**
-   * A read of this instance is about to wait on a flight: answers are heard from now on. The
-   * Redis store hears them only while its reads wait (and a while after); an answer that went by
-   * before then reaches this instance as its flight's header alone, with an empty answer.
-   */
-  waitingOnFlights(): void;
   close(): void;
 }
 
@@ -340,8 +334,6 @@ export function createMemoryPollerStore(options: {
     flownAlone: (name) => flights.flownAlone(name),
     forgetFlight: (name) => flights.inAir.forget(name),
     hearingFlights: () => true,
-    // Every instance of a memory server hears every answer.
-    waitingOnFlights: () => undefined,
     onWrite(listener) {
       const stop = server.onWrite(listener);
       stops.add(stop);

@@ -3,7 +3,6 @@ import { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { createFleetFlights } from "../../src/fleet/flights.ts";
-import { flightHeader } from "../../src/fleet/flights-in-air.ts";
 import { createRedisPollerStore } from "../../src/fleet/poller-lease.ts";
 import { createFleetRedis } from "../../src/fleet/redis.ts";
 import { CallSignal } from "../../src/upstream/call-signal.ts";
@@ -97,17 +96,14 @@ async function readyz(instance: Instance): Promise<Record<string, unknown>> {
  * One instance's flights over a Redis server of the test's own: its store, heard on the flights
  * channel before it is returned, and its metrics.
  */
-async function flightsOn(url: string, commandTimeoutMs?: number, answersIdleMs?: number) {
+async function flightsOn(url: string, commandTimeoutMs?: number) {
   const redis = createFleetRedis({
     url,
     prefix: "vgtest:",
     ...(commandTimeoutMs === undefined ? {} : { commandTimeoutMs }),
   });
   closing({ close: () => redis.close() });
-  const store = createRedisPollerStore(redis, {
-    intervalMs: 200,
-    ...(answersIdleMs === undefined ? {} : { answersIdleMs }),
-  });
+  const store = createRedisPollerStore(redis, { intervalMs: 200 });
   closing({ close: async () => store.close() });
   await waitUntil(() => store.hearingFlights(), 5_000, "flights channel");
   const registry = new Registry();
@@ -184,16 +180,14 @@ describe("one flight per read across the fleet", () => {
     const calls = (command: string) =>
       Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
     // The flight: the owner's lease script (which announces it) and its landing (an EVAL, as
-    // every recorded message is, which ends the lease and publishes the answer, then its header).
-    // The instances that heard it announced wait without a command on the flight; each hears
-    // answers from its first wait on (one SUBSCRIBE per instance and idle spell, not per
-    // flight). Any other EVAL is an instance's check of the store's life (once a second), which
-    // reads one key.
+    // every recorded message is, which ends the lease). The instances that heard it announced
+    // wait without a command. Any other EVAL is an instance's check of the store's life (once a
+    // second), which reads one key.
     const lifeChecks = calls("eval") - 1;
     expect(lifeChecks).toBeGreaterThanOrEqual(0);
     expect(calls("evalsha")).toBe(1);
-    expect(calls("publish")).toBe(3);
-    expect(calls("subscribe")).toBe(2);
+    expect(calls("publish")).toBe(2);
+    expect(calls("subscribe")).toBe(0);
     // Reads look at the write version, those of one turn of an instance's loop with one GET:
     // at least one per instance, at most one per read; the lease script reads the lease once.
     const looks = calls("get") - 1 - lifeChecks;
@@ -426,70 +420,6 @@ describe("one flight per read across the fleet", () => {
     expect((await waited).body).toEqual({ from: "a" });
     expect(calls).toEqual(["a"]);
     expect(b.flights.fallbacks()).toEqual({});
-  });
-
-  // One server of the test's own, whose subscribers the test counts.
-  it("sends an instance the answers only while its reads wait on flights", async () => {
-    const server = closing(await startRedisServer());
-    const probe = new Redis(server.url);
-    closing({ close: async () => probe.disconnect() });
-    const hearingAnswers = async () =>
-      Number(((await probe.pubsub("NUMSUB", "vgtest:flight-answers")) as [string, number])[1]);
-    const [a, b] = [
-      await flightsOn(server.url, 5_000, 300),
-      await flightsOn(server.url, 5_000, 300),
-    ];
-    const { calls, fly, release } = heldReads();
-    // Reads that each fly alone: their answers go out to no instance.
-    await fly(a, "a", "one");
-    await fly(b, "b", "two");
-    expect(await hearingAnswers()).toBe(0);
-    // b waits on a's flight: it hears answers from then on, and gets a's.
-    const owned = fly(a, "a", "shared", true);
-    await waitUntil(() => b.store.announced("flight:shared") !== undefined, 2_000, "announced");
-    const joined = fly(b, "b", "shared");
-    await waitUntil(async () => (await hearingAnswers()) === 1, 2_000, "b hearing answers");
-    release();
-    expect((await owned).body).toEqual({ from: "a" });
-    expect((await joined).body).toEqual({ from: "a" });
-    expect(calls).toEqual(["a", "b", "a"]);
-    // Once its reads have waited on nothing for a while, b hears answers no more.
-    await waitUntil(async () => (await hearingAnswers()) === 0, 3_000, "b deaf to answers");
-    expect(b.flights.fallbacks()).toEqual({});
-  });
-
-  // One server of the test's own, on which the test plays an owner whose answer went by.
-  it("calls at once on a flight whose header came without its answer", async () => {
-    const server = closing(await startRedisServer());
-    const { store, flights } = await flightsOn(server.url);
-    const owner = new Redis(server.url);
-    closing({ close: async () => owner.disconnect() });
-    const mark = { epoch: "00000000000000000001", seq: 1 };
-    await owner.publish(
-      "vgtest:flights",
-      JSON.stringify({ flight: "flight:gone", started: { ...mark, from: "x:1", leaseMs: 5_000 } }),
-    );
-    await waitUntil(() => store.announced("flight:gone") !== undefined, 2_000, "announced");
-    let called = false;
-    const started = performance.now();
-    const read = flights.fly(
-      () => "flight:gone",
-      { view: "v", now: Promise.resolve("v") },
-      async () => {
-        called = true;
-        return { status: 200, body: { own: true }, rateLimit: undefined, requestId: undefined };
-      },
-      new CallSignal(),
-      () => undefined,
-    );
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    expect(called).toBe(false);
-    // The landing as an owner sends it to an instance that did not hear answers yet.
-    await owner.publish("vgtest:flights", flightHeader("flight:gone", { ...mark, from: "x:1" }));
-    expect((await read).body).toEqual({ own: true });
-    // At once, not after the wait's bound (at least 2 s here: no call was timed yet).
-    expect(performance.now() - started).toBeLessThan(1_500);
-    expect(flights.fallbacks()).toEqual({ unheard: 1 });
   });
 
   // One server of the test's own, paused (CLIENT PAUSE) past the command timeout.
