@@ -77,9 +77,10 @@ export function parseFlightMessage(text: string | Buffer): FlightMessage | undef
 const LANDED_MEMORY_MS = 10_000;
 
 /**
- * How long a flight counts as shared once another instance was heard flying it, or took its
- * lease first: its next read asks the store before calling. A read no other instance made for
- * that long calls at once, and a sudden rival costs at most one call per instance and window.
+ * How long a flight counts as shared once another instance was heard flying it, took its lease
+ * first or took it last: its next read asks the store before calling. A read no other instance
+ * made for that long calls at once, and a sudden rival costs at most one call per instance and
+ * window. As long, the store announces a flight whose lease it refused to some attempt.
  */
 export const FLIGHT_RIVAL_MS = 10_000;
 
@@ -140,6 +141,8 @@ export class FlightListeners {
   readonly #holders = new Map<string, string>();
   /** Flights another instance flew lately, as heard or as a refused lease showed. */
   readonly #rivalled: LRUCache<string, true>;
+  /** How long a rival is remembered, here and by the store (a flight's last owner, its contention). */
+  readonly rivalMs: number;
   readonly #instanceId: string;
   /** How this instance's attempts begin (attempt()): a lease announcement's `from` names one. */
   readonly #attemptPrefix: string;
@@ -148,6 +151,7 @@ export class FlightListeners {
   constructor(instanceId: string, rivalMs = FLIGHT_RIVAL_MS) {
     this.#instanceId = instanceId;
     this.#attemptPrefix = `${instanceId}:`;
+    this.rivalMs = rivalMs;
     this.#rivalled = new LRUCache({ max: IN_AIR_CAPACITY, ttl: rivalMs });
   }
 
@@ -160,9 +164,14 @@ export class FlightListeners {
     return `${this.#attemptPrefix}${this.#attempts}`;
   }
 
-  /** The lease of `name` was granted to `holder`. */
-  owned(name: string, holder: string): void {
+  /**
+   * The lease of `name` was granted to `holder` under `mark`: in the air here at once, announced
+   * or not, so another read of this instance waits for it rather than race it.
+   */
+  owned(name: string, holder: string, mark: Mark & { leaseMs: number }): void {
     this.#holders.set(name, holder);
+    const { epoch, seq, leaseMs } = mark;
+    this.inAir.heard({ flight: name, started: { epoch, seq, from: holder, leaseMs } });
   }
 
   /**
@@ -177,7 +186,7 @@ export class FlightListeners {
     return holder;
   }
 
-  /** Another instance holds `name`'s lease. */
+  /** Another instance holds `name`'s lease, or took it last (within FLIGHT_RIVAL_MS). */
   refused(name: string): void {
     this.#rivalled.set(name, true);
   }

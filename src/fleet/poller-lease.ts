@@ -28,10 +28,8 @@ const NEXT_MARK = `local function next_mark(counter, keep)
 end
 `;
 
-// KEYS: lease, counter. ARGV: holder (the instance; a flight's attempt), leaseMs, keepMs, and
-// for a flight its name and the flights channel. The holder (or a taker of a free lease) gets a
-// mark for the read it is about to make, and a flight's is announced; anyone else gets the
-// newest update.
+// KEYS: lease, counter. ARGV: holder (the instance), leaseMs, keepMs. The holder (or a taker of
+// a free lease) gets a mark for the read it is about to make; anyone else gets the newest update.
 const TICK = `${NEXT_MARK}
 local holder = redis.call('get', KEYS[1])
 if holder and holder ~= ARGV[1] then
@@ -39,11 +37,35 @@ if holder and holder ~= ARGV[1] then
 end
 redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
 local mark = next_mark(KEYS[2], ARGV[3])
-if ARGV[5] then
-  redis.call('publish', ARGV[5], cjson.encode({flight = ARGV[4], started = {
-    epoch = mark[1], seq = mark[2], from = ARGV[1], leaseMs = tonumber(ARGV[2])}}))
-end
 return {1, mark[1], mark[2]}`;
+
+// KEYS: lease, counter, last (the instance that took the lease last), contended (a lease was
+// refused lately). ARGV: holder (the attempt), leaseMs, the flight's name, the flights channel,
+// the instance, rivalMs. TICK's rule with a counter kept only the lease's length. A refusal
+// marks the flight contended and its answer awaited. A lease granted says whether another
+// instance took the last one, and is announced only while the flight is contended: a flight
+// that no two instances want at once wakes no other instance.
+const FLIGHT = `${NEXT_MARK}
+local holder = redis.call('get', KEYS[1])
+if holder and holder ~= ARGV[1] then
+  if redis.call('exists', KEYS[2]) == 1 then redis.call('hset', KEYS[2], 'heard', 1) end
+  redis.call('set', KEYS[4], 1, 'PX', ARGV[6])
+  return {0, redis.call('hget', KEYS[2], 'latest') or ''}
+end
+redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
+local mark = next_mark(KEYS[2], ARGV[2])
+local last = redis.call('get', KEYS[3])
+redis.call('set', KEYS[3], ARGV[5], 'PX', ARGV[6])
+local rival = 0
+if last and last ~= ARGV[5] then rival = 1 end
+if redis.call('exists', KEYS[4]) == 1 then
+  redis.call('hset', KEYS[2], 'heard', 1)
+  redis.call('publish', ARGV[4], cjson.encode({flight = ARGV[3], started = {
+    epoch = mark[1], seq = mark[2], from = ARGV[1], leaseMs = tonumber(ARGV[2])}}))
+else
+  redis.call('hdel', KEYS[2], 'heard')
+end
+return {1, mark[1], mark[2], rival}`;
 
 // KEYS: counter. ARGV: keepMs. A mark for a read outside the lease.
 const MARK = `${NEXT_MARK}
@@ -62,9 +84,16 @@ return 1`;
 const PUBLISH = recorder(KEEP_NEWER);
 
 // KEYS: counter, lease. ARGV: as PUBLISH's, then the holder. A flight's answer, by the same
-// rule, and the end of its lease if that attempt holds it: one script per landing.
+// rule, and the end of its lease if that attempt holds it: one script per landing. The answer
+// goes out only if the flight was announced or awaited: no one else waits for it otherwise.
 const LAND = recorder(`if redis.call('get', KEYS[2]) == ARGV[5] then redis.call('del', KEYS[2]) end
-${KEEP_NEWER}`);
+local heard = redis.call('hget', KEYS[1], 'heard')
+local function keep_newer()
+${KEEP_NEWER}
+end
+local kept = keep_newer()
+if not heard then return 0 end
+return kept`);
 
 // KEYS: lease. ARGV: instance. Gives the lease up only if this instance holds it.
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then
@@ -80,8 +109,19 @@ interface PollerCommands {
     instance: string,
     leaseMs: number,
     keepMs: number,
-    ...flight: [name: string, channel: string] | []
   ): Promise<[number, string, string?]>;
+  pollerFlight(
+    lease: string,
+    counter: string,
+    last: string,
+    contended: string,
+    holder: string,
+    leaseMs: number,
+    name: string,
+    channel: string,
+    instance: string,
+    rivalMs: number,
+  ): Promise<[number, string, string?, number?]>;
   pollerMark(counter: string, keepMs: number): Promise<[string, string]>;
   pollerRelease(lease: string, instance: string): Promise<number>;
 }
@@ -211,14 +251,17 @@ export function createRedisPollerStore(
     async flight(name, leaseMs): Promise<Tick> {
       const holder = flightListeners.attempt();
       const reply = await command(() =>
-        client.pollerTick(
+        client.pollerFlight(
           key(name, "lease"),
           key(name, "counter"),
+          key(name, "last"),
+          key(name, "contended"),
           holder,
-          leaseMs,
           leaseMs,
           name,
           flightsChannel,
+          instanceId,
+          flightListeners.rivalMs,
         ),
       );
       if (!reply) {
@@ -226,8 +269,10 @@ export function createRedisPollerStore(
         return own.role === "owner" ? { ...own, alone: true } : own;
       }
       if (Number(reply[0]) === 1) {
-        flightListeners.owned(name, holder);
-        return { role: "owner", mark: { epoch: String(reply[1]), seq: Number(reply[2]) } };
+        const mark = { epoch: String(reply[1]), seq: Number(reply[2]) };
+        flightListeners.owned(name, holder, { ...mark, leaseMs });
+        if (Number(reply[3]) === 1) flightListeners.refused(name);
+        return { role: "owner", mark };
       }
       flightListeners.refused(name);
       const latest = reply[1] ? parseFlightMessage(String(reply[1])) : undefined;
@@ -273,6 +318,7 @@ function defineCommands(client: Redis & Partial<PollerCommands>): void {
   // ioredis sends EVALSHA and mends a NOSCRIPT (a flushed or restarted Redis) by sending EVAL.
   if (client.pollerTick) return;
   client.defineCommand("pollerTick", { numberOfKeys: 2, lua: TICK });
+  client.defineCommand("pollerFlight", { numberOfKeys: 4, lua: FLIGHT });
   client.defineCommand("pollerMark", { numberOfKeys: 1, lua: MARK });
   client.defineCommand("pollerRelease", { numberOfKeys: 1, lua: RELEASE });
 }

@@ -77,12 +77,17 @@ export interface PollerStore {
   onWrite(listener: (notice: WriteNotice) => void): () => void;
   /**
    * A flight (fleet/flights.ts): a watch with a lifetime of one call. `tick` with the counter
-   * kept only `leaseMs`, so nothing of it outlives the flight by more; a lease granted is
-   * announced on the store's one flights channel in the same step. A follower's `latest` is
-   * for its mark: the Redis store keeps no flight's answer, so its answer is empty there.
+   * kept only `leaseMs`, so nothing of it outlives the flight by more. A flight contended lately
+   * (its lease refused to an attempt within FLIGHT_RIVAL_MS) is announced on the store's one
+   * flights channel in the step that grants its lease; one that is not wakes no other instance.
+   * A follower's `latest` is for its mark: the Redis store keeps no flight's answer, so its
+   * answer is empty there. An owner whose lease another instance took last counts it a rival.
    */
   flight(name: string, leaseMs: number): Promise<Tick>;
-  /** Publishes a flight's answer once, on the store's one flights channel, and ends its lease. */
+  /**
+   * Publishes a flight's answer once, on the store's one flights channel, if it was announced or
+   * its lease refused to an attempt meanwhile (only they wait for it); and ends its lease.
+   */
   land(name: string, update: PollerUpdate): Promise<void>;
   /**
    * The mark of `name`'s flight if an attempt announced it (another instance's, or an earlier
@@ -131,6 +136,8 @@ interface MemoryWatch {
   keepUntil: number;
   published?: Mark;
   latest?: PollerUpdate;
+  /** A flight's: announced as its lease was granted, or its lease refused since. */
+  heard?: boolean;
 }
 
 /**
@@ -144,6 +151,13 @@ export class MemoryPollerServer {
   readonly #listeners = new Map<string, Map<string, (update: PollerUpdate) => void>>();
   readonly #writeListeners = new Set<(notice: WriteNotice) => void>();
   readonly #flightListeners = new Map<string, (message: FlightMessage) => void>();
+  /**
+   * Per flight, as the Redis keys beside its counter: its last owner, and a refusal lately. At
+   * most FLIGHT_MEMORY of each, the oldest going first (a Redis store's stand-in while Redis is
+   * away meets many names).
+   */
+  readonly #lastOwner = new Map<string, { instance: string; until: number }>();
+  readonly #contended = new Map<string, { until: number }>();
   #lastMicros = 0n;
   readonly #now: () => number;
   deliver: (send: () => void) => void = (send) => send();
@@ -155,6 +169,8 @@ export class MemoryPollerServer {
   /** Loses every lease, counter and update, as a Redis that restarts empty does. */
   restart(): void {
     this.#watches.clear();
+    this.#lastOwner.clear();
+    this.#contended.clear();
   }
 
   #watch(name: string): MemoryWatch {
@@ -256,18 +272,42 @@ export class MemoryPollerServer {
     for (const listener of this.#writeListeners) this.deliver(() => listener(notice));
   }
 
-  /** A flight's tick: a lease granted goes out to every instance at once, as the script's does. */
-  flight(name: string, holder: string, leaseMs: number): Tick {
+  /**
+   * A flight's tick, as the flight script's: a refusal marks the flight contended for `rivalMs`
+   * and its answer as awaited; a lease granted goes out to every instance at once if the flight
+   * is contended, and says whether another instance took the last one.
+   */
+  flight(
+    name: string,
+    holder: string,
+    instance: string,
+    leaseMs: number,
+    rivalMs: number,
+  ): Tick & { rival?: true } {
     const tick = this.tick(name, holder, leaseMs, leaseMs);
-    if (tick.role === "owner") {
+    const watch = this.#watch(name);
+    const now = this.#now();
+    if (tick.role === "follower") {
+      watch.heard = true;
+      remember(this.#contended, name, { until: now + rivalMs });
+      return tick;
+    }
+    const last = this.#lastOwner.get(name);
+    remember(this.#lastOwner, name, { instance, until: now + rivalMs });
+    watch.heard = (this.#contended.get(name)?.until ?? 0) > now;
+    if (watch.heard) {
       this.#flightsOut({ flight: name, started: { ...tick.mark, from: holder, leaseMs } });
     }
-    return tick;
+    return last && last.until > now && last.instance !== instance ? { ...tick, rival: true } : tick;
   }
 
-  /** A flight's answer, kept by the ordering rule, out to every instance, and its lease gone. */
+  /**
+   * A flight's answer, kept by the ordering rule, out to every instance if it was announced or
+   * awaited, and its lease gone.
+   */
   land(name: string, update: PollerUpdate, holder: string | undefined): void {
-    if (this.publish(name, update, 1)) this.#flightsOut({ ...update, flight: name });
+    const heard = this.#watch(name).heard === true;
+    if (this.publish(name, update, 1) && heard) this.#flightsOut({ ...update, flight: name });
     if (holder !== undefined) this.release(name, holder);
   }
 
@@ -285,6 +325,15 @@ export class MemoryPollerServer {
     this.#writeListeners.add(listener);
     return () => this.#writeListeners.delete(listener);
   }
+}
+
+const FLIGHT_MEMORY = 10_000;
+
+/** Sets `name` as the newest entry of `map`, forgetting the oldest past FLIGHT_MEMORY. */
+function remember<T>(map: Map<string, T>, name: string, value: T): void {
+  map.delete(name);
+  map.set(name, value);
+  if (map.size > FLIGHT_MEMORY) map.delete(map.keys().next().value as string);
 }
 
 /**
@@ -323,10 +372,10 @@ export function createMemoryPollerStore(options: {
     announce: async (notice) => server.announce({ ...notice, from: instanceId }),
     async flight(name, leaseMs) {
       const holder = flights.attempt();
-      const tick = server.flight(name, holder, leaseMs);
-      if (tick.role === "owner") flights.owned(name, holder);
-      else flights.refused(name);
-      return tick;
+      const { rival, ...tick } = server.flight(name, holder, instanceId, leaseMs, flights.rivalMs);
+      if (tick.role === "owner") flights.owned(name, holder, { ...tick.mark, leaseMs });
+      if (tick.role === "follower" || rival) flights.refused(name);
+      return tick as Tick;
     },
     land: async (name, update) => server.land(name, update, flights.landing(name, update)),
     hearFlight: (name, onUpdate) => flights.hear(name, onUpdate),

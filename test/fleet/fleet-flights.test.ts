@@ -3,6 +3,7 @@ import { Redis } from "ioredis";
 import { Registry } from "prom-client";
 import { describe, expect, it } from "vitest";
 import { createFleetFlights } from "../../src/fleet/flights.ts";
+import { FLIGHT_RIVAL_MS } from "../../src/fleet/flights-in-air.ts";
 import { createRedisPollerStore } from "../../src/fleet/poller-lease.ts";
 import { createFleetRedis } from "../../src/fleet/redis.ts";
 import { CallSignal } from "../../src/upstream/call-signal.ts";
@@ -10,7 +11,7 @@ import { type HeldUpstream, startHeldUpstream } from "../gateway/held-upstream.t
 import { closedAfterEachTest } from "../support/closing.ts";
 import { startFleetStore } from "../support/fleet-store.ts";
 import { startRedisServer } from "../support/redis-server.ts";
-import { type Instance, metric, startInstance, waitUntil } from "./fleet-harness.ts";
+import { type Instance, metric, PREFIX, startInstance, waitUntil } from "./fleet-harness.ts";
 
 // One upstream flight per read across the fleet: three gateways on one real store, a small
 // upstream that counts its calls and holds its reads until the test releases them.
@@ -153,47 +154,105 @@ describe("one flight per read across the fleet", () => {
     expect(getsOf(upstream, "/v1/organization") - before).toBe(1);
   });
 
+  it("wakes no other instance for reads that never meet, and still shares the burst after them", async () => {
+    const { store, upstream, instances } = await setUp();
+    const listener = store.client();
+    closing({ close: () => listener.disconnect() });
+    const heard: string[] = [];
+    listener.on("message", (_channel: string, message: string) => heard.push(message));
+    await listener.subscribe(`${PREFIX}flights`);
+    const before = getsOf(upstream, "/v1/organization");
+    // One read at a time, each instance in turn: each a flight of its own, which no other
+    // instance wants while it flies.
+    for (let i = 0; i < 6; i++) {
+      const answer = await (instances[i % 3] as Instance).graphql(ORG, { authorization: ALPHA });
+      expect(orgOf(answer)).toBe("org_a v0");
+    }
+    expect(getsOf(upstream, "/v1/organization") - before).toBe(6);
+    // A fence: a contended flight is announced, on the same channel, after them.
+    upstream.hold(true);
+    const fenced = Promise.all(
+      [2, 1, 0].map((i) => (instances[i] as Instance).graphql(ORG, { authorization: ALPHA })),
+    );
+    await upstream.held(1);
+    await waitingOn(instances, 2);
+    upstream.hold(false);
+    upstream.release();
+    for (const answer of await fenced) expect(orgOf(answer)).toBe("org_a v0");
+    await waitUntil(() => heard.length > 0, 5_000, "the burst's answer");
+    // Nothing was heard of the six flights: only the burst's answer, which two instances awaited.
+    expect(heard.map((message) => JSON.parse(message.split("\n")[0] as string).seq)).toHaveLength(
+      1,
+    );
+    // The burst, whichever instance came first, was one call: each instance knew the flight was
+    // another's lately (its last lease went to another instance), so none called before asking.
+    expect(getsOf(upstream, "/v1/organization") - before).toBe(7);
+    for (const instance of instances) {
+      expect(await instance.metrics()).not.toMatch(
+        /voicegraph_fleet_flights_total\{outcome="raced"\}/,
+      );
+    }
+  });
+
   // One server's statistics (a cluster's are spread over its masters): one server.
-  it("costs Redis its owner's two scripts however many wait, and keeps nothing once answered", async () => {
+  it("costs Redis its owner's two scripts however many wait, and keeps no answer", async () => {
     const { store, upstream, instances } = await setUp({ oneServer: true });
     const [owner, ...others] = instances as [Instance, Instance, Instance];
     const probe = store.client();
     closing({ close: () => probe.disconnect() });
-    await probe.config("RESETSTAT");
-    upstream.hold(true);
-    const owned = owner.graphql(ORG, { authorization: ALPHA });
-    await upstream.held(1);
-    // The lease's grant is announced in the same script: heard on every instance in a moment
-    // (a few milliseconds; the wait is long for a busy machine).
-    await new Promise((resolve) => setTimeout(resolve, 600));
-    const answers = Promise.all(
-      Array.from({ length: 12 }, (_, i) =>
-        (others[i % 2] as Instance).graphql(ORG, { authorization: ALPHA }),
-      ),
+    /** One flight of the owner's, held while twelve reads on the two others wait on it. */
+    const flight = async () => {
+      await probe.config("RESETSTAT");
+      upstream.hold(true);
+      const owned = owner.graphql(ORG, { authorization: ALPHA });
+      await upstream.held(1);
+      // A contended flight's grant is announced in its lease script: heard on every instance in
+      // a moment (a few milliseconds; the wait is long for a busy machine).
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      const answers = Promise.all(
+        Array.from({ length: 12 }, (_, i) =>
+          (others[i % 2] as Instance).graphql(ORG, { authorization: ALPHA }),
+        ),
+      );
+      await waitingOn(others, 2);
+      upstream.hold(false);
+      upstream.release();
+      expect(orgOf(await owned)).toBe("org_a v0");
+      for (const answer of await answers) expect(orgOf(answer)).toBe("org_a v0");
+      const stats = String(await probe.info("commandstats"));
+      const calls = (command: string) =>
+        Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
+      // Any EVAL but the landing's (every recorded message is sent as one) is an instance's
+      // check of the store's life (once a second), which reads one key.
+      const lifeChecks = calls("eval") - 1;
+      expect(lifeChecks).toBeGreaterThanOrEqual(0);
+      expect(calls("subscribe")).toBe(0);
+      // Reads look at the write version, those of one turn of an instance's loop with one GET:
+      // at least one per instance, at most one per read; each lease script reads its lease and
+      // the flight's last owner.
+      const looks = calls("get") - 2 * calls("evalsha") - lifeChecks;
+      expect(looks).toBeGreaterThanOrEqual(3);
+      expect(looks).toBeLessThanOrEqual(13);
+      return { scripts: calls("evalsha"), publishes: calls("publish") };
+    };
+    // The reads before came one at a time: no one knew of the flight. Each instance that waits
+    // asks the store once (the refusal marks the flight contended), and the answer goes out once.
+    expect(await flight()).toEqual({ scripts: 3, publishes: 1 });
+    // Contended: the grant is announced, and every instance waits without a command.
+    expect(await flight()).toEqual({ scripts: 1, publishes: 2 });
+    // No answer is kept, nor a lease or a counter once answered: only who flew the flight last,
+    // and that it was contended, each for the rival window.
+    const left = await store.keys("*flight*");
+    expect(new Set(left.map((key) => key.replace(/^.*:/, "")))).toEqual(
+      new Set(["contended", "last"]),
     );
-    await waitingOn(others, 2);
-    upstream.hold(false);
-    upstream.release();
-    expect(orgOf(await owned)).toBe("org_a v0");
-    for (const answer of await answers) expect(orgOf(answer)).toBe("org_a v0");
-    const stats = String(await probe.info("commandstats"));
-    const calls = (command: string) =>
-      Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
-    // The flight: the owner's lease script (which announces it) and its landing (an EVAL, as
-    // every recorded message is, which ends the lease). The instances that heard it announced
-    // wait without a command. Any other EVAL is an instance's check of the store's life (once a
-    // second), which reads one key.
-    const lifeChecks = calls("eval") - 1;
-    expect(lifeChecks).toBeGreaterThanOrEqual(0);
-    expect(calls("evalsha")).toBe(1);
-    expect(calls("publish")).toBe(2);
-    expect(calls("subscribe")).toBe(0);
-    // Reads look at the write version, those of one turn of an instance's loop with one GET:
-    // at least one per instance, at most one per read; the lease script reads the lease once.
-    const looks = calls("get") - 1 - lifeChecks;
-    expect(looks).toBeGreaterThanOrEqual(3);
-    expect(looks).toBeLessThanOrEqual(13);
-    expect(await store.keys("*flight*")).toEqual([]);
+    for (const key of left) {
+      const ttl = await probe.pttl(key);
+      expect(ttl).toBeGreaterThan(0);
+      expect(ttl).toBeLessThanOrEqual(FLIGHT_RIVAL_MS);
+      expect(await probe.type(key)).toBe("string");
+      expect((await probe.get(key))?.length ?? 0).toBeLessThan(64);
+    }
   });
 
   it("makes one call per instance with UPSTREAM_FLEET_FLIGHTS off", async () => {

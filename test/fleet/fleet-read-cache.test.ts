@@ -72,13 +72,13 @@ describe("the fleet's read cache", () => {
     const fleet = closing(await startFleet(1, { gateway: { sharing: { cacheTtlS: 60 } } }));
     const [a] = fleet.instances as [Instance];
     await a.graphql(READ_AGENT);
-    // The read's flight keys go a moment after its answer (its landing is not awaited): they
-    // are not the writes' doing, so the count starts once they are gone.
+    // The read's flight's lease and counter go a moment after its answer (its landing is not
+    // awaited): they are not the writes' doing, so the count starts once they are gone.
     let before: string[] = [];
     await waitUntil(
       async () => {
         before = await fleet.redis.keys();
-        return !before.some((name) => name.includes("{poll:flight:"));
+        return !before.some((name) => /\{poll:flight:.*:(lease|counter)$/.test(name));
       },
       2_000,
       "the read's flight keys gone",

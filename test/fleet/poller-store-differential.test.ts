@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { flightText, parseFlightMessage } from "../../src/fleet/flights-in-air.ts";
 import { createRedisPollerStore } from "../../src/fleet/poller-lease.ts";
 import {
   createMemoryPollerStore,
@@ -140,5 +141,195 @@ describe("the pollers' store", () => {
     );
     for (const store of redisStores) store.close();
     expect(refusals).toEqual([]);
+  });
+});
+
+// Flights add the lease's announcement (only for a flight contended lately), the answer (only
+// if announced or awaited) and who took the last lease: the same steps make the same roles, the
+// same messages on the flights channel and the same rivals on both.
+type FlightStep =
+  | { kind: "flight"; instance: number }
+  | { kind: "land"; instance: number; mark: number }
+  | { kind: "restart" };
+
+const flightStepArb: fc.Arbitrary<FlightStep> = fc.oneof(
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("flight" as const),
+      instance: fc.integer({ min: 0, max: 1 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("land" as const),
+      instance: fc.integer({ min: 0, max: 1 }),
+      mark: fc.nat({ max: 3 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.constant({ kind: "restart" as const }) },
+);
+
+interface FlightsUnderTest {
+  stores: PollerStore[];
+  restart(): Promise<void>;
+  /** What the flights channel carried since the last call, once every instance heard it. */
+  settle(): Promise<string[]>;
+}
+
+async function runFlights(on: FlightsUnderTest, steps: FlightStep[], name: string) {
+  const marks: Mark[][] = [[], []];
+  const epochs = new Map<string, number>();
+  const epoch = (text: string) => {
+    if (!epochs.has(text)) epochs.set(text, epochs.size);
+    return epochs.get(text);
+  };
+  const seen: unknown[] = [];
+  for (const step of steps) {
+    if (step.kind === "restart") {
+      await on.restart();
+      seen.push("restart");
+    } else if (step.kind === "flight") {
+      const tick = await on.stores[step.instance]?.flight(name, LEASE_MS);
+      if (tick?.role === "owner") {
+        marks[step.instance]?.push(tick.mark);
+        seen.push({ owner: step.instance, epoch: epoch(tick.mark.epoch), seq: tick.mark.seq });
+      } else {
+        const latest = tick?.latest;
+        seen.push({ follower: step.instance, latest: latest && [epoch(latest.epoch), latest.seq] });
+      }
+    } else {
+      const taken = marks[step.instance] ?? [];
+      const mark = taken[step.mark % Math.max(1, taken.length)];
+      if (!mark) continue;
+      const store = on.stores[step.instance] as PollerStore;
+      await store.land(name, { ...mark, from: store.instanceId, answer: '{"ok":1}' });
+      seen.push({ land: step.instance, epoch: epoch(mark.epoch), seq: mark.seq });
+    }
+    const heard = await on.settle();
+    seen.push({
+      heard: heard.map((text) => {
+        const message = parseFlightMessage(text);
+        if (!message) return "unparsed";
+        const at = "started" in message ? message.started : message;
+        return ["started" in message ? "started" : "landed", epoch(at.epoch), at.seq];
+      }),
+      alone: on.stores.map((store) => store.flownAlone(name)),
+    });
+  }
+  return seen;
+}
+
+/** Polls `predicate` every millisecond or two (the steps are many and each waits once). */
+async function soon(predicate: () => boolean, what: string): Promise<void> {
+  const until = Date.now() + 5_000;
+  while (!predicate()) {
+    if (Date.now() > until) throw new Error(`${what}: not within 5 s`);
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+describe("the flights' store", () => {
+  it("announces, answers and names rivals alike in Redis and in process, step for step", async () => {
+    const redisStores = await Promise.all(
+      [0, 1].map(async (instance) => {
+        const connection = createFleetRedis({ url: redis.url, prefix: "vgflights:" });
+        connections.push(connection);
+        await waitUntil(() => connection.available(), 5_000, "Redis connection");
+        const store = createRedisPollerStore(connection, {
+          intervalMs: 1_000,
+          instanceId: `i${instance}`,
+        });
+        await waitUntil(() => store.hearingFlights(), 5_000, "flights channel");
+        return store;
+      }),
+    );
+    const listener = new Redis(redis.url);
+    const carried: string[] = [];
+    listener.on("message", (_channel: string, text: string) => carried.push(text));
+    await listener.subscribe("vgflights:flights");
+    let fences = 0;
+    // A fence: a lease's announcement of a flight of its own, which each instance has heard
+    // once it is in the air there; the channel keeps one order, so all before it were heard too.
+    const inRedis: FlightsUnderTest = {
+      stores: redisStores,
+      restart: async () => void (await probe.flushall()),
+      async settle() {
+        fences += 1;
+        const fence = `fence-${fences}`;
+        await probe.publish(
+          "vgflights:flights",
+          JSON.stringify({
+            flight: fence,
+            started: { epoch: "0", seq: 1, from: "fence", leaseMs: 60_000 },
+          }),
+        );
+        await soon(
+          () =>
+            redisStores.every((store) => store.announced(fence) !== undefined) &&
+            carried.at(-1)?.includes(`"${fence}"`) === true,
+          "the fence",
+        );
+        // The counter of a landed flight lasts 1 ms: both stores step on past it alike.
+        await new Promise((resolve) => setTimeout(resolve, 3));
+        return carried.splice(0).slice(0, -1);
+      },
+    };
+    let round = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(flightStepArb, { minLength: 1, maxLength: 14 }), async (steps) => {
+        round += 1;
+        const name = `flight:diff-${round}`;
+        const server = new MemoryPollerServer();
+        const memoryStores = [0, 1].map((instance) =>
+          createMemoryPollerStore({ intervalMs: 1_000, server, instanceId: `i${instance}` }),
+        );
+        const inProcessHeard: string[] = [];
+        server.onFlights("listener", (message) =>
+          inProcessHeard.push(
+            "started" in message ? JSON.stringify(message) : flightText(message.flight, message),
+          ),
+        );
+        const inProcess: FlightsUnderTest = {
+          stores: memoryStores,
+          restart: async () => server.restart(),
+          async settle() {
+            await new Promise((resolve) => setTimeout(resolve, 3));
+            return inProcessHeard.splice(0);
+          },
+        };
+        const redisSeen = await runFlights(inRedis, steps, name);
+        const processSeen = await runFlights(inProcess, steps, name);
+        for (const store of memoryStores) store.close();
+        expect(redisSeen).toEqual(processSeen);
+      }),
+      {
+        numRuns: 25,
+        examples: [
+          // One read after another's: the second instance learns of its rival from the store.
+          [
+            [
+              { kind: "flight", instance: 0 },
+              { kind: "land", instance: 0, mark: 0 },
+              { kind: "flight", instance: 1 },
+              { kind: "land", instance: 1, mark: 0 },
+            ],
+          ],
+          // A refusal: the answer goes out, and the next flight is announced.
+          [
+            [
+              { kind: "flight", instance: 0 },
+              { kind: "flight", instance: 1 },
+              { kind: "land", instance: 0, mark: 0 },
+              { kind: "flight", instance: 1 },
+              { kind: "land", instance: 1, mark: 0 },
+            ],
+          ],
+        ],
+      },
+    );
+    listener.disconnect();
+    for (const store of redisStores) store.close();
   });
 });

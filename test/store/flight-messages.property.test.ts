@@ -104,7 +104,9 @@ describe("the flights channel's messages", () => {
         // the store's echo of the lease's grant may come after the landing.
         const listeners = new FlightListeners("instance-a");
         const holder = listeners.attempt();
-        listeners.owned("flight:x", holder);
+        listeners.owned("flight:x", holder, { ...at, leaseMs: 5_000 });
+        // In the air here from the grant, whether or not the store announces it.
+        expect(listeners.inAir.find("flight:x")).toEqual(at);
         const update = { ...at, from: "instance-a", answer: "{}" };
         expect(listeners.landing("flight:x", update)).toBe(holder);
         const started: FlightMessage = {
@@ -151,7 +153,7 @@ describe("an instance's memory of who flies a flight", () => {
             continue;
           }
           const holder = listeners.attempt();
-          listeners.owned("flight:x", holder);
+          listeners.owned("flight:x", holder, { ...at, leaseMs: 5_000 });
           // The store's echo of this instance's own grant is no rival's.
           if (echoed || kind === "ownInAir") {
             listeners.heard({
@@ -173,7 +175,11 @@ describe("an instance's memory of who flies a flight", () => {
   it("forgets a rival once it has not been heard for the window", async () => {
     const listeners = new FlightListeners("instance-a", 50);
     const land = (seq: number) => {
-      listeners.owned("flight:x", listeners.attempt());
+      listeners.owned("flight:x", listeners.attempt(), {
+        epoch: "00000000000000000001",
+        seq,
+        leaseMs: 5_000,
+      });
       listeners.landing("flight:x", {
         epoch: "00000000000000000001",
         seq,
