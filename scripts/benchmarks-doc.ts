@@ -211,7 +211,7 @@ function fleetSection(fleet: FleetResults | undefined): string[] {
     `${fleet.connections} connections (closed: each asks again once answered), 20 ms upstream, ${fleet.seconds} s per load, one`,
     "key then 12; each gateway an `npm start` process. Fleets with flights off and on are up at once",
     "and take the load in turns (1 s slices, off, on, on, off, …). Redis cmds/op: every command Redis",
-    "ran (INFO commandstats), inside scripts too (a lease about ten, a landing about seven).",
+    "ran (INFO commandstats), inside scripts too (a lease about ten, a landing about eight).",
     "",
     "| store | gateways | keys | calls/op off | calls/op on | on vs 1 gateway | Redis cmds/op | p50 / p99 added ms | ops/s off → on |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
