@@ -71,6 +71,48 @@ export async function startRedisServer(options: readonly string[] = []): Promise
   }
 }
 
+/**
+ * The process ID of the Redis that answers on `port` (INFO server's `process_id`), or undefined
+ * when what answers there is no Redis or gives none.
+ */
+export async function listenerPid(port: number): Promise<number | undefined> {
+  const { connect } = await import("node:net");
+  return new Promise((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    let text = "";
+    const done = (pid: number | undefined) => {
+      socket.destroy();
+      resolve(pid);
+    };
+    const timer = setTimeout(() => done(undefined), 1_000);
+    socket.once("error", () => {
+      clearTimeout(timer);
+      done(undefined);
+    });
+    socket.on("data", (data) => {
+      text += data.toString();
+      const found = /process_id:(\d+)/.exec(text);
+      if (found || text.startsWith("-") || text.length > 65_536) {
+        clearTimeout(timer);
+        done(found ? Number(found[1]) : undefined);
+      }
+    });
+    socket.write("INFO server\r\n");
+  });
+}
+
+/**
+ * Starts a `redis-server` on `port`: started once the Redis answering there is the one it
+ * spawned. Anything else listening on the port (it was free a moment ago, and other servers
+ * start too) is refused, not taken for it.
+ */
+export async function startRedisServerOn(
+  port: number,
+  options: readonly string[] = [],
+): Promise<RedisServer> {
+  return startOn(port, options);
+}
+
 async function startOn(port: number, options: readonly string[]): Promise<RedisServer> {
   const dir = mkdtempSync(join(tmpdir(), "voicegraph-redis-"));
   let child: ChildProcess | undefined;
@@ -94,7 +136,16 @@ async function startOn(port: number, options: readonly string[]): Promise<RedisS
       ],
       { stdio: "ignore" },
     );
+    const spawned = child;
     await waitForPort(port, 5000);
+    // What listens may be another process that took the port first: ours then exits.
+    const until = Date.now() + 5_000;
+    while ((await listenerPid(port)) !== spawned.pid) {
+      if (spawned.exitCode !== null || spawned.signalCode !== null || Date.now() > until) {
+        throw new Error(`another process listens on ${port}, not the redis-server started there`);
+      }
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
   };
   const stop = async (signal: NodeJS.Signals) => {
     const running = child;
