@@ -150,19 +150,22 @@ export function createFleetFlights(
   ): Promise<UpstreamResponse<unknown>> {
     if (!store.shared() || !store.hearingFlights()) return fallBack("unshared", call);
     const { view } = version;
-    if (view !== undefined) {
-      const named = name(view);
-      if (store.flownAlone(named)) return callFirst(named, call);
+    const named = view === undefined ? undefined : name(view);
+    // A read flown alone looks at no write version: its call begins after the read did, so it
+    // holds every write answered before, whatever the version.
+    if (named !== undefined && store.flownAlone(named)) return callFirst(named, call);
+    const looked = version.now();
+    if (named !== undefined) {
       // Most reads come with no write since this instance's last look: the flight is sought
       // under the view while the look that confirms it is out, one round trip for both.
-      const confirmed = version.now.then(
+      const confirmed = looked.then(
         (now) => now === view,
         () => false,
       );
       const first = await attempt(named, call, signal, learn, confirmed);
       if (first !== STALE) return first;
     }
-    const now = await version.now;
+    const now = await looked;
     // Every reader left while the version was read: no lease taken, no call begun, for no one.
     if (signal.aborted) throw signal.reason ?? abortError();
     if (now === undefined) return fallBack("unshared", call);

@@ -43,8 +43,8 @@ return {1, mark[1], mark[2]}`;
 // refused lately). ARGV: holder (the attempt), leaseMs, the flight's name, the flights channel,
 // the instance, rivalMs. TICK's rule with a counter kept only the lease's length. A refusal
 // marks the flight contended and its answer awaited. A lease granted says whether another
-// instance took the last one, and is announced only while the flight is contended: a flight
-// that no two instances want at once wakes no other instance.
+// instance took the last one, and whether it was announced: it is only while the flight is
+// contended, so a flight that no two instances want at once wakes no other instance.
 const FLIGHT = `${NEXT_MARK}
 local holder = redis.call('get', KEYS[1])
 if holder and holder ~= ARGV[1] then
@@ -58,14 +58,15 @@ local last = redis.call('get', KEYS[3])
 redis.call('set', KEYS[3], ARGV[5], 'PX', ARGV[6])
 local rival = 0
 if last and last ~= ARGV[5] then rival = 1 end
-if redis.call('exists', KEYS[4]) == 1 then
+local announced = redis.call('exists', KEYS[4])
+if announced == 1 then
   redis.call('hset', KEYS[2], 'heard', 1)
   redis.call('publish', ARGV[4], cjson.encode({flight = ARGV[3], started = {
     epoch = mark[1], seq = mark[2], from = ARGV[1], leaseMs = tonumber(ARGV[2])}}))
 else
   redis.call('hdel', KEYS[2], 'heard')
 end
-return {1, mark[1], mark[2], rival}`;
+return {1, mark[1], mark[2], rival, announced}`;
 
 // KEYS: counter. ARGV: keepMs. A mark for a read outside the lease.
 const MARK = `${NEXT_MARK}
@@ -84,16 +85,18 @@ return 1`;
 const PUBLISH = recorder(KEEP_NEWER);
 
 // KEYS: counter, lease. ARGV: as PUBLISH's, then the holder. A flight's answer, by the same
-// rule, and the end of its lease if that attempt holds it: one script per landing. The answer
-// goes out only if the flight was announced or awaited: no one else waits for it otherwise.
-const LAND = recorder(`if redis.call('get', KEYS[2]) == ARGV[5] then redis.call('del', KEYS[2]) end
+// rule, and the end of its lease if that attempt holds it: one script per landing. Answers 0
+// unless the flight was announced or awaited: no one else waits for its answer otherwise.
+const LAND_BODY = `if redis.call('get', KEYS[2]) == ARGV[5] then redis.call('del', KEYS[2]) end
 local heard = redis.call('hget', KEYS[1], 'heard')
 local function keep_newer()
 ${KEEP_NEWER}
 end
 local kept = keep_newer()
 if not heard then return 0 end
-return kept`);
+return kept`;
+// A flight announced as it was granted: its answer is awaited, so it goes with the landing.
+const LAND = recorder(LAND_BODY);
 
 // KEYS: lease. ARGV: instance. Gives the lease up only if this instance holds it.
 const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then
@@ -121,7 +124,16 @@ interface PollerCommands {
     channel: string,
     instance: string,
     rivalMs: number,
-  ): Promise<[number, string, string?, number?]>;
+  ): Promise<[number, string, string?, number?, number?]>;
+  pollerLand(
+    counter: string,
+    lease: string,
+    epoch: string,
+    seq: number,
+    header: string,
+    keepMs: number,
+    holder: string,
+  ): Promise<number>;
   pollerMark(counter: string, keepMs: number): Promise<[string, string]>;
   pollerRelease(lease: string, instance: string): Promise<number>;
 }
@@ -159,6 +171,8 @@ export function createRedisPollerStore(
   const channelOf = (watch: string) => `${redis.prefix}poll:${watch}`;
   const flightsChannel = `${redis.prefix}flights`;
   const flightListeners = new FlightListeners(instanceId);
+  /** The attempts whose lease was announced as granted, until they land: awaited from the start. */
+  const announcedAttempts = new Set<string>();
 
   const channels = new Map<string, FleetChannel>();
   const writeListeners = new Set<(notice: WriteNotice) => void>();
@@ -272,6 +286,7 @@ export function createRedisPollerStore(
         const mark = { epoch: String(reply[1]), seq: Number(reply[2]) };
         flightListeners.owned(name, holder, { ...mark, leaseMs });
         if (Number(reply[3]) === 1) flightListeners.refused(name);
+        if (Number(reply[4]) === 1) announcedAttempts.add(holder);
         return { role: "owner", mark };
       }
       flightListeners.refused(name);
@@ -281,17 +296,30 @@ export function createRedisPollerStore(
     async land(name, update) {
       const holder = flightListeners.landing(name, update) ?? "";
       // The answer goes out on the channel only: what the counter keeps (for a later attempt's
-      // waiters to wait past) is its mark, so the answer crosses to Redis once and stays nowhere.
+      // waiters to wait past) is its mark, so the answer crosses to Redis at most once and
+      // stays nowhere.
       const kept = flightHeader(name, update);
-      await command(() =>
-        redis.channels.record(
-          flightsChannel,
-          LAND,
-          [key(name, "counter"), key(name, "lease")],
-          [update.epoch, update.seq, kept, FLIGHT_KEEP_MS, holder],
-          flightText(name, update),
-        ),
+      const keys = [key(name, "counter"), key(name, "lease")] as const;
+      if (announcedAttempts.delete(holder)) {
+        await command(() =>
+          redis.channels.record(
+            flightsChannel,
+            LAND,
+            keys,
+            [update.epoch, update.seq, kept, FLIGHT_KEEP_MS, holder],
+            flightText(name, update),
+          ),
+        );
+        return;
+      }
+      // Quiet so far: the answer crosses only if a waiter came meanwhile, published once the
+      // landing is kept, which a waiter that subscribed before its refusal still hears.
+      const awaited = await command(() =>
+        client.pollerLand(...keys, update.epoch, update.seq, kept, FLIGHT_KEEP_MS, holder),
       );
+      if (Number(awaited) === 1) {
+        await command(() => redis.channels.publish(flightsChannel, flightText(name, update)));
+      }
     },
     hearFlight: (name, onUpdate) => flightListeners.hear(name, onUpdate),
     announced: (name) => flightListeners.inAir.find(name),
@@ -307,6 +335,7 @@ export function createRedisPollerStore(
       channels.clear();
       writeListeners.clear();
       flightListeners.clear();
+      announcedAttempts.clear();
       flights.close();
       writes.close();
       alone.close();
@@ -319,6 +348,7 @@ function defineCommands(client: Redis & Partial<PollerCommands>): void {
   if (client.pollerTick) return;
   client.defineCommand("pollerTick", { numberOfKeys: 2, lua: TICK });
   client.defineCommand("pollerFlight", { numberOfKeys: 4, lua: FLIGHT });
+  client.defineCommand("pollerLand", { numberOfKeys: 2, lua: LAND_BODY });
   client.defineCommand("pollerMark", { numberOfKeys: 1, lua: MARK });
   client.defineCommand("pollerRelease", { numberOfKeys: 1, lua: RELEASE });
 }

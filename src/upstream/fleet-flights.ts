@@ -33,8 +33,11 @@ export interface FleetFlights {
 export interface FlightVersion {
   /** The last version this instance read, held at some instant before the read; undefined: none. */
   view: string | undefined;
-  /** The version read after the read began; undefined when Redis cannot tell. */
-  now: Promise<string | undefined>;
+  /**
+   * The version read now, after the read began (asked only when the flight needs it: a read
+   * this instance alone makes calls at once); undefined when Redis cannot tell.
+   */
+  now(): Promise<string | undefined>;
 }
 
 /**

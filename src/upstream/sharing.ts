@@ -317,7 +317,7 @@ export function withSharing(client: UpstreamClient, options: SharingOptions): Up
     const sent = `${req.method} ${target.wire}`;
     return lane.fly(
       (token) => flightName(target.hash, sent, target.version, token),
-      { view: version.view(), now: version.current() },
+      { view: version.view(), now: () => version.current() },
       () => call(req, target),
       req.signal,
       (outcome) => {

@@ -123,7 +123,7 @@ function heldReads() {
   const fly = (on: Lane, who: string, read: string, held = false) =>
     on.flights.fly(
       () => `flight:${read}`,
-      { view: "v", now: Promise.resolve("v") },
+      { view: "v", now: () => Promise.resolve("v") },
       async () => {
         calls.push(who);
         if (held) await new Promise<void>((resolve) => (release = resolve));
@@ -200,8 +200,12 @@ describe("one flight per read across the fleet", () => {
     const [owner, ...others] = instances as [Instance, Instance, Instance];
     const probe = store.client();
     closing({ close: () => probe.disconnect() });
-    /** One flight of the owner's, held while twelve reads on the two others wait on it. */
-    const flight = async () => {
+    /**
+     * One flight of the owner's, held while twelve reads on the two others wait on it. Its
+     * landing is one script: with its answer (an EVAL, as every recorded message) when its grant
+     * was announced, else without (an EVALSHA), the answer published after it if awaited.
+     */
+    const flight = async (announced: boolean) => {
       await probe.config("RESETSTAT");
       upstream.hold(true);
       const owned = owner.graphql(ORG, { authorization: ALPHA });
@@ -222,24 +226,25 @@ describe("one flight per read across the fleet", () => {
       const stats = String(await probe.info("commandstats"));
       const calls = (command: string) =>
         Number(new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(stats)?.[1] ?? 0);
-      // Any EVAL but the landing's (every recorded message is sent as one) is an instance's
-      // check of the store's life (once a second), which reads one key.
-      const lifeChecks = calls("eval") - 1;
+      // Any other EVAL is an instance's check of the store's life (once a second), which reads
+      // one key.
+      const lifeChecks = calls("eval") - (announced ? 1 : 0);
       expect(lifeChecks).toBeGreaterThanOrEqual(0);
       expect(calls("subscribe")).toBe(0);
+      const leases = calls("evalsha") - (announced ? 0 : 1);
       // Reads look at the write version, those of one turn of an instance's loop with one GET:
       // at least one per instance, at most one per read; each lease script reads its lease and
-      // the flight's last owner.
-      const looks = calls("get") - 2 * calls("evalsha") - lifeChecks;
+      // the flight's last owner, the landing its lease.
+      const looks = calls("get") - 2 * leases - 1 - lifeChecks;
       expect(looks).toBeGreaterThanOrEqual(3);
       expect(looks).toBeLessThanOrEqual(13);
-      return { scripts: calls("evalsha"), publishes: calls("publish") };
+      return { leases, publishes: calls("publish") };
     };
     // The reads before came one at a time: no one knew of the flight. Each instance that waits
     // asks the store once (the refusal marks the flight contended), and the answer goes out once.
-    expect(await flight()).toEqual({ scripts: 3, publishes: 1 });
+    expect(await flight(false)).toEqual({ leases: 3, publishes: 1 });
     // Contended: the grant is announced, and every instance waits without a command.
-    expect(await flight()).toEqual({ scripts: 1, publishes: 2 });
+    expect(await flight(true)).toEqual({ leases: 1, publishes: 2 });
     // No answer is kept, nor a lease or a counter once answered: only who flew the flight last,
     // and that it was contended, each for the rival window.
     const left = await store.keys("*flight*");
@@ -253,6 +258,55 @@ describe("one flight per read across the fleet", () => {
       expect(await probe.type(key)).toBe("string");
       expect((await probe.get(key))?.length ?? 0).toBeLessThan(64);
     }
+  });
+
+  it("sends Redis a flight's answer only when another instance awaits it", async () => {
+    const server = closing(await startRedisServer());
+    const [a, b] = [await flightsOn(server.url), await flightsOn(server.url)];
+    const probe = new Redis(server.url);
+    closing({ close: async () => probe.disconnect() });
+    const received = async () =>
+      Number(/total_net_input_bytes:(\d+)/.exec(String(await probe.info("stats")))?.[1]);
+    const blob = "x".repeat(100_000);
+    let release: (() => void) | undefined;
+    const fly = (on: Lane, read: string, held = false) =>
+      on.flights.fly(
+        () => `flight:${read}`,
+        { view: "v", now: () => Promise.resolve("v") },
+        async () => {
+          if (held) await new Promise<void>((resolve) => (release = resolve));
+          return { status: 200, body: { blob }, rateLimit: undefined, requestId: undefined };
+        },
+        new CallSignal(),
+        () => undefined,
+      );
+    // Flown by one instance, no other waiting: the lease and the landing cross, not the answer.
+    let before = await received();
+    expect((await fly(a, "alone")).body).toEqual({ blob });
+    // Its landing is on its way as the read returns: done once the lease is gone.
+    await waitUntil(
+      async () => (await probe.exists("vgtest:{poll:flight:alone}:lease")) === 0,
+      5_000,
+      "the landing",
+    );
+    expect((await received()) - before).toBeLessThan(blob.length / 10);
+    // Granted quietly, then awaited by a refused read of another instance: the answer crosses
+    // once, after the landing, and the waiter hears it.
+    before = await received();
+    const owned = fly(a, "awaited", true);
+    await waitUntil(() => release !== undefined, 5_000, "the owner's call");
+    const joined = fly(b, "awaited");
+    await waitUntil(
+      async () => metric(await b.registry.metrics(), "voicegraph_fleet_flights_waiting") === 1,
+      5_000,
+      "the waiter",
+    );
+    release?.();
+    expect((await owned).body).toEqual({ blob });
+    expect((await joined).body).toEqual({ blob });
+    const crossed = (await received()) - before;
+    expect(crossed).toBeGreaterThan(blob.length);
+    expect(crossed).toBeLessThan(2 * blob.length);
   });
 
   it("makes one call per instance with UPSTREAM_FLEET_FLIGHTS off", async () => {
@@ -408,10 +462,17 @@ describe("one flight per read across the fleet", () => {
     const [a, b] = [await lane(), await lane()];
     let paused = false;
     const calledWhilePaused = new Map<string, boolean>();
+    const looked = new Set<string>();
     const fly = (on: typeof a, read: string) =>
       on.flights.fly(
         () => `flight:${read}`,
-        { view: "v", now: Promise.resolve("v") },
+        {
+          view: "v",
+          now: () => {
+            looked.add(read);
+            return Promise.resolve("v");
+          },
+        },
         async () => {
           calledWhilePaused.set(read, paused);
           return { status: 200, body: { read }, rateLimit: undefined, requestId: undefined };
@@ -431,6 +492,7 @@ describe("one flight per read across the fleet", () => {
       )?.value ?? 0;
     const ownedBefore = await owned();
     calledWhilePaused.clear();
+    looked.clear();
     const pauser = new Redis(server.url);
     closing({ close: async () => pauser.disconnect() });
     await pauser.call("client", "pause", "3000", "WRITE");
@@ -447,6 +509,8 @@ describe("one flight per read across the fleet", () => {
     expect((await alone).body).toEqual({ read: "alone" });
     expect((await shared).body).toEqual({ read: "shared" });
     expect(calledWhilePaused.get("shared")).toBe(false);
+    // Nor does the lone read look at the write version: its call began after the read did.
+    expect([...looked]).toEqual(["shared"]);
     // Both took their lease once Redis answered: their answers went out to the fleet.
     expect(await owned()).toBe(ownedBefore + 2);
   });
@@ -458,6 +522,22 @@ describe("one flight per read across the fleet", () => {
     const server = closing(await startRedisServer());
     const lane = () => flightsOn(server.url);
     const [a, b] = [await lane(), await lane()];
+    // Contended once first: the flight's next grant is announced, so its landing carries the
+    // answer in one script, which this process writes before it is busy.
+    const first = heldReads();
+    const firstOwned = first.fly(a, "a", "starved", true);
+    await waitUntil(first.holding, 2_000, "a's first call");
+    const firstWaited = first.fly(b, "b", "starved");
+    await waitUntil(
+      async () =>
+        ((await b.registry.getSingleMetric("voicegraph_fleet_flights_waiting")?.get())?.values[0]
+          ?.value ?? 0) === 1,
+      2_000,
+      "b waiting first",
+    );
+    first.release();
+    expect((await firstOwned).body).toEqual({ from: "a" });
+    expect((await firstWaited).body).toEqual({ from: "a" });
     const { calls, fly, release, holding } = heldReads();
     const owned = fly(a, "a", "starved", true);
     await waitUntil(holding, 2_000, "a's call");

@@ -131,7 +131,7 @@ describe("fleet flights under a scheduler", () => {
             current.answer = lane.fly(
               // The name sharing.ts gives: the key, the call and a write version.
               (version) => `flight:${key}:${version}`,
-              { view: views[instance], now },
+              { view: views[instance], now: () => now },
               call,
               new CallSignal(),
               () => undefined,
@@ -230,7 +230,7 @@ describe("fleet flights under a scheduler", () => {
           const fly = (instance: number) =>
             (lanes[instance] as (typeof lanes)[number]).fly(
               (version) => `flight:alpha:${version}`,
-              { view: "v0", now: Promise.resolve("v0") },
+              { view: "v0", now: () => Promise.resolve("v0") },
               call,
               new CallSignal(),
               () => undefined,
