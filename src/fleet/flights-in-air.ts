@@ -179,8 +179,13 @@ export class FlightListeners {
    * begins once the owner's answer is out never waits on the flight as still in the air. The
    * holder it is landed under is returned (its lease ends with the landing).
    */
-  landing(name: string, update: PollerUpdate): string | undefined {
-    this.heard({ ...update, flight: name });
+  landing(
+    name: string,
+    mark: Omit<PollerUpdate, "answer">,
+    answer: () => string,
+  ): string | undefined {
+    const awaited = this.#waiting.has(name);
+    this.heard({ ...mark, flight: name, answer: awaited ? answer() : undefined });
     const holder = this.#holders.get(name);
     this.#holders.delete(name);
     return holder;

@@ -112,11 +112,13 @@ export function createFleetFlights(
     calling: Promise<UpstreamResponse<unknown>>,
   ): Promise<UpstreamResponse<unknown>> {
     count("owned");
+    // Its text is written only if some read hears it (most flights are flown alone), from the
+    // body as its readers got it, which they share and never change. Never awaited by the
+    // caller, never rejected: the store reports its own failures.
     const land = (landed: Landed) => {
-      let text = JSON.stringify(landed);
-      if (Buffer.byteLength(text) > FLIGHT_MAX_BYTES) text = JSON.stringify({ none: "too_large" });
-      // Never awaited by the caller, never rejected: the store reports its own failures.
-      store.land(name, { ...update, answer: text }).catch(() => undefined);
+      let text: string | undefined;
+      const answer = () => (text ??= landedText(landed));
+      store.land(name, update, answer).catch(() => undefined);
     };
     try {
       const response = await calling;
@@ -292,6 +294,12 @@ export function createFleetFlights(
       return out;
     },
   };
+}
+
+/** What a flight publishes, as text: none when it is larger than FLIGHT_MAX_BYTES. */
+function landedText(landed: Landed): string {
+  const text = JSON.stringify(landed);
+  return Buffer.byteLength(text) > FLIGHT_MAX_BYTES ? JSON.stringify({ none: "too_large" }) : text;
 }
 
 /** A landed flight's answer: text as this instance's own store gave it, bytes as Redis did. */

@@ -293,12 +293,13 @@ export function createRedisPollerStore(
       const latest = reply[1] ? parseFlightMessage(String(reply[1])) : undefined;
       return { role: "follower", latest: latest && !("started" in latest) ? latest : undefined };
     },
-    async land(name, update) {
-      const holder = flightListeners.landing(name, update) ?? "";
+    async land(name, mark, answer) {
+      const holder = flightListeners.landing(name, mark, answer) ?? "";
+      const update = () => ({ ...mark, answer: answer() });
       // The answer goes out on the channel only: what the counter keeps (for a later attempt's
       // waiters to wait past) is its mark, so the answer crosses to Redis at most once and
       // stays nowhere.
-      const kept = flightHeader(name, update);
+      const kept = flightHeader(name, mark);
       const keys = [key(name, "counter"), key(name, "lease")] as const;
       if (announcedAttempts.delete(holder)) {
         await command(() =>
@@ -306,8 +307,8 @@ export function createRedisPollerStore(
             flightsChannel,
             LAND,
             keys,
-            [update.epoch, update.seq, kept, FLIGHT_KEEP_MS, holder],
-            flightText(name, update),
+            [mark.epoch, mark.seq, kept, FLIGHT_KEEP_MS, holder],
+            flightText(name, update()),
           ),
         );
         return;
@@ -315,10 +316,10 @@ export function createRedisPollerStore(
       // Quiet so far: the answer crosses only if a waiter came meanwhile, published once the
       // landing is kept, which a waiter that subscribed before its refusal still hears.
       const awaited = await command(() =>
-        client.pollerLand(...keys, update.epoch, update.seq, kept, FLIGHT_KEEP_MS, holder),
+        client.pollerLand(...keys, mark.epoch, mark.seq, kept, FLIGHT_KEEP_MS, holder),
       );
       if (Number(awaited) === 1) {
-        await command(() => redis.channels.publish(flightsChannel, flightText(name, update)));
+        await command(() => redis.channels.publish(flightsChannel, flightText(name, update())));
       }
     },
     hearFlight: (name, onUpdate) => flightListeners.hear(name, onUpdate),

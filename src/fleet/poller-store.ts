@@ -86,9 +86,10 @@ export interface PollerStore {
   flight(name: string, leaseMs: number): Promise<Tick>;
   /**
    * Publishes a flight's answer once, on the store's one flights channel, if it was announced or
-   * its lease refused to an attempt meanwhile (only they wait for it); and ends its lease.
+   * its lease refused to an attempt meanwhile (only they wait for it); and ends its lease. The
+   * answer's text is asked for only if some read, here or elsewhere, hears it.
    */
-  land(name: string, update: PollerUpdate): Promise<void>;
+  land(name: string, mark: Omit<PollerUpdate, "answer">, answer: () => string): Promise<void>;
   /**
    * The mark of `name`'s flight if an attempt announced it (another instance's, or an earlier
    * one of this instance) and its answer was not heard yet (flights-in-air.ts): a read waits
@@ -377,7 +378,14 @@ export function createMemoryPollerStore(options: {
       if (tick.role === "follower" || rival) flights.refused(name);
       return tick as Tick;
     },
-    land: async (name, update) => server.land(name, update, flights.landing(name, update)),
+    land: async (name, mark, answer) => {
+      const update = { ...mark, answer: answer() };
+      server.land(
+        name,
+        update,
+        flights.landing(name, mark, () => update.answer),
+      );
+    },
     hearFlight: (name, onUpdate) => flights.hear(name, onUpdate),
     announced: (name) => flights.inAir.find(name),
     flownAlone: (name) => flights.flownAlone(name),

@@ -260,7 +260,7 @@ describe("one flight per read across the fleet", () => {
     }
   });
 
-  it("sends Redis a flight's answer only when another instance awaits it", async () => {
+  it("writes a flight's answer out, to Redis too, only when another instance awaits it", async () => {
     const server = closing(await startRedisServer());
     const [a, b] = [await flightsOn(server.url), await flightsOn(server.url)];
     const probe = new Redis(server.url);
@@ -268,6 +268,18 @@ describe("one flight per read across the fleet", () => {
     const received = async () =>
       Number(/total_net_input_bytes:(\d+)/.exec(String(await probe.info("stats")))?.[1]);
     const blob = "x".repeat(100_000);
+    // Counts how often an answer is turned into text for the fleet.
+    let serialized = 0;
+    class Answer {
+      readonly blob: string;
+      constructor(text: string) {
+        this.blob = text;
+      }
+      toJSON() {
+        serialized += 1;
+        return { blob: this.blob };
+      }
+    }
     let release: (() => void) | undefined;
     const fly = (on: Lane, read: string, held = false) =>
       on.flights.fly(
@@ -275,7 +287,12 @@ describe("one flight per read across the fleet", () => {
         { view: "v", now: () => Promise.resolve("v") },
         async () => {
           if (held) await new Promise<void>((resolve) => (release = resolve));
-          return { status: 200, body: { blob }, rateLimit: undefined, requestId: undefined };
+          return {
+            status: 200,
+            body: new Answer(blob),
+            rateLimit: undefined,
+            requestId: undefined,
+          };
         },
         new CallSignal(),
         () => undefined,
@@ -290,6 +307,7 @@ describe("one flight per read across the fleet", () => {
       "the landing",
     );
     expect((await received()) - before).toBeLessThan(blob.length / 10);
+    expect(serialized).toBe(0);
     // Granted quietly, then awaited by a refused read of another instance: the answer crosses
     // once, after the landing, and the waiter hears it.
     before = await received();
@@ -307,6 +325,7 @@ describe("one flight per read across the fleet", () => {
     const crossed = (await received()) - before;
     expect(crossed).toBeGreaterThan(blob.length);
     expect(crossed).toBeLessThan(2 * blob.length);
+    expect(serialized).toBe(1);
   });
 
   it("makes one call per instance with UPSTREAM_FLEET_FLIGHTS off", async () => {

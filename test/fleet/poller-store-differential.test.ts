@@ -211,7 +211,7 @@ async function runFlights(on: FlightsUnderTest, steps: FlightStep[], name: strin
       const mark = taken[step.mark % Math.max(1, taken.length)];
       if (!mark) continue;
       const store = on.stores[step.instance] as PollerStore;
-      await store.land(name, { ...mark, from: store.instanceId, answer: '{"ok":1}' });
+      await store.land(name, { ...mark, from: store.instanceId }, () => '{"ok":1}');
       seen.push({ land: step.instance, epoch: epoch(mark.epoch), seq: mark.seq });
     }
     const heard = await on.settle();

@@ -87,9 +87,9 @@ async function simulate(instances: number): Promise<Figures> {
         if (tick.role === "owner") figures.flights += 1;
         return tick;
       },
-      async land(name, update) {
+      async land(name, mark, answer) {
         figures.flightCommands += 1;
-        return store.land(name, update);
+        return store.land(name, mark, answer);
       },
     };
     const flights = createFleetFlights(counted, { maxWaitMs: 1_000, registry: new Registry() });

@@ -108,7 +108,9 @@ describe("the flights channel's messages", () => {
         // In the air here from the grant, whether or not the store announces it.
         expect(listeners.inAir.find("flight:x")).toEqual(at);
         const update = { ...at, from: "instance-a", answer: "{}" };
-        expect(listeners.landing("flight:x", update)).toBe(holder);
+        expect(listeners.landing("flight:x", { ...at, from: "instance-a" }, () => "{}")).toBe(
+          holder,
+        );
         const started: FlightMessage = {
           flight: "flight:x",
           started: { ...at, from: holder, leaseMs: 5_000 },
@@ -162,7 +164,7 @@ describe("an instance's memory of who flies a flight", () => {
             });
           }
           if (kind === "own") {
-            listeners.landing("flight:x", { ...at, from: "instance-a", answer: "{}" });
+            listeners.landing("flight:x", { ...at, from: "instance-a" }, () => "{}");
           }
         }
         const rivalled = sequence.some((kind) => kind !== "own" && kind !== "ownInAir");
@@ -180,12 +182,15 @@ describe("an instance's memory of who flies a flight", () => {
         seq,
         leaseMs: 5_000,
       });
-      listeners.landing("flight:x", {
-        epoch: "00000000000000000001",
-        seq,
-        from: "instance-a",
-        answer: "{}",
-      });
+      listeners.landing(
+        "flight:x",
+        {
+          epoch: "00000000000000000001",
+          seq,
+          from: "instance-a",
+        },
+        () => "{}",
+      );
     };
     listeners.refused("flight:x");
     land(1);
