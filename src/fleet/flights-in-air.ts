@@ -166,9 +166,14 @@ export class FlightListeners {
 
   /**
    * The lease of `name` was granted to `holder` under `mark`: in the air here at once, announced
-   * or not, so another read of this instance waits for it rather than race it.
+   * or not, so another read of this instance waits for it rather than race it. A `shared` grant
+   * (announced, as a contended flight is, or whose last lease another instance took) makes the
+   * flight a rival's lately; any other makes it this instance's alone again: no other instance
+   * took its lease since this one last did, nor was refused it lately.
    */
-  owned(name: string, holder: string, mark: Mark & { leaseMs: number }): void {
+  owned(name: string, holder: string, mark: Mark & { leaseMs: number }, shared: boolean): void {
+    if (shared) this.#rivalled.set(name, true);
+    else this.#rivalled.delete(name);
     this.#holders.set(name, holder);
     const { epoch, seq, leaseMs } = mark;
     this.inAir.heard({ flight: name, started: { epoch, seq, from: holder, leaseMs } });

@@ -284,9 +284,14 @@ export function createRedisPollerStore(
       }
       if (Number(reply[0]) === 1) {
         const mark = { epoch: String(reply[1]), seq: Number(reply[2]) };
-        flightListeners.owned(name, holder, { ...mark, leaseMs });
-        if (Number(reply[3]) === 1) flightListeners.refused(name);
-        if (Number(reply[4]) === 1) announcedAttempts.add(holder);
+        const announced = Number(reply[4]) === 1;
+        flightListeners.owned(
+          name,
+          holder,
+          { ...mark, leaseMs },
+          announced || Number(reply[3]) === 1,
+        );
+        if (announced) announcedAttempts.add(holder);
         return { role: "owner", mark };
       }
       flightListeners.refused(name);

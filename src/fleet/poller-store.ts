@@ -276,7 +276,8 @@ export class MemoryPollerServer {
   /**
    * A flight's tick, as the flight script's: a refusal marks the flight contended for `rivalMs`
    * and its answer as awaited; a lease granted goes out to every instance at once if the flight
-   * is contended, and says whether another instance took the last one.
+   * is contended, and says whether it was (announced) and whether another instance took the
+   * last one (rival).
    */
   flight(
     name: string,
@@ -284,7 +285,7 @@ export class MemoryPollerServer {
     instance: string,
     leaseMs: number,
     rivalMs: number,
-  ): Tick & { rival?: true } {
+  ): Tick & { rival?: true; announced?: true } {
     const tick = this.tick(name, holder, leaseMs, leaseMs);
     const watch = this.#watch(name);
     const now = this.#now();
@@ -296,10 +297,13 @@ export class MemoryPollerServer {
     const last = this.#lastOwner.get(name);
     remember(this.#lastOwner, name, { instance, until: now + rivalMs });
     watch.heard = (this.#contended.get(name)?.until ?? 0) > now;
+    const granted: Tick & { rival?: true; announced?: true } = tick;
     if (watch.heard) {
       this.#flightsOut({ flight: name, started: { ...tick.mark, from: holder, leaseMs } });
+      granted.announced = true;
     }
-    return last && last.until > now && last.instance !== instance ? { ...tick, rival: true } : tick;
+    if (last && last.until > now && last.instance !== instance) granted.rival = true;
+    return granted;
   }
 
   /**
@@ -373,9 +377,21 @@ export function createMemoryPollerStore(options: {
     announce: async (notice) => server.announce({ ...notice, from: instanceId }),
     async flight(name, leaseMs) {
       const holder = flights.attempt();
-      const { rival, ...tick } = server.flight(name, holder, instanceId, leaseMs, flights.rivalMs);
-      if (tick.role === "owner") flights.owned(name, holder, { ...tick.mark, leaseMs });
-      if (tick.role === "follower" || rival) flights.refused(name);
+      const { rival, announced, ...tick } = server.flight(
+        name,
+        holder,
+        instanceId,
+        leaseMs,
+        flights.rivalMs,
+      );
+      if (tick.role === "owner") {
+        flights.owned(
+          name,
+          holder,
+          { ...tick.mark, leaseMs },
+          rival === true || announced === true,
+        );
+      } else flights.refused(name);
       return tick as Tick;
     },
     land: async (name, mark, answer) => {

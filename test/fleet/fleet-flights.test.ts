@@ -534,6 +534,38 @@ describe("one flight per read across the fleet", () => {
     expect(await owned()).toBe(ownedBefore + 2);
   });
 
+  it("calls at once again a read whose last lease it took, though another instance flew it before", async () => {
+    const server = closing(await startRedisServer());
+    const [a, b] = [await flightsOn(server.url), await flightsOn(server.url)];
+    const probe = new Redis(server.url);
+    closing({ close: async () => probe.disconnect() });
+    const read = async (on: Lane) => {
+      await on.flights.fly(
+        () => "flight:x",
+        { view: "v", now: () => Promise.resolve("v") },
+        async () => ({ status: 200, body: {}, rateLimit: undefined, requestId: undefined }),
+        new CallSignal(),
+        () => undefined,
+      );
+      // Its landing is on its way as the read returns: done once the lease is gone.
+      await waitUntil(
+        async () => (await probe.exists("vgtest:{poll:flight:x}:lease")) === 0,
+        5_000,
+        "the landing",
+      );
+    };
+    await read(b);
+    // b took the last lease: a's flight is a shared one, asked for before it is called.
+    await read(a);
+    expect(a.store.flownAlone("flight:x")).toBe(false);
+    // No other instance took it since a did: a calls it at once again.
+    await read(a);
+    expect(a.store.flownAlone("flight:x")).toBe(true);
+    await read(b);
+    await read(a);
+    expect(a.store.flownAlone("flight:x")).toBe(false);
+  });
+
   // One server of the test's own. A process starved past a waiter's bound (two shared cores,
   // ten gateways) wakes with the answer already in its socket: it must be read before the
   // expired timer turns the wait into a call of its own.
