@@ -130,6 +130,12 @@ export class FlightsInAir {
   }
 }
 
+/** The lease a flight of this instance's lands under, and whether its grant was announced. */
+export interface Landing {
+  holder: string;
+  announced: boolean;
+}
+
 /**
  * One instance's hearing of the flights channel, for either store: what is in the air, and the
  * reads waiting on each flight's answer (several reads of one instance may wait on one flight).
@@ -138,7 +144,7 @@ export class FlightListeners {
   readonly inAir = new FlightsInAir();
   readonly #waiting = new Map<string, Set<(update: PollerUpdate) => void>>();
   /** The lease each flight this instance owns was taken under, until it lands. */
-  readonly #holders = new Map<string, string>();
+  readonly #holders = new Map<string, Landing>();
   /** Flights another instance flew lately, as heard or as a refused lease showed. */
   readonly #rivalled: LRUCache<string, true>;
   /** How long a rival is remembered, here and by the store (a flight's last owner, its contention). */
@@ -166,15 +172,20 @@ export class FlightListeners {
 
   /**
    * The lease of `name` was granted to `holder` under `mark`: in the air here at once, announced
-   * or not, so another read of this instance waits for it rather than race it. A `shared` grant
-   * (announced, as a contended flight is, or whose last lease another instance took) makes the
-   * flight a rival's lately; any other makes it this instance's alone again: no other instance
-   * took its lease since this one last did, nor was refused it lately.
+   * or not, so another read of this instance waits for it rather than race it. A grant that was
+   * announced (as a contended flight's is) or came after another instance's lease (`rival`)
+   * makes the flight a rival's lately; any other makes it this instance's alone again: no other
+   * instance took its lease since this one last did, nor was refused it lately.
    */
-  owned(name: string, holder: string, mark: Mark & { leaseMs: number }, shared: boolean): void {
-    if (shared) this.#rivalled.set(name, true);
+  owned(
+    name: string,
+    holder: string,
+    mark: Mark & { leaseMs: number },
+    grant: { announced: boolean; rival: boolean },
+  ): void {
+    if (grant.announced || grant.rival) this.#rivalled.set(name, true);
     else this.#rivalled.delete(name);
-    this.#holders.set(name, holder);
+    this.#holders.set(name, { holder, announced: grant.announced });
     const { epoch, seq, leaseMs } = mark;
     this.inAir.heard({ flight: name, started: { epoch, seq, from: holder, leaseMs } });
   }
@@ -182,13 +193,13 @@ export class FlightListeners {
   /**
    * This instance lands `name`: heard here at once, before the store echoes it, so a read that
    * begins once the owner's answer is out never waits on the flight as still in the air. The
-   * holder it is landed under is returned (its lease ends with the landing).
+   * lease it is landed under is returned (it ends with the landing).
    */
   landing(
     name: string,
     mark: Omit<PollerUpdate, "answer">,
     answer: () => string,
-  ): string | undefined {
+  ): Landing | undefined {
     const awaited = this.#waiting.has(name);
     this.heard({ ...mark, flight: name, answer: awaited ? answer() : undefined });
     const holder = this.#holders.get(name);

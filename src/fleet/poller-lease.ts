@@ -95,7 +95,7 @@ end
 local kept = keep_newer()
 if not heard then return 0 end
 return kept`;
-// A flight announced as it was granted: its answer is awaited, so it goes with the landing.
+// The same, for a flight announced as it was granted: its answer goes with the landing.
 const LAND = recorder(LAND_BODY);
 
 // KEYS: lease. ARGV: instance. Gives the lease up only if this instance holds it.
@@ -171,8 +171,6 @@ export function createRedisPollerStore(
   const channelOf = (watch: string) => `${redis.prefix}poll:${watch}`;
   const flightsChannel = `${redis.prefix}flights`;
   const flightListeners = new FlightListeners(instanceId);
-  /** The attempts whose lease was announced as granted, until they land: awaited from the start. */
-  const announcedAttempts = new Set<string>();
 
   const channels = new Map<string, FleetChannel>();
   const writeListeners = new Set<(notice: WriteNotice) => void>();
@@ -284,14 +282,12 @@ export function createRedisPollerStore(
       }
       if (Number(reply[0]) === 1) {
         const mark = { epoch: String(reply[1]), seq: Number(reply[2]) };
-        const announced = Number(reply[4]) === 1;
         flightListeners.owned(
           name,
           holder,
           { ...mark, leaseMs },
-          announced || Number(reply[3]) === 1,
+          { announced: Number(reply[4]) === 1, rival: Number(reply[3]) === 1 },
         );
-        if (announced) announcedAttempts.add(holder);
         return { role: "owner", mark };
       }
       flightListeners.refused(name);
@@ -299,14 +295,18 @@ export function createRedisPollerStore(
       return { role: "follower", latest: latest && !("started" in latest) ? latest : undefined };
     },
     async land(name, mark, answer) {
-      const holder = flightListeners.landing(name, mark, answer) ?? "";
+      const { holder, announced } = flightListeners.landing(name, mark, answer) ?? {
+        holder: "",
+        announced: false,
+      };
       const update = () => ({ ...mark, answer: answer() });
       // The answer goes out on the channel only: what the counter keeps (for a later attempt's
       // waiters to wait past) is its mark, so the answer crosses to Redis at most once and
       // stays nowhere.
       const kept = flightHeader(name, mark);
       const keys = [key(name, "counter"), key(name, "lease")] as const;
-      if (announcedAttempts.delete(holder)) {
+      // Announced as granted: awaited from the start, so its answer goes with the landing.
+      if (announced) {
         await command(() =>
           redis.channels.record(
             flightsChannel,
@@ -341,7 +341,6 @@ export function createRedisPollerStore(
       channels.clear();
       writeListeners.clear();
       flightListeners.clear();
-      announcedAttempts.clear();
       flights.close();
       writes.close();
       alone.close();

@@ -389,18 +389,14 @@ export function createMemoryPollerStore(options: {
           name,
           holder,
           { ...tick.mark, leaseMs },
-          rival === true || announced === true,
+          { announced: announced === true, rival: rival === true },
         );
       } else flights.refused(name);
       return tick as Tick;
     },
     land: async (name, mark, answer) => {
       const update = { ...mark, answer: answer() };
-      server.land(
-        name,
-        update,
-        flights.landing(name, mark, () => update.answer),
-      );
+      server.land(name, update, flights.landing(name, mark, () => update.answer)?.holder);
     },
     hearFlight: (name, onUpdate) => flights.hear(name, onUpdate),
     announced: (name) => flights.inAir.find(name),

@@ -104,13 +104,19 @@ describe("the flights channel's messages", () => {
         // the store's echo of the lease's grant may come after the landing.
         const listeners = new FlightListeners("instance-a");
         const holder = listeners.attempt();
-        listeners.owned("flight:x", holder, { ...at, leaseMs: 5_000 }, false);
+        listeners.owned(
+          "flight:x",
+          holder,
+          { ...at, leaseMs: 5_000 },
+          { announced: false, rival: false },
+        );
         // In the air here from the grant, whether or not the store announces it.
         expect(listeners.inAir.find("flight:x")).toEqual(at);
         const update = { ...at, from: "instance-a", answer: "{}" };
-        expect(listeners.landing("flight:x", { ...at, from: "instance-a" }, () => "{}")).toBe(
+        expect(listeners.landing("flight:x", { ...at, from: "instance-a" }, () => "{}")).toEqual({
           holder,
-        );
+          announced: false,
+        });
         const started: FlightMessage = {
           flight: "flight:x",
           started: { ...at, from: holder, leaseMs: 5_000 },
@@ -156,7 +162,12 @@ describe("an instance's memory of who flies a flight", () => {
             continue;
           }
           const holder = listeners.attempt();
-          listeners.owned("flight:x", holder, { ...at, leaseMs: 5_000 }, kind === "ownShared");
+          listeners.owned(
+            "flight:x",
+            holder,
+            { ...at, leaseMs: 5_000 },
+            { announced: false, rival: kind === "ownShared" },
+          );
           // The store's echo of this instance's own grant is no rival's.
           if (echoed || kind === "ownInAir") {
             listeners.heard({
@@ -187,7 +198,7 @@ describe("an instance's memory of who flies a flight", () => {
         "flight:x",
         listeners.attempt(),
         { epoch: "00000000000000000001", seq, leaseMs: 5_000 },
-        true,
+        { announced: true, rival: false },
       );
       listeners.landing(
         "flight:x",
