@@ -113,6 +113,14 @@ async function flightsOn(url: string, commandTimeoutMs?: number) {
 
 type Lane = Awaited<ReturnType<typeof flightsOn>>;
 
+/** Until the lane waits on one flight (another instance's). */
+const waitingOnOne = (on: Lane, what: string) =>
+  waitUntil(
+    async () => metric(await on.registry.metrics(), "voicegraph_fleet_flights_waiting") === 1,
+    5_000,
+    what,
+  );
+
 /**
  * Reads of `flight:<read>` on lanes, each call logged by who made it; a held call waits until
  * `release()`, and `holding()` says whether one does.
@@ -314,11 +322,7 @@ describe("one flight per read across the fleet", () => {
     const owned = fly(a, "awaited", true);
     await waitUntil(() => release !== undefined, 5_000, "the owner's call");
     const joined = fly(b, "awaited");
-    await waitUntil(
-      async () => metric(await b.registry.metrics(), "voicegraph_fleet_flights_waiting") === 1,
-      5_000,
-      "the waiter",
-    );
+    await waitingOnOne(b, "the waiter");
     release?.();
     expect((await owned).body).toEqual({ blob });
     expect((await joined).body).toEqual({ blob });
@@ -579,13 +583,7 @@ describe("one flight per read across the fleet", () => {
     const firstOwned = first.fly(a, "a", "starved", true);
     await waitUntil(first.holding, 2_000, "a's first call");
     const firstWaited = first.fly(b, "b", "starved");
-    await waitUntil(
-      async () =>
-        ((await b.registry.getSingleMetric("voicegraph_fleet_flights_waiting")?.get())?.values[0]
-          ?.value ?? 0) === 1,
-      2_000,
-      "b waiting first",
-    );
+    await waitingOnOne(b, "b waiting first");
     first.release();
     expect((await firstOwned).body).toEqual({ from: "a" });
     expect((await firstWaited).body).toEqual({ from: "a" });
@@ -593,13 +591,7 @@ describe("one flight per read across the fleet", () => {
     const owned = fly(a, "a", "starved", true);
     await waitUntil(holding, 2_000, "a's call");
     const waited = fly(b, "b", "starved");
-    await waitUntil(
-      async () =>
-        ((await b.registry.getSingleMetric("voicegraph_fleet_flights_waiting")?.get())?.values[0]
-          ?.value ?? 0) === 1,
-      2_000,
-      "b waiting",
-    );
+    await waitingOnOne(b, "b waiting");
     release();
     expect((await owned).body).toEqual({ from: "a" });
     // The landing is written; then this process is busy past b's bound (2 s, long enough for
