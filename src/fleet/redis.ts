@@ -84,6 +84,11 @@ export function createFleetRedis(options: FleetRedisOptions): FleetRedis {
   const client: FleetClient = seeds
     ? new Cluster([...seeds], {
         redisOptions: connection,
+        // A turn's commands leave in one write per master, grouped by the slot of their first
+        // argument: a key for every command but EVAL and EVALSHA, whose first is the script
+        // (grouped by it, a script could join another master's pipeline, which ioredis refuses).
+        enableAutoPipelining: true,
+        autoPipeliningIgnoredCommands: ["eval", "evalsha"],
         // Fail at once while the cluster is not ready instead of queueing.
         enableOfflineQueue: false,
         clusterRetryStrategy: retry,
@@ -95,9 +100,7 @@ export function createFleetRedis(options: FleetRedisOptions): FleetRedis {
     : new Redis(options.url ?? "", {
         ...connection,
         // A turn's commands (a query level's flight leases, its look at the write version,
-        // landings) leave in one write instead of one each. Not on a cluster: there ioredis
-        // groups a turn's commands by their first argument, a script's SHA rather than its key,
-        // and refuses scripts of different slots ("All keys in the pipeline should belong…").
+        // landings) leave in one write instead of one each.
         enableAutoPipelining: true,
         // Fail at once while disconnected instead of queueing: a request never waits on Redis.
         enableOfflineQueue: false,

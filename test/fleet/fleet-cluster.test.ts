@@ -1,9 +1,20 @@
 import { describe, expect, it } from "vitest";
+import { createRedisPollerStore } from "../../src/fleet/poller-lease.ts";
+import { createFleetRedis } from "../../src/fleet/redis.ts";
 import { SEED_IDS } from "../../src/sandbox/seed-data.ts";
 import type { Harness } from "../gateway/harness.ts";
 import { subscribeSse } from "../gateway/subscriptions-support.ts";
 import { closedAfterEachTest } from "../support/closing.ts";
-import { ACME, GLOBEX, type Instance, PREFIX, sha256, startFleet } from "./fleet-harness.ts";
+import { startFleetStore } from "../support/fleet-store.ts";
+import {
+  ACME,
+  GLOBEX,
+  type Instance,
+  PREFIX,
+  sha256,
+  startFleet,
+  waitUntil,
+} from "./fleet-harness.ts";
 
 // On a three-master Redis Cluster the fleet's state spreads over every master, and no command of
 // a whole workload is sent to the wrong master or spans two slots: the servers' own error
@@ -76,5 +87,28 @@ describe("a fleet on a three-master Redis Cluster", () => {
         /voicegraph_redis_failures_total\{kind="(MOVED|ASK|CROSSSLOT|EXECABORT|ERR)"\}/,
       );
     }
+  });
+
+  it("sends a turn's commands in one pipeline per master, scripts of every slot among them", async () => {
+    const store = closing(await startFleetStore());
+    const redis = createFleetRedis({ ...store.connection, prefix: "vgpipeline:" });
+    closing({ close: () => redis.close() });
+    await waitUntil(() => redis.available(), 10_000, "the store");
+    const pollers = createRedisPollerStore(redis, { intervalMs: 200 });
+    closing({ close: async () => pollers.close() });
+    const names = Array.from({ length: 12 }, (_, i) => `flight:pipelined-${i}`);
+    const leases = names.map((name) => pollers.flight(name, 5_000));
+    const gets = names.map((name) => redis.client.get(redis.key(name)));
+    const scripts = names.map((name) =>
+      redis.client.eval("return redis.call('exists', KEYS[1])", 1, redis.key(name)),
+    );
+    // The leases and the GETs wait for the turn's pipelines; each EVAL, whose first argument is
+    // its script and not its key (its master may be another), goes on its own.
+    expect(
+      (redis.client as unknown as { autoPipelineQueueSize: number }).autoPipelineQueueSize,
+    ).toBe(2 * names.length);
+    for (const lease of await Promise.all(leases)) expect(lease).toMatchObject({ role: "owner" });
+    expect(await Promise.all(gets)).toEqual(names.map(() => null));
+    expect(await Promise.all(scripts)).toEqual(names.map(() => 0));
   });
 });
