@@ -180,7 +180,8 @@ const flightStepArb: fc.Arbitrary<FlightStep> = fc.oneof(
 
 interface FlightsUnderTest {
   stores: PollerStore[];
-  restart(): Promise<void>;
+  /** The store loses its data, and each instance forgets what seemed in the air of `name`. */
+  restart(name: string): Promise<void>;
   /** What the flights channel carried since the last call, once every instance heard it. */
   settle(): Promise<string[]>;
 }
@@ -195,7 +196,7 @@ async function runFlights(on: FlightsUnderTest, steps: FlightStep[], name: strin
   const seen: unknown[] = [];
   for (const step of steps) {
     if (step.kind === "restart") {
-      await on.restart();
+      await on.restart(name);
       seen.push("restart");
     } else if (step.kind === "flight") {
       const tick = await on.stores[step.instance]?.flight(name, LEASE_MS);
@@ -245,21 +246,33 @@ describe("the flights' store", () => {
     listener.on("message", (_channel: string, text: string) => carried.push(text));
     await listener.subscribe("vgflights:flights");
     let fences = 0;
+    const fenceOf = (flight: string) =>
+      JSON.stringify({ flight, started: { epoch: "0", seq: 1, from: "fence", leaseMs: 60_000 } });
     // A fence: a lease's announcement of a flight of its own, which each instance has heard
     // once it is in the air there; the channel keeps one order, so all before it were heard too.
     const inRedis: FlightsUnderTest = {
       stores: redisStores,
-      restart: async () => void (await probe.flushall()),
+      // Each instance finds the lost data at its next look at the store's life (within a
+      // second) and then forgets what seemed in the air: waited for here, so that it falls in
+      // this step and not in some later one. A fence in the air shows when.
+      async restart() {
+        fences += 1;
+        const marker = `fence-${fences}`;
+        await probe.publish("vgflights:flights", fenceOf(marker));
+        await soon(
+          () => redisStores.every((store) => store.announced(marker) !== undefined),
+          "the marker",
+        );
+        await probe.flushall();
+        await soon(
+          () => redisStores.every((store) => store.announced(marker) === undefined),
+          "the instances' catch-up",
+        );
+      },
       async settle() {
         fences += 1;
         const fence = `fence-${fences}`;
-        await probe.publish(
-          "vgflights:flights",
-          JSON.stringify({
-            flight: fence,
-            started: { epoch: "0", seq: 1, from: "fence", leaseMs: 60_000 },
-          }),
-        );
+        await probe.publish("vgflights:flights", fenceOf(fence));
         await soon(
           () =>
             redisStores.every((store) => store.announced(fence) !== undefined) &&
@@ -291,7 +304,10 @@ describe("the flights' store", () => {
         );
         const inProcess: FlightsUnderTest = {
           stores: memoryStores,
-          restart: async () => server.restart(),
+          async restart(flight) {
+            server.restart();
+            for (const store of memoryStores) store.forgetFlight(flight);
+          },
           async settle() {
             await new Promise((resolve) => setTimeout(resolve, 3));
             return inProcessHeard.splice(0);
