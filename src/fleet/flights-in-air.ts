@@ -78,9 +78,10 @@ const LANDED_MEMORY_MS = 10_000;
 
 /**
  * How long a flight counts as shared once another instance was heard flying it, took its lease
- * first or took it last: its next read asks the store before calling. A read no other instance
- * made for that long calls at once, and a sudden rival costs at most one call per instance and
- * window. As long, the store announces a flight whose lease it refused to some attempt.
+ * first or took it last (unless a grant of this instance's since showed no rival): its next
+ * read asks the store before calling. A read no other instance made for that long calls at
+ * once, and a sudden rival costs an instance at most one call before the flight counts as
+ * shared again. As long, the store announces a flight whose lease it refused to some attempt.
  */
 export const FLIGHT_RIVAL_MS = 10_000;
 
