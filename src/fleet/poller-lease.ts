@@ -299,32 +299,31 @@ export function createRedisPollerStore(
         holder: "",
         announced: false,
       };
-      const update = () => ({ ...mark, answer: answer() });
+      // Made outside the commands, so that only Redis's own failures count as Redis's.
+      const text = () => flightText(name, { ...mark, answer: answer() });
       // The answer goes out on the channel only: what the counter keeps (for a later attempt's
       // waiters to wait past) is its mark, so the answer crosses to Redis at most once and
       // stays nowhere.
-      const kept = flightHeader(name, mark);
       const keys = [key(name, "counter"), key(name, "lease")] as const;
+      const args = [
+        mark.epoch,
+        mark.seq,
+        flightHeader(name, mark),
+        FLIGHT_KEEP_MS,
+        holder,
+      ] as const;
       // Announced as granted: awaited from the start, so its answer goes with the landing.
       if (announced) {
-        await command(() =>
-          redis.channels.record(
-            flightsChannel,
-            LAND,
-            keys,
-            [mark.epoch, mark.seq, kept, FLIGHT_KEEP_MS, holder],
-            flightText(name, update()),
-          ),
-        );
+        const landed = text();
+        await command(() => redis.channels.record(flightsChannel, LAND, keys, args, landed));
         return;
       }
       // Quiet so far: the answer crosses only if a waiter came meanwhile, published once the
       // landing is kept, which a waiter that subscribed before its refusal still hears.
-      const awaited = await command(() =>
-        client.pollerLand(...keys, mark.epoch, mark.seq, kept, FLIGHT_KEEP_MS, holder),
-      );
+      const awaited = await command(() => client.pollerLand(...keys, ...args));
       if (Number(awaited) === 1) {
-        await command(() => redis.channels.publish(flightsChannel, flightText(name, update())));
+        const landed = text();
+        await command(() => redis.channels.publish(flightsChannel, landed));
       }
     },
     hearFlight: (name, onUpdate) => flightListeners.hear(name, onUpdate),
