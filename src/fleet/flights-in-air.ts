@@ -5,9 +5,13 @@ import type { PollerUpdate } from "./poller-store.ts";
 /** At most this many flights are remembered as in the air; the oldest go first. */
 const IN_AIR_CAPACITY = 10_000;
 
-/** What the one flights channel carries: a flight taken (its lease granted), or its answer. */
+/**
+ * What the one flights channel carries: a flight taken (its lease granted), its answer, or that
+ * an instance took the lease of a flight another may fly without the store (`rival`).
+ */
 export type FlightMessage =
   | { flight: string; started: Mark & { from: string; leaseMs: number } }
+  | { flight: string; rival: string }
   | (PollerUpdate & { flight: string });
 
 /**
@@ -45,6 +49,9 @@ export function parseFlightMessage(text: string | Buffer): FlightMessage | undef
   if (typeof value !== "object" || value === null) return undefined;
   const message = value as Record<string, unknown>;
   if (typeof message.flight !== "string") return undefined;
+  if (end < 0 && typeof message.rival === "string") {
+    return { flight: message.flight, rival: message.rival };
+  }
   if (end < 0) {
     const started = message.started as Record<string, unknown> | null | undefined;
     return typeof started === "object" &&
@@ -99,6 +106,7 @@ export class FlightsInAir {
 
   /** Every message of the flights channel, this instance's own included. */
   heard(message: FlightMessage): void {
+    if ("rival" in message) return;
     const known = this.#flights.get(message.flight);
     if ("started" in message) {
       const { epoch, seq, leaseMs } = message.started;
@@ -117,9 +125,10 @@ export class FlightsInAir {
     return known && !known.landed ? { epoch: known.epoch, seq: known.seq } : undefined;
   }
 
-  /** Whether `name`'s flight landed within the landed memory and no newer one is in the air. */
-  landed(name: string): boolean {
-    return this.#flights.get(name)?.landed === true;
+  /** The mark `name`'s flight landed under, within the landed memory, if no newer one is in the air. */
+  landed(name: string): Mark | undefined {
+    const known = this.#flights.get(name);
+    return known?.landed ? { epoch: known.epoch, seq: known.seq } : undefined;
   }
 
   forget(name: string): void {
@@ -131,10 +140,14 @@ export class FlightsInAir {
   }
 }
 
-/** The lease a flight of this instance's lands under, and whether its grant was announced. */
+/**
+ * The lease a flight of this instance's lands under, whether its grant was announced, and
+ * whether it was granted here without the store (FlightListeners.ownAlone): nothing to land there.
+ */
 export interface Landing {
   holder: string;
   announced: boolean;
+  local?: true;
 }
 
 /**
@@ -148,18 +161,28 @@ export class FlightListeners {
   readonly #holders = new Map<string, Landing>();
   /** Flights another instance flew lately, as heard or as a refused lease showed. */
   readonly #rivalled: LRUCache<string, true>;
+  /** Flights whose last grant (within `soloMs`) had no rival and was not announced. */
+  readonly #solo: LRUCache<string, true>;
   /** How long a rival is remembered, here and by the store (a flight's last owner, its contention). */
   readonly rivalMs: number;
+  readonly #soloMs: number;
   readonly #instanceId: string;
   /** How this instance's attempts begin (attempt()): a lease announcement's `from` names one. */
   readonly #attemptPrefix: string;
   #attempts = 0;
 
-  constructor(instanceId: string, rivalMs = FLIGHT_RIVAL_MS) {
+  /**
+   * `soloMs`: how long after a grant with no rival this instance flies the flight without the
+   * store (ownAlone); 0 never. Shorter than `rivalMs`, so the store still names this instance
+   * the flight's last owner all that time (see ownAlone).
+   */
+  constructor(instanceId: string, rivalMs = FLIGHT_RIVAL_MS, soloMs = rivalMs / 2) {
     this.#instanceId = instanceId;
     this.#attemptPrefix = `${instanceId}:`;
     this.rivalMs = rivalMs;
     this.#rivalled = new LRUCache({ max: IN_AIR_CAPACITY, ttl: rivalMs });
+    this.#solo = new LRUCache({ max: IN_AIR_CAPACITY, ttl: Math.max(1, soloMs) });
+    this.#soloMs = soloMs;
   }
 
   /**
@@ -184,8 +207,13 @@ export class FlightListeners {
     mark: Mark & { leaseMs: number },
     grant: { announced: boolean; rival: boolean },
   ): void {
-    if (grant.announced || grant.rival) this.#rivalled.set(name, true);
-    else this.#rivalled.delete(name);
+    if (grant.announced || grant.rival) {
+      this.#rivalled.set(name, true);
+      this.#solo.delete(name);
+    } else {
+      this.#rivalled.delete(name);
+      if (this.#soloMs > 0) this.#solo.set(name, true);
+    }
     this.#holders.set(name, { holder, announced: grant.announced });
     const { epoch, seq, leaseMs } = mark;
     this.inAir.heard({ flight: name, started: { epoch, seq, from: holder, leaseMs } });
@@ -208,23 +236,50 @@ export class FlightListeners {
     return holder;
   }
 
-  /** Another instance holds `name`'s lease, or took it last (within FLIGHT_RIVAL_MS). */
+  /**
+   * A grant of `name` made here, without a word to the store, or undefined: only for a flight
+   * flown alone whose last grant from the store, within `soloMs`, found no rival. That grant
+   * left this instance the flight's last owner in the store for `rivalMs`, marked as one that
+   * may fly alone, so any other instance's grant since found a rival and said so on the flights
+   * channel (the `rival` message), which ends this. Its answer stays here; a read of another
+   * instance that meets it makes its own call, as one that met a lease taken beside a call
+   * would. The mark follows the landed one, so that it orders as a grant of the store's would.
+   */
+  ownAlone(name: string, leaseMs: number): Mark | undefined {
+    const landed = this.inAir.landed(name);
+    if (landed === undefined || !this.#solo.has(name) || this.#rivalled.has(name)) return undefined;
+    const holder = this.attempt();
+    const mark = { epoch: landed.epoch, seq: landed.seq + 1 };
+    this.#holders.set(name, { holder, announced: false, local: true });
+    this.inAir.heard({ flight: name, started: { ...mark, from: holder, leaseMs } });
+    return mark;
+  }
+
+  /**
+   * Another instance holds `name`'s lease, took it last (within FLIGHT_RIVAL_MS), or was refused
+   * it and awaits this instance's answer.
+   */
   refused(name: string): void {
     this.#rivalled.set(name, true);
   }
 
   /** Whether `name`'s last flight landed here lately, with no other instance's within FLIGHT_RIVAL_MS. */
   flownAlone(name: string): boolean {
-    return this.inAir.landed(name) && !this.#rivalled.has(name);
+    return this.inAir.landed(name) !== undefined && !this.#rivalled.has(name);
   }
 
   heard(message: FlightMessage): void {
     this.inAir.heard(message);
-    const from = "started" in message ? message.started.from : message.from;
+    const from =
+      "started" in message
+        ? message.started.from
+        : "rival" in message
+          ? message.rival
+          : message.from;
     if (from !== this.#instanceId && !from.startsWith(this.#attemptPrefix)) {
       this.#rivalled.set(message.flight, true);
     }
-    if ("started" in message) return;
+    if ("started" in message || "rival" in message) return;
     for (const listener of [...(this.#waiting.get(message.flight) ?? [])]) listener(message);
   }
 
@@ -247,6 +302,7 @@ export class FlightListeners {
     this.#waiting.clear();
     this.#holders.clear();
     this.#rivalled.clear();
+    this.#solo.clear();
     this.inAir.clear();
   }
 }

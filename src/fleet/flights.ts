@@ -59,7 +59,9 @@ export interface FleetFlightLane extends FleetFlights {
  * one instance that calls, the counter's epoch and sequence order its answer with the one
  * ordering rule, and the answer goes out once on that channel. An instance that heard a flight
  * announced waits for it without asking the store. A flight only this instance flew lately is
- * called at once beside its lease (callFirst): a read with no rival waits for no round trip.
+ * called at once beside its lease (callFirst): a read with no rival waits for no round trip;
+ * for a few seconds after a grant that found no rival, it takes no lease at all (the store
+ * grants it here, FlightListeners.ownAlone), so such a read costs Redis nothing.
  * The lease lasts `maxWaitMs` (or until the answer is published). A waiter waits at most 4× the
  * upstream's observed latency (an average over the calls and waits of this instance) plus
  * 50 ms, between FLIGHT_MIN_WAIT_MS and `maxWaitMs`, then calls itself.
@@ -177,8 +179,9 @@ export function createFleetFlights(
   /**
    * A flight this instance alone flew lately (PollerStore.flownAlone): the call begins at once,
    * beside the lease, so that a read no other instance makes waits for no round trip. With the
-   * lease, its answer goes out as any owner's; without it (another instance's came first), it is
-   * this read's own, and the refusal makes the flight a shared one for a while.
+   * lease (or a grant made here without the store), its answer goes out as any owner's; without
+   * it (another instance's came first), it is this read's own, and the refusal makes the flight
+   * a shared one for a while.
    */
   async function callFirst(
     name: string,

@@ -39,12 +39,14 @@ redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
 local mark = next_mark(KEYS[2], ARGV[3])
 return {1, mark[1], mark[2]}`;
 
-// KEYS: lease, counter, last (the instance that took the lease last), contended (a lease was
-// refused lately). ARGV: holder (the attempt), leaseMs, the flight's name, the flights channel,
-// the instance, rivalMs. TICK's rule with a counter kept only the lease's length. A refusal
-// marks the flight contended and its answer awaited. A lease granted says whether another
-// instance took the last one, and whether it was announced: it is only while the flight is
-// contended, so a flight that no two instances want at once wakes no other instance.
+// KEYS: lease, counter, last (the instance that took the lease last, after a 1 if that grant
+// was solo, no rival and not announced, else a 0), contended (a lease was refused lately). ARGV: holder (the
+// attempt), leaseMs, the flight's name, the flights channel, the instance, rivalMs. TICK's rule
+// with a counter kept only the lease's length. A refusal marks the flight contended and its
+// answer awaited. A lease granted says whether another instance took the last one, and whether
+// it was announced: it is only while the flight is contended, so a flight that no two instances
+// want at once wakes no other instance. One exception: a grant after another instance's solo
+// one says so on the channel (rival), since that instance may fly it without the store.
 const FLIGHT = `${NEXT_MARK}
 local holder = redis.call('get', KEYS[1])
 if holder and holder ~= ARGV[1] then
@@ -55,17 +57,22 @@ end
 redis.call('set', KEYS[1], ARGV[1], 'PX', ARGV[2])
 local mark = next_mark(KEYS[2], ARGV[2])
 local last = redis.call('get', KEYS[3])
-redis.call('set', KEYS[3], ARGV[5], 'PX', ARGV[6])
 local rival = 0
-if last and last ~= ARGV[5] then rival = 1 end
+if last and string.sub(last, 2) ~= ARGV[5] then rival = 1 end
 local announced = redis.call('exists', KEYS[4])
+local solo = '0'
 if announced == 1 then
   redis.call('hset', KEYS[2], 'heard', 1)
   redis.call('publish', ARGV[4], cjson.encode({flight = ARGV[3], started = {
     epoch = mark[1], seq = mark[2], from = ARGV[1], leaseMs = tonumber(ARGV[2])}}))
 else
   redis.call('hdel', KEYS[2], 'heard')
+  if rival == 0 then solo = '1' end
+  if rival == 1 and string.sub(last, 1, 1) == '1' then
+    redis.call('publish', ARGV[4], cjson.encode({flight = ARGV[3], rival = ARGV[5]}))
+  end
 end
+redis.call('set', KEYS[3], solo .. ARGV[5], 'PX', ARGV[6])
 return {1, mark[1], mark[2], rival, announced}`;
 
 // KEYS: counter. ARGV: keepMs. A mark for a read outside the lease.
@@ -261,6 +268,8 @@ export function createRedisPollerStore(
       await command(() => redis.channels.publish(writesChannel, JSON.stringify(full)));
     },
     async flight(name, leaseMs): Promise<Tick> {
+      const mark = flightListeners.ownAlone(name, leaseMs);
+      if (mark) return { role: "owner", mark, solo: true };
       const holder = flightListeners.attempt();
       const reply = await command(() =>
         client.pollerFlight(
@@ -292,13 +301,15 @@ export function createRedisPollerStore(
       }
       flightListeners.refused(name);
       const latest = reply[1] ? parseFlightMessage(String(reply[1])) : undefined;
-      return { role: "follower", latest: latest && !("started" in latest) ? latest : undefined };
+      return { role: "follower", latest: latest && "answer" in latest ? latest : undefined };
     },
     async land(name, mark, answer) {
-      const { holder, announced } = flightListeners.landing(name, mark, answer) ?? {
+      const { holder, announced, local } = flightListeners.landing(name, mark, answer) ?? {
         holder: "",
         announced: false,
       };
+      // Granted without the store: nothing of it is there.
+      if (local) return;
       // Made outside the commands, so that only Redis's own failures count as Redis's.
       const text = () => flightText(name, { ...mark, answer: answer() });
       // The answer goes out on the channel only: what the counter keeps (for a later attempt's
@@ -322,6 +333,8 @@ export function createRedisPollerStore(
       // landing is kept, which a waiter that subscribed before its refusal still hears.
       const awaited = await command(() => client.pollerLand(...keys, ...args));
       if (Number(awaited) === 1) {
+        // Another instance's refused read awaits it: this flight is not this instance's alone.
+        flightListeners.refused(name);
         const landed = text();
         await command(() => redis.channels.publish(flightsChannel, landed));
       }

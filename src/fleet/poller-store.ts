@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { FlightListeners, type FlightMessage } from "./flights-in-air.ts";
+import { FLIGHT_RIVAL_MS, FlightListeners, type FlightMessage } from "./flights-in-air.ts";
 import { isNewer, type Mark } from "./mark.ts";
 
 export { isNewer, type Mark } from "./mark.ts";
@@ -20,6 +20,8 @@ export type Tick =
       mark: Mark;
       /** The shared store could not be asked (Redis slow or refusing): it reads for itself. */
       alone?: true;
+      /** A flight's, granted here without asking the store (FlightListeners.ownAlone). */
+      solo?: true;
     }
   /** Another instance reads: the newest update it published, if any (a missed message is found here). */
   | { role: "follower"; latest: PollerUpdate | undefined };
@@ -82,6 +84,8 @@ export interface PollerStore {
    * flights channel in the step that grants its lease; one that is not wakes no other instance.
    * A follower's `latest` is for its mark: the Redis store keeps no flight's answer, so its
    * answer is empty there. An owner whose lease another instance took last counts it a rival.
+   * A flight flown alone whose last grant, a few seconds ago, had no rival is granted without a
+   * word to the store (FlightListeners.ownAlone), and lands without one.
    */
   flight(name: string, leaseMs: number): Promise<Tick>;
   /**
@@ -98,7 +102,8 @@ export interface PollerStore {
   announced(name: string): Mark | undefined;
   /**
    * Whether this instance alone flew `name` lately: its flight landed here lately, and no other
-   * instance's flight of it was heard, nor its lease refused to this one, for FLIGHT_RIVAL_MS.
+   * instance's flight of it was heard, nor its lease refused to this one, nor another's refused
+   * read awaited this one's answer, for FLIGHT_RIVAL_MS.
    */
   flownAlone(name: string): boolean;
   /** A flight waited on in vain (a lost answer, a dead owner): the next read asks the store. */
@@ -157,7 +162,7 @@ export class MemoryPollerServer {
    * most FLIGHT_MEMORY of each, the oldest going first (a Redis store's stand-in while Redis is
    * away meets many names).
    */
-  readonly #lastOwner = new Map<string, { instance: string; until: number }>();
+  readonly #lastOwner = new Map<string, { instance: string; until: number; solo: boolean }>();
   readonly #contended = new Map<string, { until: number }>();
   #lastMicros = 0n;
   readonly #now: () => number;
@@ -277,7 +282,8 @@ export class MemoryPollerServer {
    * A flight's tick, as the flight script's: a refusal marks the flight contended for `rivalMs`
    * and its answer as awaited; a lease granted goes out to every instance at once if the flight
    * is contended, and says whether it was (announced) and whether another instance took the
-   * last one (rival).
+   * last one (rival); a grant after another instance's solo one (neither) says so to every
+   * instance (that one may fly it without the store).
    */
   flight(
     name: string,
@@ -295,25 +301,31 @@ export class MemoryPollerServer {
       return tick;
     }
     const last = this.#lastOwner.get(name);
-    remember(this.#lastOwner, name, { instance, until: now + rivalMs });
+    const lastNow = last && last.until > now ? last : undefined;
     watch.heard = (this.#contended.get(name)?.until ?? 0) > now;
     const granted: Tick & { rival?: true; announced?: true } = tick;
+    if (lastNow && lastNow.instance !== instance) granted.rival = true;
     if (watch.heard) {
       this.#flightsOut({ flight: name, started: { ...tick.mark, from: holder, leaseMs } });
       granted.announced = true;
+    } else if (granted.rival && lastNow?.solo) {
+      this.#flightsOut({ flight: name, rival: instance });
     }
-    if (last && last.until > now && last.instance !== instance) granted.rival = true;
+    const solo = !granted.rival && !granted.announced;
+    remember(this.#lastOwner, name, { instance, until: now + rivalMs, solo });
     return granted;
   }
 
   /**
    * A flight's answer, kept by the ordering rule, out to every instance if it was announced or
-   * awaited, and its lease gone.
+   * awaited (then true), and its lease gone.
    */
-  land(name: string, update: PollerUpdate, holder: string | undefined): void {
+  land(name: string, update: PollerUpdate, holder: string | undefined): boolean {
     const heard = this.#watch(name).heard === true;
-    if (this.publish(name, update, 1) && heard) this.#flightsOut({ ...update, flight: name });
+    const out = this.publish(name, update, 1) && heard;
+    if (out) this.#flightsOut({ ...update, flight: name });
     if (holder !== undefined) this.release(name, holder);
+    return out;
   }
 
   /** Hears the one flights channel (each instance once). */
@@ -349,12 +361,14 @@ export function createMemoryPollerStore(options: {
   intervalMs: number;
   server?: MemoryPollerServer;
   instanceId?: string;
+  /** How long a flight of this instance's alone is flown without the server (FlightListeners). */
+  flightSoloMs?: number;
 }): PollerStore {
   const server = options.server ?? new MemoryPollerServer();
   const instanceId = options.instanceId ?? randomUUID();
   const keepMs = keepMsOf(options.intervalMs);
   const listened = new Set<string>();
-  const flights = new FlightListeners(instanceId);
+  const flights = new FlightListeners(instanceId, FLIGHT_RIVAL_MS, options.flightSoloMs);
   const stops = new Set<() => void>([
     server.onFlights(instanceId, (message) => flights.heard(message)),
   ]);
@@ -376,6 +390,8 @@ export function createMemoryPollerStore(options: {
     },
     announce: async (notice) => server.announce({ ...notice, from: instanceId }),
     async flight(name, leaseMs) {
+      const mark = flights.ownAlone(name, leaseMs);
+      if (mark) return { role: "owner", mark, solo: true };
       const holder = flights.attempt();
       const { rival, announced, ...tick } = server.flight(
         name,
@@ -396,7 +412,11 @@ export function createMemoryPollerStore(options: {
     },
     land: async (name, mark, answer) => {
       const update = { ...mark, answer: answer() };
-      server.land(name, update, flights.landing(name, mark, () => update.answer)?.holder);
+      const landing = flights.landing(name, mark, () => update.answer);
+      // Granted without the server: nothing of it is there.
+      if (landing?.local) return;
+      // Awaited by another instance's refused read: not this instance's alone.
+      if (server.land(name, update, landing?.holder)) flights.refused(name);
     },
     hearFlight: (name, onUpdate) => flights.hear(name, onUpdate),
     announced: (name) => flights.inAir.find(name),

@@ -570,6 +570,59 @@ describe("one flight per read across the fleet", () => {
     expect(a.store.flownAlone("flight:x")).toBe(false);
   });
 
+  // One server of the test's own, its statistics reset around the lone read.
+  it("flies a read it alone made lately without a word to Redis, until it hears a rival's grant", async () => {
+    const server = closing(await startRedisServer());
+    const [a, b] = [await flightsOn(server.url), await flightsOn(server.url)];
+    const probe = new Redis(server.url);
+    closing({ close: async () => probe.disconnect() });
+    const listener = new Redis(server.url);
+    closing({ close: async () => listener.disconnect() });
+    const heard: string[] = [];
+    listener.on("message", (_channel: string, message: string) => heard.push(message));
+    await listener.subscribe("vgtest:flights");
+    const { calls, fly } = heldReads();
+    // Leases granted since the statistics were reset: each grant counts one on the counter.
+    const grants = async () => {
+      const stats = String(await probe.info("commandstats"));
+      return Number(/cmdstat_hincrby:calls=(\d+)/.exec(stats)?.[1] ?? 0);
+    };
+    // Its first flight asks the store: granted with no rival, the name is a's alone.
+    expect((await fly(a, "a", "x")).body).toEqual({ from: "a" });
+    await waitUntil(
+      async () => (await probe.exists("vgtest:{poll:flight:x}:lease")) === 0,
+      5_000,
+      "the landing",
+    );
+    await probe.config("RESETSTAT");
+    expect((await fly(a, "a", "x")).body).toEqual({ from: "a" });
+    expect((await fly(a, "a", "x")).body).toEqual({ from: "a" });
+    expect(await grants()).toBe(0);
+    expect(a.store.flownAlone("flight:x")).toBe(true);
+    // b's grant finds a the last owner, one that may fly alone, and says so to every instance.
+    expect((await fly(b, "b", "x")).body).toEqual({ from: "b" });
+    await waitUntil(() => !a.store.flownAlone("flight:x"), 5_000, "b's grant heard");
+    expect(heard.map((text) => JSON.parse(text))).toEqual([
+      { flight: "flight:x", rival: b.store.instanceId },
+    ]);
+    // a asks the store first again.
+    expect((await fly(a, "a", "x")).body).toEqual({ from: "a" });
+    expect(await grants()).toBe(2);
+    expect(calls).toEqual(["a", "a", "a", "b", "a"]);
+    // A lease granted with no rival, refused to another instance while a calls: the refused
+    // read waits for a's answer, and the name is no longer a's alone.
+    const y = heldReads();
+    const owned = y.fly(a, "a", "y", true);
+    await waitUntil(y.holding, 2_000, "a's call");
+    const waited = y.fly(b, "b", "y");
+    await waitingOnOne(b, "b waiting");
+    y.release();
+    expect((await owned).body).toEqual({ from: "a" });
+    expect((await waited).body).toEqual({ from: "a" });
+    expect(y.calls).toEqual(["a"]);
+    await waitUntil(() => !a.store.flownAlone("flight:y"), 5_000, "the landing awaited");
+  });
+
   // One server of the test's own. A process starved past a waiter's bound (two shared cores,
   // ten gateways) wakes with the answer already in its socket: it must be read before the
   // expired timer turns the wait into a call of its own.

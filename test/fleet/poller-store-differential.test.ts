@@ -220,6 +220,9 @@ async function runFlights(on: FlightsUnderTest, steps: FlightStep[], name: strin
       heard: heard.map((text) => {
         const message = parseFlightMessage(text);
         if (!message) return "unparsed";
+        if ("rival" in message) {
+          return ["rival", on.stores.findIndex((store) => store.instanceId === message.rival)];
+        }
         const at = "started" in message ? message.started : message;
         return ["started" in message ? "started" : "landed", epoch(at.epoch), at.seq];
       }),
@@ -299,7 +302,7 @@ describe("the flights' store", () => {
         const inProcessHeard: string[] = [];
         server.onFlights("listener", (message) =>
           inProcessHeard.push(
-            "started" in message ? JSON.stringify(message) : flightText(message.flight, message),
+            "answer" in message ? flightText(message.flight, message) : JSON.stringify(message),
           ),
         );
         const inProcess: FlightsUnderTest = {

@@ -53,16 +53,23 @@ interface Read {
   answer: Promise<UpstreamResponse<unknown>>;
 }
 
-/** INSTANCES instances over one in-process store, each with its own metrics. */
-function instancesOf(server: MemoryPollerServer) {
+/**
+ * INSTANCES instances over one in-process store, each with its own metrics; `flightSoloMs` as
+ * the stores', 0 for instances that never fly without the store.
+ */
+function instancesOf(server: MemoryPollerServer, flightSoloMs?: number) {
   const registries = Array.from({ length: INSTANCES }, () => new Registry());
-  const lanes = registries.map((registry) =>
-    createFleetFlights(createMemoryPollerStore({ intervalMs: 1_000, server }), {
-      maxWaitMs: WAIT_MS,
-      registry,
+  const stores = registries.map(() =>
+    createMemoryPollerStore({
+      intervalMs: 1_000,
+      server,
+      ...(flightSoloMs === undefined ? {} : { flightSoloMs }),
     }),
   );
-  return { registries, lanes };
+  const lanes = stores.map((store, i) =>
+    createFleetFlights(store, { maxWaitMs: WAIT_MS, registry: registries[i] as Registry }),
+  );
+  return { registries, stores, lanes };
 }
 
 /** One instance's reads by how their flight went (voicegraph_fleet_flights_total). */
@@ -206,65 +213,82 @@ describe("fleet flights under a scheduler", () => {
     expect(outcomes.get("joined")).toBeGreaterThan(0);
   });
 
-  it("calls at once what one instance alone flew lately, and a rival costs each instance one call", async () => {
-    let racedInAll = 0;
-    await fc.assert(
-      fc.asyncProperty(
-        fc.scheduler(),
-        fc.array(fc.nat(INSTANCES - 1), { minLength: 1, maxLength: 10 }),
-        async (s, readers) => {
-          const server = new MemoryPollerServer();
-          server.deliver = (send) => void s.schedule(Promise.resolve(), "deliver").then(send);
-          const { registries, lanes } = instancesOf(server);
-          let calls = 0;
-          const call = async (): Promise<UpstreamResponse<unknown>> => {
-            calls += 1;
-            await s.schedule(Promise.resolve(), "call");
-            return {
-              status: 200,
-              body: { key: "alpha" },
-              rateLimit: undefined,
-              requestId: undefined,
+  // Flying alone, instance 0 asks the store nothing and so never races; with it off, its call
+  // begins beside its lease, which another instance's may precede.
+  it.each([
+    ["with no word to the store", undefined],
+    ["beside its lease", 0],
+  ])(
+    "calls at once what one instance alone flew lately (%s), and a rival costs each instance one call",
+    async (_, flightSoloMs) => {
+      let racedInAll = 0;
+      let soloEnded = 0;
+      await fc.assert(
+        fc.asyncProperty(
+          fc.scheduler(),
+          fc.array(fc.nat(INSTANCES - 1), { minLength: 1, maxLength: 10 }),
+          async (s, readers) => {
+            const server = new MemoryPollerServer();
+            server.deliver = (send) => void s.schedule(Promise.resolve(), "deliver").then(send);
+            const { registries, stores, lanes } = instancesOf(server, flightSoloMs);
+            let calls = 0;
+            const call = async (): Promise<UpstreamResponse<unknown>> => {
+              calls += 1;
+              await s.schedule(Promise.resolve(), "call");
+              return {
+                status: 200,
+                body: { key: "alpha" },
+                rateLimit: undefined,
+                requestId: undefined,
+              };
             };
-          };
-          const fly = (instance: number) =>
-            (lanes[instance] as (typeof lanes)[number]).fly(
-              (version) => `flight:alpha:${version}`,
-              { view: "v0", now: () => Promise.resolve("v0") },
-              call,
-              new CallSignal(),
-              () => undefined,
-            );
-          // Instance 0 flew it alone before: the others have not heard it yet, or have.
-          await s.waitFor(fly(0));
-          const answers = Promise.all(readers.map(fly));
-          // Every task out runs, the first flight's deliveries still pending included (waitFor
-          // alone runs only what is scheduled after it begins, and a silent join schedules none).
-          let settled = false;
-          void answers.finally(() => {
-            settled = true;
-          });
-          while (!settled) {
-            await s.waitAll();
-            await new Promise((resolve) => setTimeout(resolve, 1));
-          }
-          for (const answer of await answers) expect(answer.body).toEqual({ key: "alpha" });
-          let racedHere = 0;
-          for (const registry of registries) {
-            const raced = (await outcomesOf(registry)).get("raced") ?? 0;
-            // A rival's lease makes the flight a shared one: no instance races twice for it.
-            expect(raced).toBeLessThanOrEqual(1);
-            racedHere += raced;
-          }
-          // Nothing was lost: every waiter heard its owner.
-          for (const lane of lanes) expect(lane.fallbacks()).toEqual({});
-          // The first flight's call, one call per flight owned, and one per race at most.
-          expect(calls).toBeLessThanOrEqual(1 + readers.length);
-          racedInAll += racedHere;
-        },
-      ),
-      { numRuns: 100 },
-    );
-    expect(racedInAll).toBeGreaterThan(0);
-  });
+            const fly = (instance: number) =>
+              (lanes[instance] as (typeof lanes)[number]).fly(
+                (version) => `flight:alpha:${version}`,
+                { view: "v0", now: () => Promise.resolve("v0") },
+                call,
+                new CallSignal(),
+                () => undefined,
+              );
+            // Instance 0 flew it alone before: the others have not heard it yet, or have.
+            await s.waitFor(fly(0));
+            const answers = Promise.all(readers.map(fly));
+            // Every task out runs, the first flight's deliveries still pending included (waitFor
+            // alone runs only what is scheduled after it begins, and a silent join schedules none).
+            let settled = false;
+            void answers.finally(() => {
+              settled = true;
+            });
+            while (!settled) {
+              await s.waitAll();
+              await new Promise((resolve) => setTimeout(resolve, 1));
+            }
+            for (const answer of await answers) expect(answer.body).toEqual({ key: "alpha" });
+            let racedHere = 0;
+            for (const registry of registries) {
+              const raced = (await outcomesOf(registry)).get("raced") ?? 0;
+              // A rival's lease makes the flight a shared one: no instance races twice for it.
+              expect(raced).toBeLessThanOrEqual(1);
+              racedHere += raced;
+            }
+            // Nothing was lost: every waiter heard its owner.
+            for (const lane of lanes) expect(lane.fallbacks()).toEqual({});
+            // The first flight's call, one call per flight owned, and one per race at most.
+            expect(calls).toBeLessThanOrEqual(1 + readers.length);
+            racedInAll += racedHere;
+            // Every message delivered: once another instance flew it, instance 0 asks first
+            // (beside its lease, a refused rival leaves it alone: its next grant is announced).
+            if (flightSoloMs === undefined && readers.some((reader) => reader !== 0)) {
+              expect(stores[0]?.flownAlone("flight:alpha:v0")).toBe(false);
+              soloEnded += 1;
+            }
+          },
+        ),
+        { numRuns: 100 },
+      );
+      if (flightSoloMs === 0) expect(racedInAll).toBeGreaterThan(0);
+      else expect(racedInAll).toBe(0);
+      if (flightSoloMs === undefined) expect(soloEnded).toBeGreaterThan(0);
+    },
+  );
 });

@@ -52,7 +52,12 @@ describe("the flights channel's messages", () => {
     );
   });
 
-  it("read a lease's announcement, and nothing from text that is neither", () => {
+  it("read a lease's announcement, a rival's grant, and nothing from text that is neither", () => {
+    fc.assert(
+      fc.property(fc.string(), fc.string(), (flight, rival) => {
+        expect(parseFlightMessage(JSON.stringify({ flight, rival }))).toEqual({ flight, rival });
+      }),
+    );
     fc.assert(
       fc.property(mark, fc.string(), fc.integer({ min: 1, max: 60_000 }), (at, from, leaseMs) => {
         const text = JSON.stringify({ flight: "flight:x", started: { ...at, from, leaseMs } });
@@ -66,9 +71,10 @@ describe("the flights channel's messages", () => {
       fc.property(fc.oneof(fc.string(), fc.json()), (text) => {
         const parsed = parseFlightMessage(text);
         if (parsed === undefined) return;
-        // Whatever parses names a flight and is one of the two messages, well formed.
+        // Whatever parses names a flight and is one of the three messages, well formed.
         expect(typeof parsed.flight).toBe("string");
         if ("started" in parsed) expect(parsed.started.leaseMs).toBeGreaterThan(0);
+        else if ("rival" in parsed) expect(typeof parsed.rival).toBe("string");
         else expect(typeof parsed.answer).toBe("string");
       }),
     );
