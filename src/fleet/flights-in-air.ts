@@ -125,7 +125,7 @@ export class FlightsInAir {
     return known && !known.landed ? { epoch: known.epoch, seq: known.seq } : undefined;
   }
 
-  /** The mark `name`'s flight landed under, within the landed memory, if no newer one is in the air. */
+  /** The mark `name`'s flight landed under lately (landed memory), if none newer is in the air. */
   landed(name: string): Mark | undefined {
     const known = this.#flights.get(name);
     return known?.landed ? { epoch: known.epoch, seq: known.seq } : undefined;
@@ -165,6 +165,7 @@ export class FlightListeners {
   readonly #solo: LRUCache<string, true>;
   /** How long a rival is remembered, here and by the store (a flight's last owner, its contention). */
   readonly rivalMs: number;
+  /** How long a grant with no rival lets this instance grant the flight itself (ownAlone). */
   readonly #soloMs: number;
   readonly #instanceId: string;
   /** How this instance's attempts begin (attempt()): a lease announcement's `from` names one. */

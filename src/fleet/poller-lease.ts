@@ -40,13 +40,14 @@ local mark = next_mark(KEYS[2], ARGV[3])
 return {1, mark[1], mark[2]}`;
 
 // KEYS: lease, counter, last (the instance that took the lease last, after a 1 if that grant
-// was solo, no rival and not announced, else a 0), contended (a lease was refused lately). ARGV: holder (the
-// attempt), leaseMs, the flight's name, the flights channel, the instance, rivalMs. TICK's rule
-// with a counter kept only the lease's length. A refusal marks the flight contended and its
-// answer awaited. A lease granted says whether another instance took the last one, and whether
-// it was announced: it is only while the flight is contended, so a flight that no two instances
-// want at once wakes no other instance. One exception: a grant after another instance's solo
-// one says so on the channel (rival), since that instance may fly it without the store.
+// was solo, neither after a rival's nor announced, else after a 0), contended (a lease was
+// refused lately). ARGV: holder (the attempt), leaseMs, the flight's name, the flights channel,
+// the instance, rivalMs. TICK's rule with a counter kept only the lease's length. A refusal
+// marks the flight contended and its answer awaited. A lease granted says whether another
+// instance took the last one, and whether it was announced: it is only while the flight is
+// contended, so a flight that no two instances want at once wakes no other instance. One
+// exception: a grant after another instance's solo one says so on the channel (rival), since
+// that instance may fly it without the store (FlightListeners.ownAlone).
 const FLIGHT = `${NEXT_MARK}
 local holder = redis.call('get', KEYS[1])
 if holder and holder ~= ARGV[1] then
