@@ -143,6 +143,19 @@ function heldReads() {
   return { calls, fly, release: () => release?.(), holding: () => release !== undefined };
 }
 
+/** A read of `flight:<read>` held on a while b waits for it: one call, a's, answers both. */
+async function sharedOnce(a: Lane, b: Lane, read: string): Promise<void> {
+  const { calls, fly, release, holding } = heldReads();
+  const owned = fly(a, "a", read, true);
+  await waitUntil(holding, 2_000, "a's call");
+  const waited = fly(b, "b", read);
+  await waitingOnOne(b, "b waiting");
+  release();
+  expect((await owned).body).toEqual({ from: "a" });
+  expect((await waited).body).toEqual({ from: "a" });
+  expect(calls).toEqual(["a"]);
+}
+
 describe("one flight per read across the fleet", () => {
   it("makes one upstream call for identical reads on three instances", async () => {
     const { upstream, instances } = await setUp();
@@ -611,15 +624,7 @@ describe("one flight per read across the fleet", () => {
     expect(calls).toEqual(["a", "a", "a", "b", "a"]);
     // A lease granted with no rival, refused to another instance while a calls: the refused
     // read waits for a's answer, and the name is no longer a's alone.
-    const y = heldReads();
-    const owned = y.fly(a, "a", "y", true);
-    await waitUntil(y.holding, 2_000, "a's call");
-    const waited = y.fly(b, "b", "y");
-    await waitingOnOne(b, "b waiting");
-    y.release();
-    expect((await owned).body).toEqual({ from: "a" });
-    expect((await waited).body).toEqual({ from: "a" });
-    expect(y.calls).toEqual(["a"]);
+    await sharedOnce(a, b, "y");
     await waitUntil(() => !a.store.flownAlone("flight:y"), 5_000, "the landing awaited");
   });
 
@@ -632,14 +637,7 @@ describe("one flight per read across the fleet", () => {
     const [a, b] = [await lane(), await lane()];
     // Contended once first: the flight's next grant is announced, so its landing carries the
     // answer in one script, which this process writes before it is busy.
-    const first = heldReads();
-    const firstOwned = first.fly(a, "a", "starved", true);
-    await waitUntil(first.holding, 2_000, "a's first call");
-    const firstWaited = first.fly(b, "b", "starved");
-    await waitingOnOne(b, "b waiting first");
-    first.release();
-    expect((await firstOwned).body).toEqual({ from: "a" });
-    expect((await firstWaited).body).toEqual({ from: "a" });
+    await sharedOnce(a, b, "starved");
     const { calls, fly, release, holding } = heldReads();
     const owned = fly(a, "a", "starved", true);
     await waitUntil(holding, 2_000, "a's call");
