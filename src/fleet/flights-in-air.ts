@@ -147,7 +147,7 @@ export class FlightsInAir {
 export interface Landing {
   holder: string;
   announced: boolean;
-  local?: true;
+  solo?: true;
 }
 
 /**
@@ -251,7 +251,7 @@ export class FlightListeners {
     if (landed === undefined || !this.#solo.has(name) || this.#rivalled.has(name)) return undefined;
     const holder = this.attempt();
     const mark = { epoch: landed.epoch, seq: landed.seq + 1 };
-    this.#holders.set(name, { holder, announced: false, local: true });
+    this.#holders.set(name, { holder, announced: false, solo: true });
     this.inAir.heard({ flight: name, started: { ...mark, from: holder, leaseMs } });
     return mark;
   }

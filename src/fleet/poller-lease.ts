@@ -305,12 +305,12 @@ export function createRedisPollerStore(
       return { role: "follower", latest: latest && "answer" in latest ? latest : undefined };
     },
     async land(name, mark, answer) {
-      const { holder, announced, local } = flightListeners.landing(name, mark, answer) ?? {
+      const { holder, announced, solo } = flightListeners.landing(name, mark, answer) ?? {
         holder: "",
         announced: false,
       };
       // Granted without the store: nothing of it is there.
-      if (local) return;
+      if (solo) return;
       // Made outside the commands, so that only Redis's own failures count as Redis's.
       const text = () => flightText(name, { ...mark, answer: answer() });
       // The answer goes out on the channel only: what the counter keeps (for a later attempt's

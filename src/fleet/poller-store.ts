@@ -414,7 +414,7 @@ export function createMemoryPollerStore(options: {
       const update = { ...mark, answer: answer() };
       const landing = flights.landing(name, mark, () => update.answer);
       // Granted without the server: nothing of it is there.
-      if (landing?.local) return;
+      if (landing?.solo) return;
       // Awaited by another instance's refused read: not this instance's alone.
       if (server.land(name, update, landing?.holder)) flights.refused(name);
     },
