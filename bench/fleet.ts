@@ -10,28 +10,31 @@ import {
 import { DEMO_KEYS, extraOrganizationKey } from "../src/sandbox/seed-data.ts";
 import { startSandbox } from "../src/sandbox/server.ts";
 import { startRedisCluster } from "../test/support/redis-cluster.ts";
-import { startRedisServer } from "../test/support/redis-server.ts";
-import { GATEWAY_NODE_FLAGS, ONE_KEY_BOUNDS, spawnServer } from "./processes.ts";
+import { listenerPid, startRedisServer } from "../test/support/redis-server.ts";
+import { cpuMs, GATEWAY_NODE_FLAGS, ONE_KEY_BOUNDS, spawnServer } from "./processes.ts";
 import { DASHBOARD } from "./queries.ts";
 
 /**
  * Fleet flights (docs/fleet.md): 48 connections ask a dashboard against an upstream 20 ms away,
  * spread over 1, 3, 6 and 10 gateways on one Redis and 1 and 3 on a three-master cluster, with
- * one key and again with 12, fleet flights off and on (two fleets up at once, taking the load in
- * turns: measurePair). Per load: upstream calls per operation
- * against one gateway's, Redis commands per operation (INFO commandstats, every master), and
- * the p50/p99 added against the same fleet with flights off. Each gateway is `npm start` in a
- * process of its own (the load and the sandbox in this one).
+ * one key and again with 12, fleet flights off and on (two fleets up at once, and one gateway
+ * with flights on beside them, taking the load in turns: measureFleets). Per load: upstream
+ * calls per operation against that one gateway's, Redis commands per operation (INFO
+ * commandstats, every master), how the reads flew (owned, joined, raced, fallbacks), the
+ * gateways' and Redis's CPU per operation, and the p50/p99 added against the same fleet with
+ * flights off. Each gateway is `npm start` in a process of its own (the load and the sandbox
+ * in this one).
  *
  * Each load runs twice: closed (each connection asks again once answered: as many operations
  * as the fleet can serve, which on 2 shared cores is fewer for ten processes than for one), and
  * paced (operations start at a fixed rate every fleet size serves, at most 48 at once): the same
  * load for every fleet, so its calls per operation compare fleets and its latency is the
- * flights' rather than the machine's. About 14 minutes; `npm run bench:fleet` prints the table and
+ * flights' rather than the machine's. About 20 minutes; `npm run bench:fleet` prints the table and
  * writes it into bench/results.json's `fleet` (and docs/benchmarks.md).
  */
 
 const CONNECTIONS = 48;
+const METRICS_TOKEN = "a-bench-fleet-metrics-token";
 const LATENCY_MS = 20;
 const SECONDS = Number(process.env.BENCH_FLEET_SECONDS ?? 4);
 /** How long each fleet runs the load unmeasured first. */
@@ -65,13 +68,19 @@ const ANY_DASHBOARD = `{
 interface Store {
   connection: { url: string } | { clusterNodes: Array<{ host: string; port: number }> };
   urls: string[];
+  pids: number[];
   close(): Promise<void>;
 }
 
 async function startStore(form: "server" | "cluster"): Promise<Store> {
   if (form === "server") {
     const server = await startRedisServer();
-    return { connection: { url: server.url }, urls: [server.url], close: () => server.close() };
+    return {
+      connection: { url: server.url },
+      urls: [server.url],
+      pids: [(await listenerPid(server.port)) as number],
+      close: () => server.close(),
+    };
   }
   const cluster = await startRedisCluster(3);
   return {
@@ -79,6 +88,9 @@ async function startStore(form: "server" | "cluster"): Promise<Store> {
       clusterNodes: cluster.masters.map((master) => ({ host: "127.0.0.1", port: master.port })),
     },
     urls: cluster.masters.map((master) => master.url),
+    pids: await Promise.all(
+      cluster.masters.map(async (master) => (await listenerPid(master.port)) as number),
+    ),
     close: () => cluster.close(),
   };
 }
@@ -105,6 +117,10 @@ interface Measured {
   p99: number;
   operations: number;
   fallbacks: Record<string, number>;
+  /** The fleet's reads by how they flew (owned, joined, raced, a fallback), per operation. */
+  flightsPerOp: Record<string, number>;
+  /** CPU ms per operation: the fleet's gateways, and Redis (every master). */
+  cpu: { gateways: number; redis: number };
 }
 
 /**
@@ -118,6 +134,9 @@ interface Fleet {
   send(gateway: number, key: string): Promise<string>;
   /** Why reads made their own call, summed over the fleet (each gateway's readiness names them). */
   fallbacks(): Promise<Record<string, number>>;
+  /** How the fleet's reads flew so far, by outcome (voicegraph_fleet_flights_total, summed). */
+  outcomes(): Promise<Record<string, number>>;
+  pids: number[];
   stop(): Promise<void>;
 }
 
@@ -146,6 +165,7 @@ async function startFleet(
         LOG_LEVEL: "error",
         REDIS_PREFIX: `${load.tag}:`,
         CURSOR_SECRET: "a-bench-fleet-cursor-secret-of-32-characters",
+        METRICS_TOKEN,
         UPSTREAM_FLEET_FLIGHTS: String(load.flights),
       }),
     ),
@@ -159,12 +179,29 @@ async function startFleet(
   }
   const body = JSON.stringify({ query: load.keys.length === 1 ? DASHBOARD : ANY_DASHBOARD });
   const fleet: Fleet = {
+    pids: children.map((child) => child.pid),
     send: (gateway, key) =>
       fetch(`${children[gateway % load.size]?.url}/graphql`, {
         method: "POST",
         headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
         body,
       }).then((response) => response.text()),
+    async outcomes() {
+      const out: Record<string, number> = {};
+      for (const child of children) {
+        const text = await (
+          await fetch(`${child.url}/metrics`, {
+            headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+          })
+        ).text();
+        for (const [, outcome, count] of text.matchAll(
+          /^voicegraph_fleet_flights_total\{outcome="(\w+)"\} (\d+)$/gm,
+        )) {
+          out[outcome as string] = (out[outcome as string] ?? 0) + Number(count);
+        }
+      }
+      return out;
+    },
     async fallbacks() {
       const out: Record<string, number> = {};
       for (const child of children) {
@@ -213,22 +250,36 @@ async function runLoad(
 /** Each fleet's measured time is cut in this many slices, taken in turn: off, on, on, off, … */
 const SLICES = 4;
 
+/** One fleet of those measured together: its size, flights off or on. */
+interface FleetSpec {
+  size: number;
+  flights: boolean;
+}
+
 /**
- * The same load on the same fleet size with flights off and on. Both fleets are up at once and
- * take the load in turns (ABBA, in SLICES slices each), so that what the shared machine does
- * meanwhile falls on both alike; the idle one waits. Each is first warmed, unmeasured, under the
- * load to be measured: its code runs hot (a gateway of ten would else meet most of a short
- * load's operations unoptimized) and it has heard the fleet's flights as that load flies them.
+ * The same load on several fleets: flights off and on for one size, and (against it) one
+ * gateway with flights on. All are up at once and take the load in turns (ABBA, or ABCCBA, in
+ * SLICES slices each), so that what the shared machine does meanwhile falls on all alike and
+ * a ratio between them holds for one spell of it; the idle ones wait. Each is first warmed,
+ * unmeasured, under the load to be measured: its code runs hot (a gateway of ten would else
+ * meet most of a short load's operations unoptimized) and it has heard the fleet's flights as
+ * that load flies them.
  */
-async function measurePair(
+async function measureFleets(
   store: Store,
   sandboxUrl: string,
   requests: () => number,
-  load: { size: number; keys: string[]; tag: string; pace: Pace },
-): Promise<{ off: Measured; on: Measured }> {
+  load: { keys: string[]; tag: string; pace: Pace },
+  specs: readonly FleetSpec[],
+): Promise<Measured[]> {
   const fleets = await Promise.all(
-    [false, true].map((flights) =>
-      startFleet(store, sandboxUrl, { ...load, flights, tag: `${load.tag}:${flights}` }),
+    specs.map(({ size, flights }) =>
+      startFleet(store, sandboxUrl, {
+        ...load,
+        size,
+        flights,
+        tag: `${load.tag}:${size}:${flights}`,
+      }),
     ),
   );
   try {
@@ -237,18 +288,39 @@ async function measurePair(
     for (const fleet of fleets) {
       await runLoad(fleet, load.keys, load.pace, performance.now() + WARM_MS, []);
     }
-    const totals = fleets.map(() => ({ times: [] as number[], calls: 0, commands: 0 }));
-    for (let slice = 0; slice < 2 * SLICES; slice++) {
-      const which = [0, 1, 1, 0][slice % 4] as number;
+    const totals = fleets.map(() => ({
+      times: [] as number[],
+      calls: 0,
+      commands: 0,
+      cpu: { gateways: 0, redis: 0 },
+      flights: {} as Record<string, number>,
+    }));
+    const cpuNow = (fleet: Fleet) => ({
+      gateways: fleet.pids.reduce((ms, pid) => ms + cpuMs(pid), 0),
+      redis: store.pids.reduce((ms, pid) => ms + cpuMs(pid), 0),
+    });
+    const turn = [...fleets.keys(), ...[...fleets.keys()].reverse()];
+    for (let slice = 0; slice < fleets.length * SLICES; slice++) {
+      const which = turn[slice % turn.length] as number;
+      const fleet = fleets[which] as Fleet;
       const total = totals[which] as (typeof totals)[number];
       const callsBefore = requests();
       const commandsBefore = await commandsRun(store);
+      const cpuBefore = cpuNow(fleet);
+      const flightsBefore = await fleet.outcomes();
       const until = performance.now() + (SECONDS * 1000) / SLICES;
-      await runLoad(fleets[which] as Fleet, load.keys, load.pace, until, total.times);
+      await runLoad(fleet, load.keys, load.pace, until, total.times);
+      const cpuAfter = cpuNow(fleet);
+      for (const [outcome, count] of Object.entries(await fleet.outcomes())) {
+        total.flights[outcome] =
+          (total.flights[outcome] ?? 0) + count - (flightsBefore[outcome] ?? 0);
+      }
+      total.cpu.gateways += cpuAfter.gateways - cpuBefore.gateways;
+      total.cpu.redis += cpuAfter.redis - cpuBefore.redis;
       total.calls += requests() - callsBefore;
       total.commands += (await commandsRun(store)) - commandsBefore;
     }
-    const [off, on] = await Promise.all(
+    return await Promise.all(
       totals.map(async (total, which) => {
         const times = total.times.sort((a, b) => a - b);
         return {
@@ -258,10 +330,19 @@ async function measurePair(
           p99: percentile(times, 99),
           operations: times.length,
           fallbacks: await (fleets[which] as Fleet).fallbacks(),
+          flightsPerOp: Object.fromEntries(
+            Object.entries(total.flights).map(([outcome, count]) => [
+              outcome,
+              Math.round((count / times.length) * 1000) / 1000,
+            ]),
+          ),
+          cpu: {
+            gateways: total.cpu.gateways / times.length,
+            redis: total.cpu.redis / times.length,
+          },
         };
       }),
     );
-    return { off: off as Measured, on: on as Measured };
   } finally {
     await Promise.all(fleets.map((fleet) => fleet.stop()));
   }
@@ -315,28 +396,42 @@ try {
           keyCount === 1
             ? [DEMO_KEYS.acme]
             : Array.from({ length: keyCount }, (_, i) => extraOrganizationKey(i + 1));
-        let one: number | undefined;
-        let onePaced: number | undefined;
         for (const size of sizes) {
           const tag = `bench:${form}:${keyCount}:${size}`;
-          const pair = (pace: Pace) =>
-            measurePair(store, sandbox.url, () => sandbox.requests.length, {
-              size,
-              keys,
-              pace,
-              tag: `${tag}:${"rate" in pace ? pace.rate : pace.connections}`,
-            });
-          const { off: soloOff, on: soloOn } = await pair({ connections: 1 });
+          // Flights off and on, and with a load beside (with one gateway measured in the same
+          // turns, unless this is one gateway) the ratio's other side.
+          const measure = (pace: Pace, beside: boolean) =>
+            measureFleets(
+              store,
+              sandbox.url,
+              () => sandbox.requests.length,
+              { keys, pace, tag: `${tag}:${"rate" in pace ? pace.rate : pace.connections}` },
+              [
+                { size, flights: false },
+                { size, flights: true },
+                ...(beside && size > 1 ? [{ size: 1, flights: true }] : []),
+              ],
+            );
+          const [soloOff, soloOn] = (await measure({ connections: 1 }, false)) as [
+            Measured,
+            Measured,
+          ];
           if (process.env.BENCH_FLEET_SOLO_ONLY) {
             console.log(
               `${form} ${size} gateways, ${keyCount} keys: p50 ${soloOff.p50} → ${soloOn.p50} ms`,
             );
             continue;
           }
-          const { off, on } = await pair({ connections: CONNECTIONS });
-          const { off: pacedOff, on: pacedOn } = await pair({ rate: RATE });
-          one ??= on.callsPerOp;
-          onePaced ??= pacedOn.callsPerOp;
+          const [off, on, one = on] = (await measure({ connections: CONNECTIONS }, true)) as [
+            Measured,
+            Measured,
+            Measured?,
+          ];
+          const [pacedOff, pacedOn, onePaced = pacedOn] = (await measure({ rate: RATE }, true)) as [
+            Measured,
+            Measured,
+            Measured?,
+          ];
           const round3 = (n: number) => Math.round(n * 1000) / 1000;
           rows.push({
             store: form,
@@ -344,19 +439,28 @@ try {
             keys: keyCount,
             callsPerOpOff: round3(off.callsPerOp),
             callsPerOpOn: round3(on.callsPerOp),
-            vsOneGateway: round3(on.callsPerOp / one),
+            callsPerOpOne: round3(one.callsPerOp),
+            vsOneGateway: round3(on.callsPerOp / one.callsPerOp),
             redisPerOpOn: round3(on.redisPerOp),
             p50Added: round3(on.p50 - off.p50),
             p99Added: round3(on.p99 - off.p99),
             operations: on.operations,
             fallbacks: on.fallbacks,
+            flightsPerOp: on.flightsPerOp,
             throughputOff: round3(off.operations / SECONDS),
             throughputOn: round3(on.operations / SECONDS),
+            cpuMsPerOp: {
+              gatewaysOff: round3(off.cpu.gateways),
+              gatewaysOn: round3(on.cpu.gateways),
+              redisOff: round3(off.cpu.redis),
+              redisOn: round3(on.cpu.redis),
+            },
             paced: {
               rate: RATE,
               callsPerOpOff: round3(pacedOff.callsPerOp),
               callsPerOpOn: round3(pacedOn.callsPerOp),
-              vsOneGateway: round3(pacedOn.callsPerOp / onePaced),
+              callsPerOpOne: round3(onePaced.callsPerOp),
+              vsOneGateway: round3(pacedOn.callsPerOp / onePaced.callsPerOp),
               redisPerOpOn: round3(pacedOn.redisPerOp),
               p50Off: round3(pacedOff.p50),
               p50On: round3(pacedOn.p50),
@@ -364,6 +468,7 @@ try {
               p99Added: round3(pacedOn.p99 - pacedOff.p99),
               operations: pacedOn.operations,
               fallbacks: pacedOn.fallbacks,
+              flightsPerOp: pacedOn.flightsPerOp,
             },
             solo: {
               p50Off: round3(soloOff.p50),
@@ -384,23 +489,24 @@ try {
   await sandbox.close();
 }
 console.log(
-  "| store | gateways | keys | calls/op off | calls/op on | on vs 1 gateway | Redis cmds/op | p50 added ms | p99 added ms | ops/s off → on | fallbacks |",
+  "| store | gateways | keys | calls/op off | calls/op on | 1 gateway beside | on vs 1 gateway | Redis cmds/op | p50 added ms | p99 added ms | ops/s off → on | gateway CPU ms/op off → on | fallbacks |",
 );
-console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
 for (const row of rows) {
   const p = row.paced;
+  const cpu = row.cpuMsPerOp;
   console.log(
-    `| ${row.store} | ${row.gateways} | ${row.keys} | ${row.callsPerOpOff} | ${row.callsPerOpOn} | ${row.vsOneGateway}× | ${row.redisPerOpOn} | ${row.p50Added} | ${row.p99Added} | ${row.throughputOff} → ${row.throughputOn} | ${JSON.stringify(row.fallbacks)} |`,
+    `| ${row.store} | ${row.gateways} | ${row.keys} | ${row.callsPerOpOff} | ${row.callsPerOpOn} | ${row.callsPerOpOne} | ${row.vsOneGateway}× | ${row.redisPerOpOn} | ${row.p50Added} | ${row.p99Added} | ${row.throughputOff} → ${row.throughputOn} | ${cpu?.gatewaysOff} → ${cpu?.gatewaysOn} | ${JSON.stringify(row.fallbacks)} ${JSON.stringify(row.flightsPerOp)} |`,
   );
   if (p) {
     console.log(
-      `| paced ${p.rate}/s | | | ${p.callsPerOpOff} | ${p.callsPerOpOn} | ${p.vsOneGateway}× | ${p.redisPerOpOn} | ${p.p50Added} (${p.p50Off} → ${p.p50On}) | ${p.p99Added} | | ${JSON.stringify(p.fallbacks)} |`,
+      `| paced ${p.rate}/s | | | ${p.callsPerOpOff} | ${p.callsPerOpOn} | ${p.callsPerOpOne} | ${p.vsOneGateway}× | ${p.redisPerOpOn} | ${p.p50Added} (${p.p50Off} → ${p.p50On}) | ${p.p99Added} | | | ${JSON.stringify(p.fallbacks)} ${JSON.stringify(p.flightsPerOp)} |`,
     );
   }
   const o = row.solo;
   if (o) {
     console.log(
-      `| one client | | | | | | | ${o.p50Added} (${o.p50Off} → ${o.p50On}) | ${o.p99Added} | ${o.operations / SECONDS} | |`,
+      `| one client | | | | | | | | ${o.p50Added} (${o.p50Off} → ${o.p50On}) | ${o.p99Added} | ${o.operations / SECONDS} | | |`,
     );
   }
 }

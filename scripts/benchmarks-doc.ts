@@ -41,7 +41,12 @@ export interface FleetRow {
   keys: number;
   callsPerOpOff: number;
   callsPerOpOn: number;
-  /** Calls per operation with flights on, against one gateway's on the same store and keys. */
+  /**
+   * One gateway's calls per operation, flights on, same store, keys and load, measured in the
+   * same turns as this fleet (absent in runs before it was).
+   */
+  callsPerOpOne?: number;
+  /** Calls per operation with flights on, against one gateway's (callsPerOpOne). */
   vsOneGateway: number;
   redisPerOpOn: number;
   /** Latency flights add against the same fleet without them (ms). */
@@ -50,9 +55,13 @@ export interface FleetRow {
   /** Operations measured with flights on, and its reads' own calls by the fallback's reason. */
   operations?: number;
   fallbacks?: Record<string, number>;
+  /** Its reads by how they flew (owned, joined, raced, a fallback's reason), per operation. */
+  flightsPerOp?: Record<string, number>;
   /** Operations per second the closed load got, flights off and on. */
   throughputOff?: number;
   throughputOn?: number;
+  /** CPU milliseconds per operation of the load's gateways and of Redis (every master). */
+  cpuMsPerOp?: { gatewaysOff: number; gatewaysOn: number; redisOff: number; redisOn: number };
   /** The same fleet under operations started at a fixed rate (the same load for every size). */
   paced?: PacedFleetRow;
   /** One client asking again once answered: what flights add to an idle fleet's latency (ms). */
@@ -64,6 +73,7 @@ export interface PacedFleetRow {
   rate: number;
   callsPerOpOff: number;
   callsPerOpOn: number;
+  callsPerOpOne?: number;
   vsOneGateway: number;
   redisPerOpOn: number;
   /** Median latency (ms) off and on, and what flights add at p50 and p99. */
@@ -73,6 +83,7 @@ export interface PacedFleetRow {
   p99Added: number;
   operations: number;
   fallbacks: Record<string, number>;
+  flightsPerOp?: Record<string, number>;
 }
 
 export interface FleetResults {
@@ -209,15 +220,15 @@ function fleetSection(fleet: FleetResults | undefined): string[] {
     `## A fleet's upstream calls (\`npm run bench:fleet\`, ${fleet.date.slice(0, 10)})`,
     "",
     `${fleet.connections} connections (closed: each asks again once answered), 20 ms upstream, ${fleet.seconds} s per load, one`,
-    "key then 12; each gateway an `npm start` process. Fleets with flights off and on are up at once",
-    "and take the load in turns (1 s slices, off, on, on, off, …). Redis cmds/op: every command Redis",
-    "ran (INFO commandstats), inside scripts too (a lease about ten, a landing about eight).",
+    "key then 12; each gateway an `npm start` process. The fleet with flights off, with them on, and one",
+    "gateway with them on (the ratio's other side) take the load in turns (1 s slices: off, on, one, one,",
+    "on, off, …). Redis cmds/op: every command Redis ran, inside scripts too. CPU: per operation (/proc).",
     "",
-    "| store | gateways | keys | calls/op off | calls/op on | on vs 1 gateway | Redis cmds/op | p50 / p99 added ms | ops/s off → on |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| store | gateways | keys | calls/op off | calls/op on | 1 gateway beside | on vs 1 gateway | Redis cmds/op | p50 / p99 added ms | ops/s off → on | gateway CPU ms/op off → on |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...fleet.rows.map(
       (row) =>
-        `| ${row.store} | ${row.gateways} | ${row.keys} | ${row.callsPerOpOff.toFixed(3)} | ${row.callsPerOpOn.toFixed(3)} | ${row.vsOneGateway.toFixed(2)}× | ${row.redisPerOpOn.toFixed(2)} | ${row.p50Added.toFixed(1)} / ${row.p99Added.toFixed(1)} | ${row.throughputOff === undefined ? "" : `${Math.round(row.throughputOff)} → ${Math.round(row.throughputOn ?? 0)}`} |`,
+        `| ${row.store} | ${row.gateways} | ${row.keys} | ${row.callsPerOpOff.toFixed(3)} | ${row.callsPerOpOn.toFixed(3)} | ${row.callsPerOpOne?.toFixed(3) ?? ""} | ${row.vsOneGateway.toFixed(2)}× | ${row.redisPerOpOn.toFixed(2)} | ${row.p50Added.toFixed(1)} / ${row.p99Added.toFixed(1)} | ${row.throughputOff === undefined ? "" : `${Math.round(row.throughputOff)} → ${Math.round(row.throughputOn ?? 0)}`} | ${row.cpuMsPerOp ? `${row.cpuMsPerOp.gatewaysOff.toFixed(2)} → ${row.cpuMsPerOp.gatewaysOn.toFixed(2)}` : ""} |`,
     ),
     ...pacedTable(fleet.rows, fleet.connections),
   ];
@@ -232,12 +243,12 @@ function pacedTable(rows: FleetRow[], connections: number): string[] {
     `Paced: ${paced[0]?.paced?.rate} operations started per second (at most ${connections} out), the same load for every`,
     "size. Last column: one client alone on one gateway, whose flights no other instance flies.",
     "",
-    "| store | gateways | keys | calls/op off | calls/op on | on vs 1 gateway | Redis cmds/op | p50 off → on ms | p50 / p99 added ms | one client: p50 off → on ms |",
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| store | gateways | keys | calls/op off | calls/op on | 1 gateway beside | on vs 1 gateway | Redis cmds/op | p50 off → on ms | p50 / p99 added ms | one client: p50 off → on ms |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...paced.map((row) => {
       const p = row.paced as PacedFleetRow;
       const solo = row.solo ? `${row.solo.p50Off.toFixed(1)} → ${row.solo.p50On.toFixed(1)}` : "";
-      return `| ${row.store} | ${row.gateways} | ${row.keys} | ${p.callsPerOpOff.toFixed(3)} | ${p.callsPerOpOn.toFixed(3)} | ${p.vsOneGateway.toFixed(2)}× | ${p.redisPerOpOn.toFixed(2)} | ${p.p50Off.toFixed(1)} → ${p.p50On.toFixed(1)} | ${p.p50Added.toFixed(1)} / ${p.p99Added.toFixed(1)} | ${solo} |`;
+      return `| ${row.store} | ${row.gateways} | ${row.keys} | ${p.callsPerOpOff.toFixed(3)} | ${p.callsPerOpOn.toFixed(3)} | ${p.callsPerOpOne?.toFixed(3) ?? ""} | ${p.vsOneGateway.toFixed(2)}× | ${p.redisPerOpOn.toFixed(2)} | ${p.p50Off.toFixed(1)} → ${p.p50On.toFixed(1)} | ${p.p50Added.toFixed(1)} / ${p.p99Added.toFixed(1)} | ${solo} |`;
     }),
   ];
 }
