@@ -247,7 +247,7 @@ async function runLoad(
   }
 }
 
-/** Each fleet's measured time is cut in this many slices, taken in turn: off, on, on, off, … */
+/** Each fleet's measured time is cut in this many slices, taken in turn: off, on, one, one, … */
 const SLICES = 4;
 
 /** One fleet of those measured together: its size, flights off or on. */
@@ -398,8 +398,8 @@ try {
             : Array.from({ length: keyCount }, (_, i) => extraOrganizationKey(i + 1));
         for (const size of sizes) {
           const tag = `bench:${form}:${keyCount}:${size}`;
-          // Flights off and on, and with a load beside (with one gateway measured in the same
-          // turns, unless this is one gateway) the ratio's other side.
+          // Flights off and on; for a load compared across sizes (beside), also one gateway with
+          // flights on in the same turns, the ratio's other side (unless this is one gateway).
           const measure = (pace: Pace, beside: boolean) =>
             measureFleets(
               store,
