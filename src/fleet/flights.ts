@@ -33,7 +33,13 @@ export type FlightOutcome =
 /** A waiter's flight named at a write version that no longer held: sought again under the new one. */
 const STALE = Symbol("stale");
 
-const FALLBACKS: readonly FlightOutcome[] = ["timeout", "unshared", "too_large", "failed"];
+/** The outcomes that are a read's own call for want of a flight (every one but owned, joined, raced). */
+export const FLIGHT_FALLBACKS: readonly FlightOutcome[] = [
+  "timeout",
+  "unshared",
+  "too_large",
+  "failed",
+];
 
 /** What a flight publishes: the upstream's answer, its error, or why there is none to share. */
 type Landed =
@@ -290,7 +296,7 @@ export function createFleetFlights(
     fly,
     fallbacks() {
       const out: Partial<Record<FlightOutcome, number>> = {};
-      for (const outcome of FALLBACKS) {
+      for (const outcome of FLIGHT_FALLBACKS) {
         const n = counts.get(outcome);
         if (n !== undefined) out[outcome] = n;
       }
