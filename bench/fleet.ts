@@ -111,12 +111,16 @@ async function commandsRun(store: Store): Promise<number> {
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
 
-interface Measured {
-  callsPerOp: number;
-  redisPerOp: number;
+/** The latency of the operations one fleet answered, and how many there were. */
+interface Timed {
   p50: number;
   p99: number;
   operations: number;
+}
+
+interface Measured extends Timed {
+  callsPerOp: number;
+  redisPerOp: number;
   fallbacks: Record<string, number>;
   /** The fleet's reads by how they flew (owned, joined, raced, a fallback), per operation. */
   flightsPerOp: Record<string, number>;
@@ -259,22 +263,7 @@ async function measureFleets(
   load: { keys: string[]; tag: string; pace: Pace },
   specs: readonly FleetSpec[],
 ): Promise<Measured[]> {
-  const fleets = await Promise.all(
-    specs.map(({ size, flights }) =>
-      startFleet(store, sandboxUrl, {
-        ...load,
-        size,
-        flights,
-        tag: `${load.tag}:${size}:${flights}`,
-      }),
-    ),
-  );
-  try {
-    // A cluster's subscriber finds its node a while after the commands' link is up.
-    await new Promise((resolve) => setTimeout(resolve, 1_000));
-    for (const fleet of fleets) {
-      await runLoad(fleet, load.keys, load.pace, performance.now() + WARM_MS, []);
-    }
+  return withFleets(store, sandboxUrl, load, specs, async (fleets) => {
     const totals = fleets.map(() => ({
       times: [] as number[],
       calls: 0,
@@ -334,9 +323,76 @@ async function measureFleets(
         },
       };
     });
+  });
+}
+
+/**
+ * `specs`' fleets up at once over the store, each warmed, unmeasured, under `load` (its code
+ * runs hot, and it has heard the fleet's flights as that load flies them), for `measure`.
+ */
+async function withFleets<T>(
+  store: Store,
+  sandboxUrl: string,
+  load: { keys: string[]; tag: string; pace: Pace },
+  specs: readonly FleetSpec[],
+  measure: (fleets: Fleet[]) => Promise<T>,
+): Promise<T> {
+  const fleets = await Promise.all(
+    specs.map(({ size, flights }) =>
+      startFleet(store, sandboxUrl, {
+        ...load,
+        size,
+        flights,
+        tag: `${load.tag}:${size}:${flights}`,
+      }),
+    ),
+  );
+  try {
+    // A cluster's subscriber finds its node a while after the commands' link is up.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    for (const fleet of fleets) {
+      await runLoad(fleet, load.keys, load.pace, performance.now() + WARM_MS, []);
+    }
+    return await measure(fleets);
   } finally {
     await Promise.all(fleets.map((fleet) => fleet.stop()));
   }
+}
+
+/**
+ * One client alone, asking again once answered, sent to flights off and on by turns of one
+ * operation (off, on, on, off, …) for as long as both fleets' slices would take: the two
+ * medians it compares differ by under a millisecond, so no spell of the machine may fall on
+ * one side alone. In 1 s slices, an A/A run (flights off on both sides) moved the difference
+ * by up to 0.8 ms by itself.
+ */
+async function measureAlone(
+  store: Store,
+  sandboxUrl: string,
+  load: { keys: string[]; tag: string },
+  specs: readonly [FleetSpec, FleetSpec],
+): Promise<[Timed, Timed]> {
+  const pace = { connections: 1 };
+  return withFleets(store, sandboxUrl, { ...load, pace }, specs, async (fleets) => {
+    const times: [number[], number[]] = [[], []];
+    const key = load.keys[0] as string;
+    const until = performance.now() + 2 * SECONDS * 1000;
+    for (let i = 0; performance.now() < until; i++) {
+      const which = ([0, 1, 1, 0] as const)[i % 4] as 0 | 1;
+      const started = performance.now();
+      await (fleets[which] as Fleet).send(0, key);
+      times[which].push(performance.now() - started);
+    }
+    const timed = (side: number[]): Timed => {
+      const sorted = side.sort((a, b) => a - b);
+      return {
+        p50: percentile(sorted, 50),
+        p99: percentile(sorted, 99),
+        operations: sorted.length,
+      };
+    };
+    return [timed(times[0]), timed(times[1])];
+  });
 }
 
 /**
@@ -389,9 +445,9 @@ try {
             : Array.from({ length: keyCount }, (_, i) => extraOrganizationKey(i + 1));
         for (const size of sizes) {
           const tag = `bench:${form}:${keyCount}:${size}`;
-          // Flights off and on; for a load compared across sizes (beside), also one gateway with
-          // flights on in the same turns, the ratio's other side (unless this is one gateway).
-          const measure = (pace: Pace, beside: boolean) =>
+          // Flights off and on, and one gateway with flights on in the same turns, the ratio's
+          // other side (unless this is one gateway).
+          const measure = (pace: Pace) =>
             measureFleets(
               store,
               sandbox.url,
@@ -400,25 +456,30 @@ try {
               [
                 { size, flights: false },
                 { size, flights: true },
-                ...(beside && size > 1 ? [{ size: 1, flights: true }] : []),
+                ...(size > 1 ? [{ size: 1, flights: true }] : []),
               ],
             );
-          const [soloOff, soloOn] = (await measure({ connections: 1 }, false)) as [
-            Measured,
-            Measured,
-          ];
+          const [soloOff, soloOn] = await measureAlone(
+            store,
+            sandbox.url,
+            { keys, tag: `${tag}:alone` },
+            [
+              { size, flights: false },
+              { size, flights: true },
+            ],
+          );
           if (process.env.BENCH_FLEET_SOLO_ONLY) {
             console.log(
               `${form} ${size} gateways, ${keyCount} keys: p50 ${soloOff.p50} → ${soloOn.p50} ms`,
             );
             continue;
           }
-          const [off, on, one = on] = (await measure({ connections: CONNECTIONS }, true)) as [
+          const [off, on, one = on] = (await measure({ connections: CONNECTIONS })) as [
             Measured,
             Measured,
             Measured?,
           ];
-          const [pacedOff, pacedOn, onePaced = pacedOn] = (await measure({ rate: RATE }, true)) as [
+          const [pacedOff, pacedOn, onePaced = pacedOn] = (await measure({ rate: RATE })) as [
             Measured,
             Measured,
             Measured?,
