@@ -1,4 +1,5 @@
-import { LRUCache } from "lru-cache";
+import type { LRUCache } from "lru-cache";
+import { expiringLru } from "../upstream/expiring-lru.ts";
 import { isNewer, type Mark } from "./mark.ts";
 import type { PollerUpdate } from "./poller-store.ts";
 
@@ -102,7 +103,7 @@ export const FLIGHT_RIVAL_MS = 10_000;
  * read asks the store again.
  */
 export class FlightsInAir {
-  readonly #flights = new LRUCache<string, Mark & { landed: boolean }>({ max: IN_AIR_CAPACITY });
+  readonly #flights = expiringLru<string, Mark & { landed: boolean }>({ max: IN_AIR_CAPACITY });
 
   /** Every message of the flights channel, this instance's own included. */
   heard(message: FlightMessage): void {
@@ -181,8 +182,8 @@ export class FlightListeners {
     this.#instanceId = instanceId;
     this.#attemptPrefix = `${instanceId}:`;
     this.rivalMs = rivalMs;
-    this.#rivalled = new LRUCache({ max: IN_AIR_CAPACITY, ttl: rivalMs });
-    this.#solo = new LRUCache({ max: IN_AIR_CAPACITY, ttl: Math.max(1, soloMs) });
+    this.#rivalled = expiringLru({ max: IN_AIR_CAPACITY, ttl: rivalMs });
+    this.#solo = expiringLru({ max: IN_AIR_CAPACITY, ttl: Math.max(1, soloMs) });
     this.#soloMs = soloMs;
   }
 

@@ -1,4 +1,5 @@
 import { LRUCache } from "lru-cache";
+import { expiringLru } from "./expiring-lru.ts";
 
 /**
  * Where the read cache keeps answers: in process (this file), or in Redis for a fleet
@@ -91,12 +92,11 @@ export function createMemoryReadCache(options: {
 }): ReadCacheStore {
   const max = options.maxEntries;
   const now = options.now;
-  const entries = new LRUCache<string, string>({
+  const entries = expiringLru<string, string>({
     max,
     maxSize: options.maxBytes,
     sizeCalculation: (text) => Math.max(1, text.length),
-    // A clock of the caller's (a test's) is read at every look, not cached for a millisecond.
-    ...(now ? { perf: { now }, ttlResolution: 0 } : {}),
+    ...(now ? { perf: { now } } : {}),
   });
   const resources = new Versions(max);
   const keys = new Versions(max);
