@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import type { CallCancel } from "./call-signal.ts";
 import type { UpstreamResponse } from "./client.ts";
 import type { UpstreamError } from "./errors.ts";
@@ -46,14 +46,12 @@ export interface FlightVersion {
  * version read before it. A read after any write names another flight.
  */
 export function flightName(
-  hash: string,
+  keyHash: string,
   call: string,
   cacheVersion: string | undefined,
   writeVersion: string,
 ): string {
-  const digest = createHash("sha256")
-    .update(`${call}\n${cacheVersion ?? ""}\n${writeVersion}`)
-    .digest("base64url")
-    .slice(0, 22);
-  return `flight:${hash}:${digest}`;
+  // One call per read: the one-shot digest, without a Hash object's setup.
+  const digest = hash("sha256", `${call}\n${cacheVersion ?? ""}\n${writeVersion}`, "base64url");
+  return `flight:${keyHash}:${digest.slice(0, 22)}`;
 }
