@@ -240,14 +240,16 @@ function pacedTable(rows: FleetRow[], connections: number): string[] {
   if (paced.length === 0) return [];
   return [
     "",
-    `Paced: ${paced[0]?.paced?.rate} operations started per second (at most ${connections} out), the same load for every`,
-    "size. Last column: one client alone on one gateway, whose flights no other instance flies.",
+    `Paced: ${paced[0]?.paced?.rate} operations started per second (at most ${connections} out), the same load for every size.`,
+    "Last column: one client alone on one gateway (no other instance flies its reads), by turns: off, on, on, off, ….",
     "",
-    "| store | gateways | keys | calls/op off | calls/op on | 1 gateway beside | on vs 1 gateway | Redis cmds/op | p50 off → on ms | p50 / p99 added ms | one client: p50 off → on ms |",
+    "| store | gateways | keys | calls/op off | calls/op on | 1 gateway beside | on vs 1 gateway | Redis cmds/op | p50 off → on ms | p50 / p99 added ms | one client: p50 off → on (added) ms |",
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...paced.map((row) => {
       const p = row.paced as PacedFleetRow;
-      const solo = row.solo ? `${row.solo.p50Off.toFixed(1)} → ${row.solo.p50On.toFixed(1)}` : "";
+      const solo = row.solo
+        ? `${row.solo.p50Off.toFixed(1)} → ${row.solo.p50On.toFixed(1)} (${row.solo.p50Added.toFixed(2)})`
+        : "";
       return `| ${row.store} | ${row.gateways} | ${row.keys} | ${p.callsPerOpOff.toFixed(3)} | ${p.callsPerOpOn.toFixed(3)} | ${p.callsPerOpOne?.toFixed(3) ?? ""} | ${p.vsOneGateway.toFixed(2)}× | ${p.redisPerOpOn.toFixed(2)} | ${p.p50Off.toFixed(1)} → ${p.p50On.toFixed(1)} | ${p.p50Added.toFixed(1)} / ${p.p99Added.toFixed(1)} | ${solo} |`;
     }),
   ];
