@@ -118,6 +118,18 @@ interface Timed {
   operations: number;
 }
 
+/** `times`' median, p99 and count (sorted in place). */
+function timed(times: number[]): Timed {
+  const sorted = times.sort((a, b) => a - b);
+  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), operations: sorted.length };
+}
+
+/** The turns `count` fleets take the load in: there and back (ABBA, ABCCBA), so none goes first. */
+function turnsOf(count: number): number[] {
+  const order = Array.from({ length: count }, (_, i) => i);
+  return [...order, ...[...order].reverse()];
+}
+
 interface Measured extends Timed {
   callsPerOp: number;
   redisPerOp: number;
@@ -275,7 +287,7 @@ async function measureFleets(
       gateways: fleet.pids.reduce((ms, pid) => ms + cpuMs(pid), 0),
       redis: store.pids.reduce((ms, pid) => ms + cpuMs(pid), 0),
     });
-    const turn = [...fleets.keys(), ...[...fleets.keys()].reverse()];
+    const turn = turnsOf(fleets.length);
     for (let slice = 0; slice < fleets.length * SLICES; slice++) {
       const which = turn[slice % turn.length] as number;
       const fleet = fleets[which] as Fleet;
@@ -298,13 +310,11 @@ async function measureFleets(
       total.commands += (await commandsRun(store)) - commandsBefore;
     }
     return totals.map((total) => {
-      const times = total.times.sort((a, b) => a - b);
+      const { times } = total;
       return {
+        ...timed(times),
         callsPerOp: total.calls / times.length,
         redisPerOp: total.commands / times.length,
-        p50: percentile(times, 50),
-        p99: percentile(times, 99),
-        operations: times.length,
         // Counted over the measured slices alone, as every other figure of the row is.
         fallbacks: Object.fromEntries(
           Object.entries(total.flights).filter(
@@ -376,21 +386,14 @@ async function measureAlone(
   return withFleets(store, sandboxUrl, { ...load, pace }, specs, async (fleets) => {
     const times: [number[], number[]] = [[], []];
     const key = load.keys[0] as string;
+    const turn = turnsOf(2);
     const until = performance.now() + 2 * SECONDS * 1000;
     for (let i = 0; performance.now() < until; i++) {
-      const which = ([0, 1, 1, 0] as const)[i % 4] as 0 | 1;
+      const which = turn[i % turn.length] as 0 | 1;
       const started = performance.now();
       await (fleets[which] as Fleet).send(0, key);
       times[which].push(performance.now() - started);
     }
-    const timed = (side: number[]): Timed => {
-      const sorted = side.sort((a, b) => a - b);
-      return {
-        p50: percentile(sorted, 50),
-        p99: percentile(sorted, 99),
-        operations: sorted.length,
-      };
-    };
     return [timed(times[0]), timed(times[1])];
   });
 }
